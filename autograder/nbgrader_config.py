@@ -1,0 +1,35 @@
+"""nbgrader's configuration for the course.
+
+The repository root is the course directory: ``solutions/`` holds the source notebooks,
+``notebooks/`` the generated student release, and everything nbgrader writes while grading
+(gradebook, submitted, autograded, feedback) goes under ``grading/``, which git ignores.
+Every command finds this file through the Makefile (``--config autograder/nbgrader_config.py``).
+"""
+
+from pathlib import Path
+
+c = get_config()  # noqa: F821 (provided by traitlets when it loads this file)
+
+course_root = Path(__file__).resolve().parent.parent
+(course_root / "grading").mkdir(exist_ok=True)  # SQLite creates the gradebook, not its folder
+
+c.CourseDirectory.root = str(course_root)
+c.CourseDirectory.course_id = "transformer-course"
+c.CourseDirectory.source_directory = "solutions"
+c.CourseDirectory.release_directory = "notebooks"
+c.CourseDirectory.submitted_directory = "grading/submitted"
+c.CourseDirectory.autograded_directory = "grading/autograded"
+c.CourseDirectory.feedback_directory = "grading/feedback"
+c.CourseDirectory.solution_directory = "grading/solution"
+c.CourseDirectory.db_url = f"sqlite:///{course_root / 'grading' / 'gradebook.db'}"
+# Only notebooks travel with an assignment; the helper package is installed, not copied.
+c.CourseDirectory.include = ["*.ipynb"]
+
+# The answer-cell stub students see.
+c.ClearSolutions.code_stub = {"python": "# YOUR CODE HERE\nraise NotImplementedError()"}
+# Committed notebooks carry no outputs, and the release must not either.
+c.ClearOutput.enabled = True
+
+# A cell that runs longer than this (an endless loop, say) is interrupted and scores 0;
+# the rest of the notebook, and of the class, is still graded.
+c.Execute.timeout = 60

@@ -1,0 +1,74 @@
+"""Shared paths and helpers for the course's tests."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "autograder"))
+# nbgrader calls `alembic` by name to create a gradebook: the venv's tools must be on PATH
+# even when pytest is started without `make`.
+os.environ["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
+
+import release  # noqa: E402  (autograder/release.py)
+
+ASSIGNMENTS = release.assignments()
+SOLUTION_MARKERS = ("### BEGIN SOLUTION", "### END SOLUTION")
+
+
+def solution_path(assignment: str) -> Path:
+    return REPO / "solutions" / assignment / f"{assignment}.ipynb"
+
+
+def release_path(assignment: str) -> Path:
+    return REPO / "notebooks" / assignment / f"{assignment}.ipynb"
+
+
+def load(path: Path) -> dict:
+    return json.loads(path.read_text())
+
+
+def nbgrader_meta(cell: dict) -> dict:
+    return cell.get("metadata", {}).get("nbgrader", {})
+
+
+def solution_sources(assignment: str) -> dict[str, str]:
+    """Each answer cell's reference code, without the solution markers: grade_id -> source."""
+    answers = {}
+    for cell in load(solution_path(assignment))["cells"]:
+        meta = nbgrader_meta(cell)
+        if meta.get("solution"):
+            lines = "".join(cell["source"]).splitlines()
+            answers[meta["grade_id"]] = "\n".join(
+                line for line in lines if line.strip() not in SOLUTION_MARKERS
+            )
+    return answers
+
+
+def student_submission(release_nb: dict, answers: dict[str, str]) -> dict:
+    """A copy of a released notebook with some answer cells filled in, as a student would."""
+    notebook = json.loads(json.dumps(release_nb))
+    for cell in notebook["cells"]:
+        grade_id = nbgrader_meta(cell).get("grade_id")
+        if grade_id in answers:
+            cell["source"] = answers[grade_id]
+    return notebook
+
+
+def tool_env(config_dir: Path = REPO / "autograder") -> dict[str, str]:
+    """Environment for running nbgrader and jupyter from the venv with a course's config."""
+    env = dict(os.environ)
+    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
+    env["JUPYTER_CONFIG_PATH"] = str(config_dir)
+    env["JUPYTER_PREFER_ENV_PATH"] = "1"
+    return env
+
+
+@pytest.fixture(params=ASSIGNMENTS)
+def assignment(request) -> str:
+    return request.param

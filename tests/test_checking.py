@@ -1,0 +1,127 @@
+"""The checking helpers: clear messages, named misconceptions, points, and silence."""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import pytest
+import torch
+
+from transformer_course import misconceptions
+from transformer_course.checking import Checks, compare
+
+G = torch.Generator().manual_seed(0)
+Q, K, V, X = (torch.randn(4, 5, generator=G) for _ in range(4))
+CORRECT = torch.softmax(Q @ K.T / math.sqrt(5), dim=-1) @ V
+
+
+def test_a_correct_answer_passes_in_any_dtype_and_layout():
+    assert compare(CORRECT, CORRECT) is None
+    assert compare(CORRECT.double(), CORRECT) is None
+    assert compare(CORRECT.T.contiguous().T, CORRECT) is None
+    assert compare(2.0, torch.tensor(2.0)) is None
+
+
+@pytest.mark.parametrize(
+    "got, expected_words",
+    [
+        (None, "forget to `return`"),
+        ([1.0, 2.0], "should be a torch.Tensor but is a list"),
+        (CORRECT.T, "is a transpose (.T) missing?"),
+        (CORRECT.reshape(2, 10), "Same number of entries"),
+        (torch.full((4, 5), float("nan")), "contains NaN in 20 of 20 entries"),
+        (CORRECT + torch.eye(4, 5), "largest difference 1"),
+    ],
+)
+def test_messages_say_what_is_wrong(got, expected_words):
+    message = compare(got, CORRECT)
+    assert message is not None and expected_words in message
+
+
+def test_the_largest_difference_is_located():
+    wrong = CORRECT.clone()
+    wrong[2, 3] += 0.5
+    message = compare(wrong, CORRECT)
+    assert "at index [2, 3]" in message and f"expected {float(CORRECT[2, 3]):.4f}" in message
+
+
+@pytest.mark.parametrize("description, wrong", list(misconceptions.attention(Q, K, V, X).items()))
+def test_every_attention_misconception_is_named(description, wrong):
+    assert compare(wrong, CORRECT, misconceptions=misconceptions.attention(Q, K, V, X)).endswith(
+        f"This matches {description}."
+    )
+
+
+@pytest.mark.parametrize(
+    "variants, correct",
+    [
+        (misconceptions.score(Q[0], K[0]), Q[0] @ K[0] / math.sqrt(5)),
+        (misconceptions.softmax(Q[0]), torch.softmax(Q[0], 0)),
+        (misconceptions.softmax(Q), torch.softmax(Q, -1)),
+        (misconceptions.attention_weights(Q, K), torch.softmax(Q @ K.T / math.sqrt(5), -1)),
+        (
+            misconceptions.weighted_sum(torch.softmax(Q[0, :4], 0), V),
+            torch.softmax(Q[0, :4], 0) @ V,
+        ),
+        (misconceptions.projection(Q[:, :4], K[:, :1], V[:4, :1]), Q[:, :4] @ V[:4, :1] + K[:, :1]),
+    ],
+)
+def test_no_misconception_equals_the_correct_answer(variants, correct):
+    for description, wrong in variants.items():
+        if "without subtracting the maximum" in description:
+            continue  # equals softmax on ordinary scores by design; differs only on overflow
+        assert compare(wrong, correct) is not None, description
+
+
+def test_overflow_is_diagnosed():
+    large = torch.tensor([1000.0, 1001.0, 1002.0])
+    naive = torch.exp(large) / torch.exp(large).sum()
+    message = compare(naive, torch.softmax(large, 0), misconceptions=misconceptions.softmax(large))
+    assert "contains NaN" in message and "without subtracting the maximum" in message
+
+
+def test_checks_award_points_for_the_share_passed(capsys):
+    checks = Checks("Exercise X", points=3)
+    checks.close("right", lambda: CORRECT, CORRECT)
+    checks.close("wrong", lambda: CORRECT + 1, CORRECT)
+    checks.true("a truth", lambda: True, "never shown")
+    assert checks.score() == 2.0
+    report = capsys.readouterr().out
+    assert "Exercise X: 2 of 3 checks passed" in report and "✗ wrong" in report
+
+
+def test_student_errors_become_feedback_not_crashes(capsys):
+    def unfinished():
+        raise NotImplementedError()
+
+    def broken():
+        return torch.ones(2) @ torch.ones(3)
+
+    checks = Checks("Exercise Y", points=2)
+    assert not checks.close("unfinished", unfinished, CORRECT)
+    assert not checks.close("broken", broken, CORRECT)
+    assert checks.score() == 0.0
+    report = capsys.readouterr().out
+    assert "not attempted yet" in report and "raised RuntimeError" in report
+
+
+def test_a_correct_cell_writes_nothing_to_stderr_even_when_student_code_warns(capsys):
+    def noisy():
+        warnings.warn("something harmless", UserWarning, stacklevel=1)
+        import sys
+
+        print("debug output", file=sys.stderr)
+        return CORRECT
+
+    checks = Checks("Exercise Z", points=1)
+    checks.close("noisy but right", noisy, CORRECT)
+    assert checks.score() == 1.0
+    captured = capsys.readouterr()
+    assert captured.err == ""
+    assert "something harmless" in captured.out and "debug output" in captured.out
+
+
+def test_rebinding_torch_allclose_does_not_fool_the_checks(monkeypatch):
+    monkeypatch.setattr(torch, "allclose", lambda *args, **kwargs: True)
+    assert compare(CORRECT + 1, CORRECT) is not None

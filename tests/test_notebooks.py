@@ -1,0 +1,109 @@
+"""The notebooks: solutions run cleanly, the release is leak-free and up to date."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import nbformat
+import pytest
+import release
+from conftest import (
+    ASSIGNMENTS,
+    load,
+    nbgrader_meta,
+    release_path,
+    solution_path,
+    tool_env,
+)
+from nbclient import NotebookClient
+from nbgrader.utils import determine_grade
+
+
+def cells_with(notebook: dict, flag: str) -> list[dict]:
+    return [c for c in notebook["cells"] if nbgrader_meta(c).get(flag)]
+
+
+def source(cell: dict) -> str:
+    return "".join(cell["source"])
+
+
+def between(text: str, begin: str, end: str) -> list[str]:
+    """Non-blank lines between each pair of markers."""
+    blocks = re.findall(re.escape(begin) + r"(.*?)" + re.escape(end), text, flags=re.S)
+    return [line.strip() for block in blocks for line in block.splitlines() if line.strip()]
+
+
+def test_there_is_an_assignment_per_numbered_folder():
+    assert ASSIGNMENTS[0] == "01_vector_attention"
+    for assignment in ASSIGNMENTS:
+        assert solution_path(assignment).is_file() and release_path(assignment).is_file()
+
+
+def test_solution_notebook_runs_cleanly_and_earns_every_point(assignment, monkeypatch):
+    for name, value in tool_env().items():
+        monkeypatch.setenv(name, value)
+    notebook = nbformat.read(solution_path(assignment), as_version=4)
+    start = time.perf_counter()
+    NotebookClient(
+        notebook,
+        timeout=120,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(solution_path(assignment).parent)}},
+    ).execute()
+    print(f"{assignment}: executed in {time.perf_counter() - start:.1f} s")
+    for cell in notebook.cells:
+        for output in cell.get("outputs", []):
+            assert output.output_type != "error", f"{output.ename}: {output.evalue}\n{cell.source}"
+            assert output.get("name") != "stderr", f"stderr output:\n{output.text}\n{cell.source}"
+        if nbgrader_meta(cell).get("grade") and cell.cell_type == "code":
+            score, max_score = determine_grade(cell)
+            assert score == max_score, f"{nbgrader_meta(cell)['grade_id']}: {score} of {max_score}"
+
+
+def test_release_holds_no_solution_and_no_hidden_test(assignment):
+    solution, released = load(solution_path(assignment)), load(release_path(assignment))
+    released_text = "\n".join(source(c) for c in released["cells"])
+    for marker in ("BEGIN SOLUTION", "END SOLUTION", "BEGIN HIDDEN TESTS", "END HIDDEN TESTS"):
+        assert marker not in released_text
+    solution_text = "\n".join(source(c) for c in solution["cells"])
+    secret = set(between(solution_text, "### BEGIN SOLUTION", "### END SOLUTION"))
+    secret |= set(between(solution_text, "### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS"))
+    # Lines that also appear outside the secret blocks (a bare `)`, `checks.close(`) are public.
+    public = re.sub(
+        r"### BEGIN (SOLUTION|HIDDEN TESTS).*?### END (SOLUTION|HIDDEN TESTS)",
+        "",
+        solution_text,
+        flags=re.S,
+    )
+    secret -= {line.strip() for line in public.splitlines()}
+    leaked = secret & {line.strip() for line in released_text.splitlines()}
+    assert not leaked, f"solution or hidden-test lines in the release: {sorted(leaked)}"
+    for cell in cells_with(released, "solution"):
+        assert "raise NotImplementedError()" in source(cell)
+
+
+def test_release_is_up_to_date():
+    assert release.check() == 0, "run `make release` and commit notebooks/"
+
+
+@pytest.mark.parametrize("folder", ["solutions", "notebooks"])
+def test_notebooks_are_committed_without_outputs(folder, assignment):
+    path = solution_path(assignment) if folder == "solutions" else release_path(assignment)
+    for cell in load(path)["cells"]:
+        if cell["cell_type"] == "code":
+            assert cell["outputs"] == [] and cell["execution_count"] is None
+
+
+def test_each_test_cell_awards_the_points_its_metadata_declares(assignment):
+    solution = load(solution_path(assignment))
+    grade_ids = [nbgrader_meta(c)["grade_id"] for c in solution["cells"] if nbgrader_meta(c)]
+    assert len(grade_ids) == len(set(grade_ids)), "grade_ids must be unique"
+    test_cells = cells_with(solution, "grade")
+    assert 4 <= len(test_cells) <= 8
+    for cell in test_cells:
+        declared = re.search(r"Checks\(\s*\"[^\"]+\",\s*points=(\d+(?:\.\d+)?)\)", source(cell))
+        assert declared, f"{nbgrader_meta(cell)['grade_id']} does not build a Checks(...)"
+        assert float(declared.group(1)) == nbgrader_meta(cell)["points"]
+        assert source(cell).rstrip().endswith("checks.score()")
+        assert nbgrader_meta(cell)["locked"]

@@ -1,0 +1,1 @@
+"""Helpers for the Transformer course."""
