@@ -14,7 +14,7 @@ export JUPYTER_CONFIG_PATH := $(CURDIR)/autograder
 # Keep the venv's Jupyter settings and kernels apart from anything else on the machine.
 export JUPYTER_PREFER_ENV_PATH := 1
 
-.PHONY: setup lab test lint release check-release clean
+.PHONY: setup lab test lint release check-release images clean
 
 # Re-runs when pyproject.toml changes. pip's full log goes to .venv/install.log and is
 # shown only if the install fails.
@@ -34,15 +34,15 @@ setup: $(READY)
 lab: $(READY)
 	@echo "JupyterLab is starting; open the URL printed below (it carries the access token)."
 	jupyter lab --no-browser --ServerApp.ip=127.0.0.1 --ServerApp.port=$(LAB_PORT) \
-		--ServerApp.root_dir=$(CURDIR) --LabApp.default_url=/lab/tree/notebooks
+		--ServerApp.root_dir=$(CURDIR) --LabApp.default_url=/lab/tree/notebooks \
+		$(if $(filter 0,$(shell id -u)),--allow-root)
 
 ## Run every test: package, notebooks, release, real nbgrader end to end, lint.
-test: $(READY)
-	ruff check transformer_course tests autograder
+test: lint
 	python -m pytest
 
 lint: $(READY)
-	ruff check transformer_course tests autograder
+	ruff check transformer_course tests autograder images
 
 ## Regenerate the student release notebooks/ from solutions/.
 release: $(READY)
@@ -51,6 +51,10 @@ release: $(READY)
 ## Fail if notebooks/ differs from what `make release` would generate.
 check-release: $(READY)
 	python autograder/release.py check
+
+## Redraw the figures in images/ from images/make_images.py.
+images: $(READY)
+	python images/make_images.py
 
 clean:
 	rm -rf grading .pytest_cache .ruff_cache
