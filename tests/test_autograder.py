@@ -18,6 +18,35 @@ from conftest import REPO, load, solution_sources, student_submission, tool_env
 
 ASSIGNMENT = "01_vector_attention"
 
+# Correct, but written differently from the reference: einsum, Python floats, float64,
+# vectorised instead of looped. Every one must earn full marks.
+OTHER_CORRECT_ANSWERS = {
+    "ex1_project": "def project(W, b, x):\n    return torch.einsum('ij,jk->ik', W, x) + b",
+    "ex2_score": "def score(q, k):\n    return float((q * k).sum()) / len(q) ** 0.5",
+    "ex3_softmax": (
+        "def softmax(z):\n    z = z.double()\n    e = (z - z.max()).exp()\n    return e / e.sum()\n"
+    ),
+    "ex4_attention_weights": (
+        "def attention_weights(queries, keys):\n"
+        "    Q, K = torch.cat(queries, dim=1).T, torch.cat(keys, dim=1).T\n"
+        "    S = Q @ K.T / math.sqrt(Q.shape[1])\n"
+        "    return torch.stack([softmax(row) for row in S])\n"
+    ),
+    "ex5_weighted_sum": (
+        "def weighted_sum(weights, values):\n"
+        "    return (torch.stack(values) * weights.reshape(-1, 1, 1)).sum(dim=0)\n"
+    ),
+    "ex6_self_attention": (
+        "def self_attention(xs, W_q, b_q, W_k, b_k, W_v, b_v):\n"
+        "    out = []\n"
+        "    for x in xs:\n"
+        "        q = project(W_q, b_q, x)\n"
+        "        w = softmax(torch.tensor([score(q, project(W_k, b_k, y)) for y in xs]))\n"
+        "        out.append(weighted_sum(w, [project(W_v, b_v, y) for y in xs]))\n"
+        "    return out\n"
+    ),
+}
+
 WRONG_ANSWERS = {
     "no_scaling": {
         "ex2_score": "def score(q, k):\n    return (q.T @ k).squeeze()",
@@ -71,7 +100,7 @@ def graded(tmp_path_factory):
 
     released = load(course / "notebooks" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb")
     correct = solution_sources(ASSIGNMENT)
-    submissions = {"solution": correct, "blank": {}}
+    submissions = {"solution": correct, "blank": {}, "other_style": OTHER_CORRECT_ANSWERS}
     submissions |= {student: correct | wrong for student, wrong in WRONG_ANSWERS.items()}
     for student, answers in submissions.items():
         folder = course / "grading" / "submitted" / student / ASSIGNMENT
@@ -96,9 +125,10 @@ def graded(tmp_path_factory):
     return {"scores": scores, "feedback": feedback, "max_score": max_score}
 
 
-def test_the_solution_scores_full_marks(graded):
+@pytest.mark.parametrize("student", ["solution", "other_style"])
+def test_a_correct_submission_scores_full_marks(graded, student):
     assert graded["max_score"] == 10
-    assert graded["scores"]["solution"]["total"] == graded["max_score"]
+    assert graded["scores"][student]["total"] == graded["max_score"], graded["feedback"][student]
 
 
 def test_the_untouched_release_scores_zero(graded):
