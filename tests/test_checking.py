@@ -28,7 +28,7 @@ def test_a_correct_answer_passes_in_any_dtype_and_layout():
     [
         (None, "forget to `return`"),
         ([1.0, 2.0], "should be a torch.Tensor but is a list"),
-        (CORRECT.T, "is a transpose (.T) missing?"),
+        (CORRECT.T, "rows and columns are swapped"),
         (CORRECT.reshape(2, 10), "Same number of entries"),
         (torch.full((4, 5), float("nan")), "contains NaN in 20 of 20 entries"),
         (CORRECT + torch.eye(4, 5), "largest difference 1"),
@@ -125,3 +125,12 @@ def test_a_correct_cell_writes_nothing_to_stderr_even_when_student_code_warns(ca
 def test_rebinding_torch_allclose_does_not_fool_the_checks(monkeypatch):
     monkeypatch.setattr(torch, "allclose", lambda *args, **kwargs: True)
     assert compare(CORRECT + 1, CORRECT) is not None
+
+
+def test_mixed_dtypes_get_a_hint_and_dependencies_are_named(capsys):
+    checks = Checks("Exercise W", points=1, uses="your `softmax` (exercise 3)")
+    checks.close("mixed", lambda: torch.ones(2, 2) @ torch.ones(2, 2, dtype=torch.float64), CORRECT)
+    assert checks.score() == 0.0
+    report = capsys.readouterr().out
+    assert "float32 and float64 tensors were mixed" in report
+    assert "these checks call your `softmax` (exercise 3)" in report

@@ -102,7 +102,7 @@ def test_each_test_cell_awards_the_points_its_metadata_declares(assignment):
     test_cells = cells_with(solution, "grade")
     assert 4 <= len(test_cells) <= 8
     for cell in test_cells:
-        declared = re.search(r"Checks\(\s*\"[^\"]+\",\s*points=(\d+(?:\.\d+)?)\)", source(cell))
+        declared = re.search(r"Checks\(\s*\"[^\"]+\",\s*points=(\d+(?:\.\d+)?)[,)]", source(cell))
         assert declared, f"{nbgrader_meta(cell)['grade_id']} does not build a Checks(...)"
         assert float(declared.group(1)) == nbgrader_meta(cell)["points"]
         assert source(cell).rstrip().endswith("checks.score()")

@@ -103,7 +103,10 @@ def _difference(got: torch.Tensor, expected: torch.Tensor, name: str, atol, rtol
             f"{_describe_shape(expected.shape)}."
         )
         if got.dim() == 2 and got.T.shape == expected.shape:
-            message += " It has the right size turned on its side: is a transpose (.T) missing?"
+            message += (
+                " It has the right size turned on its side: rows and columns are swapped"
+                " (a missing or an extra .T?)."
+            )
         elif got.numel() == expected.numel():
             message += " Same number of entries: .reshape() or .squeeze() may be all it needs."
         return message
@@ -134,9 +137,11 @@ class Checks:
     >>> checks.score()  # last line of the cell: printed report, then the points
     """
 
-    def __init__(self, exercise: str, points: float):
+    def __init__(self, exercise: str, points: float, uses: str = ""):
+        """``uses`` names earlier answers the checks call, e.g. "your `score` (exercise 2)"."""
         self.exercise = exercise
         self.points = points
+        self.uses = uses
         self.results: list[tuple[str, str | None]] = []
 
     def run(self, description: str, student_code: Callable[[], Any]) -> Any:
@@ -162,7 +167,13 @@ class Checks:
             )
             return _NO_ANSWER
         except Exception as error:  # any student error becomes feedback, never a crash
-            self.results.append((description, f"raised {type(error).__name__}: {error}"))
+            message = f"raised {type(error).__name__}: {error}"
+            if "dtype" in str(error):
+                message += (
+                    " (float32 and float64 tensors were mixed: keep the dtype of the inputs,"
+                    " for example by not calling .double())"
+                )
+            self.results.append((description, message))
             return _NO_ANSWER
         finally:
             if captured.getvalue():
@@ -215,6 +226,11 @@ class Checks:
         for description, message in self.results:
             mark = "✓" if message is None else "✗"
             print(f"  {mark} {description}" + ("" if message is None else f"\n      {message}"))
+        if self.uses and passed < total:
+            print(
+                f"  Note: these checks call {self.uses}. If an earlier exercise is not passing yet,"
+                " fix it first."
+            )
         sys.stdout.flush()
         earned = self.points * passed / total if total else 0.0
         return float(round(earned, 2))

@@ -44,8 +44,11 @@ def softmax(z: torch.Tensor, dim: int = -1) -> dict[str, torch.Tensor]:
     variants = {
         "exp(z) that was never divided by its sum (weights not normalised)": exps,
         "z / sum(z): normalised, but without the exponential": z / z.sum(dim=dim, keepdim=True),
-        "softmax without subtracting the maximum first: exp overflows to inf and inf/inf "
-        "is NaN": exps / exps.sum(dim=dim, keepdim=True),
+        "softmax without subtracting the maximum first: exp overflows to inf (or underflows "
+        "to 0) and the division gives NaN": exps / exps.sum(dim=dim, keepdim=True),
+        "exp(z − max z) that was never divided by its sum": torch.exp(
+            z - z.amax(dim=dim, keepdim=True)
+        ),
     }
     if z.dim() > 1:
         other = -2 if dim in (-1, z.dim() - 1) else -1
@@ -90,7 +93,8 @@ def attention(
 ) -> dict[str, torch.Tensor]:
     """Variants of softmax(Q Kᵀ / √d_k) V; Q (T, d_k), K (S, d_k), V (S, d_v).
 
-    ``X`` (S, d_v), the inputs, adds "weighted sum of the inputs instead of the values".
+    ``X`` (S, d_in), the inputs, adds "weighted sum of the inputs instead of the values"
+    (when d_in = d_v) and "scaled by √d_in" (when d_in ≠ d_k).
     """
     variants = {
         description: weights @ V for description, weights in attention_weights(Q, K).items()
@@ -99,4 +103,10 @@ def attention(
     variants["the values summed without their weights"] = torch.ones_like(correct) @ V
     if X is not None and X.shape == V.shape:
         variants["a weighted sum of the inputs x instead of the values v"] = correct @ X
+    if X is not None and X.shape[-1] != Q.shape[-1]:
+        scores = Q @ K.transpose(-2, -1) / math.sqrt(X.shape[-1])
+        variants[
+            "scores divided by the square root of the inputs' length instead of the "
+            "length of q and k"
+        ] = torch.softmax(scores, dim=-1) @ V
     return variants
