@@ -10,7 +10,13 @@ from __future__ import annotations
 
 import torch
 
-__all__ = ["column_vectors", "lookup_table", "projection_parameters"]
+__all__ = [
+    "column_vectors",
+    "head_parameters",
+    "lookup_table",
+    "projection_parameters",
+    "token_encodings",
+]
 
 
 def _randn(*shape: int, generator: torch.Generator) -> torch.Tensor:
@@ -43,3 +49,25 @@ def lookup_table() -> tuple[torch.Tensor, torch.Tensor]:
     keys = torch.tensor([[10.0, 0, 0], [0, 10, 0], [0, 0, 10], [0, 0, 10]])
     values = torch.tensor([[1.0, 0, 1], [10, 0, 2], [100, 5, 0], [1000, 6, 0]])
     return keys, values
+
+
+def head_parameters(d: int = 8, n_heads: int = 2, seed: int = 0) -> dict:
+    """Per-head projections for multi-head attention by hand, then the combining matrix.
+
+    For each head in turn: W_q, W_k, W_v (d/H, d) then b_q, b_k, b_v (d/H, 1); finally
+    W_c (d, d). Returns ``{"heads": [dict per head], "W_c": tensor}``. The defaults are
+    notebook 03's two-head example (``torch.manual_seed(0)``, D = 8, H = 2).
+    """
+    d_head = d // n_heads
+    generator = torch.Generator().manual_seed(seed)
+    heads = []
+    for _ in range(n_heads):
+        weights = {n: _randn(d_head, d, generator=generator) for n in ("W_q", "W_k", "W_v")}
+        biases = {n: _randn(d_head, 1, generator=generator) for n in ("b_q", "b_k", "b_v")}
+        heads.append(weights | biases)
+    return {"heads": heads, "W_c": _randn(d, d, generator=generator)}
+
+
+def token_encodings() -> torch.Tensor:
+    """Three tokens with two features each (rows), the lecture slides' running example."""
+    return torch.tensor([[1.16, 0.23], [0.57, 1.36], [4.41, -2.16]])
