@@ -15,7 +15,19 @@ import math
 
 import torch
 
-__all__ = ["attention", "attention_weights", "projection", "score", "softmax", "weighted_sum"]
+__all__ = [
+    "attention",
+    "attention_weights",
+    "expand_mask",
+    "masked_attention",
+    "multihead",
+    "padding_mask",
+    "projection",
+    "score",
+    "softmax",
+    "split_heads",
+    "weighted_sum",
+]
 
 
 def projection(W: torch.Tensor, b: torch.Tensor, x: torch.Tensor) -> dict[str, torch.Tensor]:
@@ -51,10 +63,13 @@ def softmax(z: torch.Tensor, dim: int = -1) -> dict[str, torch.Tensor]:
         ),
     }
     if z.dim() > 1:
-        other = -2 if dim in (-1, z.dim() - 1) else -1
-        variants["a softmax over the wrong axis (columns instead of rows)"] = torch.softmax(
-            z, dim=other
+        rows_asked = dim in (-1, z.dim() - 1)
+        description = (
+            "a softmax down the columns instead of along the rows"
+            if rows_asked
+            else "a softmax along the rows instead of down the columns"
         )
+        variants[description] = torch.softmax(z, dim=-2 if rows_asked else -1)
     return variants
 
 
@@ -65,7 +80,7 @@ def attention_weights(Q: torch.Tensor, K: torch.Tensor) -> dict[str, torch.Tenso
     variants = {
         "attention without the 1/√d_k scaling": torch.softmax(scores, dim=-1),
         "the scores divided by d_k instead of √d_k": torch.softmax(scores / d_k, dim=-1),
-        "a softmax over the queries (columns) instead of over the keys (rows)": torch.softmax(
+        "a softmax over the queries instead of over the keys": torch.softmax(
             scores / math.sqrt(d_k), dim=-2
         ),
         "the scaled scores with no softmax at all": scores / math.sqrt(d_k),
@@ -110,3 +125,123 @@ def attention(
             "length of q and k"
         ] = torch.softmax(scores, dim=-1) @ V
     return variants
+
+
+def masked_attention(
+    Q: torch.Tensor, K: torch.Tensor, V: torch.Tensor, mask: torch.Tensor
+) -> dict[str, torch.Tensor]:
+    """Variants of masked attention outputs; Q (..., T, d_k), mask broadcastable to (..., T, S).
+
+    The course's masks are boolean with True = may attend.
+    """
+    scores = Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1])
+    allowed = mask.expand_as(scores)
+    weights = torch.softmax(scores.masked_fill(~allowed, float("-inf")), dim=-1)
+    inverted = torch.softmax(scores.masked_fill(allowed, float("-inf")), dim=-1)
+    return {
+        "the mask's polarity inverted (True taken to mean 'ignore')": inverted @ V,
+        "masked scores set to 0 instead of −inf (they still get weight)": torch.softmax(
+            scores.masked_fill(~allowed, 0.0), dim=-1
+        )
+        @ V,
+        "the mask applied after the softmax, so the rows no longer sum to 1": (
+            torch.softmax(scores, dim=-1) * allowed
+        )
+        @ V,
+        "attention with the mask ignored": torch.softmax(scores, dim=-1) @ V,
+        "masked attention without the 1/√d_k scaling": torch.softmax(
+            (scores * math.sqrt(Q.shape[-1])).masked_fill(~allowed, float("-inf")), dim=-1
+        )
+        @ V,
+        "a masked softmax over the queries instead of the keys": torch.nan_to_num(
+            torch.softmax(scores.masked_fill(~allowed, float("-inf")), dim=-2)
+        )
+        @ V,
+        "the masked weights themselves, never multiplied with the values": weights,
+    }
+
+
+def padding_mask(lengths: torch.Tensor, seq_len: int) -> dict[str, torch.Tensor]:
+    """Variants of the (B, seq_len) mask that is True at the real (non-padding) positions."""
+    positions = torch.arange(seq_len)
+    return {
+        "the opposite polarity: True at the padding instead of the real tokens": positions
+        >= lengths[:, None],
+        "one position too many (<= length instead of < length)": positions <= lengths[:, None],
+        "one position too few (counting from 1)": positions < lengths[:, None] - 1,
+    }
+
+
+def split_heads(x: torch.Tensor, n_heads: int) -> dict[str, torch.Tensor]:
+    """Variants of (B, T, d_model) -> (B, H, T, d_head)."""
+    *lead, t, d_model = x.shape
+    d_head = d_model // n_heads
+    round_robin = x.unflatten(-1, (d_head, n_heads)).permute(*range(len(lead)), -1, -3, -2)
+    return {
+        "a reshape straight to (B, H, T, d_head) without the transpose: each head gets pieces "
+        "of several tokens": x.reshape(*lead, n_heads, t, d_head),
+        "features dealt out in turn (head h gets features h, h+H, …) instead of in blocks": (
+            round_robin
+        ),
+        "the heads split off but left after the tokens, (B, T, H, d_head)": x.unflatten(
+            -1, (n_heads, d_head)
+        ),
+    }
+
+
+def expand_mask(mask: torch.Tensor) -> dict[str, torch.Tensor]:
+    """Variants of bringing a 2-D or 3-D mask to 4-D (B, H, T, S)."""
+    variants = {"the mask returned unchanged": mask}
+    if mask.dim() == 3:
+        variants[
+            "a (B, T, S) mask with the new axis in front, (1, B, T, S), so batch and heads "
+            "trade places"
+        ] = mask[None]
+        variants["a (B, T, S) mask with the new axis last"] = mask[..., None]
+    if mask.dim() == 2:
+        variants["only one axis added, (1, T, S)"] = mask[None]
+    return variants
+
+
+def multihead(
+    x: torch.Tensor,
+    in_proj_weight: torch.Tensor,
+    in_proj_bias: torch.Tensor,
+    out_proj_weight: torch.Tensor,
+    out_proj_bias: torch.Tensor,
+    n_heads: int,
+) -> dict[str, torch.Tensor]:
+    """Variants of packed multi-head self-attention over x (B, T, d_model), no mask."""
+    d_model = x.shape[-1]
+    d_head = d_model // n_heads
+    q, k, v = (x @ in_proj_weight.T + in_proj_bias).chunk(3, dim=-1)
+
+    def heads(t):
+        return t.unflatten(-1, (n_heads, d_head)).transpose(-3, -2)
+
+    def merged(weights, values):
+        return (weights @ values).transpose(-3, -2).flatten(-2)
+
+    def finish(joined):
+        return joined @ out_proj_weight.T + out_proj_bias
+
+    scores = heads(q) @ heads(k).transpose(-2, -1)
+    right = torch.softmax(scores / math.sqrt(d_head), dim=-1)
+    B, T = x.shape[0], x.shape[-2]
+    mixed = [t.reshape(B, n_heads, T, d_head) for t in (q, k, v)]
+    mixed_scores = mixed[0] @ mixed[1].transpose(-2, -1) / math.sqrt(d_head)
+    return {
+        "the scores divided by √d_model instead of √d_head": finish(
+            merged(torch.softmax(scores / math.sqrt(d_model), dim=-1), heads(v))
+        ),
+        "multi-head attention without the 1/√d_head scaling": finish(
+            merged(torch.softmax(scores, dim=-1), heads(v))
+        ),
+        "the heads' outputs without the output projection": merged(right, heads(v)),
+        "heads split by a reshape without the transpose": finish(
+            (torch.softmax(mixed_scores, dim=-1) @ mixed[2]).reshape(B, T, d_model)
+        ),
+        "single-head attention over all of d_model (the heads never split)": finish(
+            torch.softmax(q @ k.transpose(-2, -1) / math.sqrt(d_model), dim=-1) @ v
+        ),
+    }

@@ -1,0 +1,163 @@
+"""Sample student answers for the end-to-end grading tests, by assignment.
+
+``OTHER_STYLE``: correct answers written differently from the reference solution; they must
+earn full marks. ``WRONG``: one classic mistake per student, with the test cells that must
+lose points and a phrase their feedback must contain.
+"""
+
+from __future__ import annotations
+
+OTHER_STYLE = {
+    "01_vector_attention": {
+        "ex1_project": "def project(W, b, x):\n    return torch.einsum('ij,jk->ik', W, x) + b",
+        "ex2_score": "def score(q, k):\n    return float((q * k).sum()) / len(q) ** 0.5",
+        "ex3_softmax": (
+            "def softmax(z):\n"
+            "    z = z.double()\n"
+            "    e = (z - z.max()).exp()\n"
+            "    return e / e.sum()\n"
+        ),
+        "ex4_attention_weights": (
+            "def attention_weights(queries, keys):\n"
+            "    Q, K = torch.cat(queries, dim=1).T, torch.cat(keys, dim=1).T\n"
+            "    S = Q @ K.T / math.sqrt(Q.shape[1])\n"
+            "    return torch.stack([softmax(row) for row in S])\n"
+        ),
+        "ex5_weighted_sum": (
+            "def weighted_sum(weights, values):\n"
+            "    return (torch.stack(values) * weights.reshape(-1, 1, 1)).sum(dim=0)\n"
+        ),
+        "ex6_self_attention": (
+            "def self_attention(xs, W_q, b_q, W_k, b_k, W_v, b_v):\n"
+            "    out = []\n"
+            "    for x in xs:\n"
+            "        q = project(W_q, b_q, x)\n"
+            "        w = softmax(torch.tensor([score(q, project(W_k, b_k, y)) for y in xs]))\n"
+            "        out.append(weighted_sum(w, [project(W_v, b_v, y) for y in xs]))\n"
+            "    return out\n"
+        ),
+    },
+    "02_matrix_attention": {
+        "ex1_softmax_cols": (
+            "def softmax_cols(S):\n"
+            "    return torch.stack([torch.exp(c - c.max()) / torch.exp(c - c.max()).sum()\n"
+            "                        for c in S.T], dim=1)\n"
+        ),
+        "ex2_self_attention_cols": (
+            "def self_attention_cols(X, W_q, b_q, W_k, b_k, W_v, b_v):\n"
+            "    Q = torch.einsum('ij,jn->in', W_q, X) + b_q\n"
+            "    K = torch.einsum('ij,jn->in', W_k, X) + b_k\n"
+            "    V = torch.einsum('ij,jn->in', W_v, X) + b_v\n"
+            "    return torch.einsum('dm,mn->dn', V, softmax_cols(K.T @ Q / K.shape[0] ** 0.5))\n"
+        ),
+        "ex3_attention": (
+            "def attention(Q, K, V, mask=None):\n"
+            "    scores = torch.einsum('...td,...sd->...ts', Q.double(), K.double())\n"
+            "    scores = scores / Q.shape[-1] ** 0.5\n"
+            "    if mask is not None:\n"
+            "        scores = torch.where(mask, scores, torch.tensor(float('-inf')).double())\n"
+            "    w = torch.softmax(scores, dim=-1)\n"
+            "    return (w @ V.double()).float(), w\n"
+        ),
+        "ex4_padding_mask": (
+            "def padding_mask(lengths, seq_len):\n"
+            "    return torch.stack([torch.arange(seq_len) < n for n in lengths])\n"
+        ),
+    },
+}
+
+WRONG = {
+    "01_vector_attention": {
+        "no_scaling": (
+            {"ex2_score": "def score(q, k):\n    return (q.T @ k).squeeze()"},
+            [
+                ("ex2_tests", "This matches the plain dot product, without the 1/√D scaling"),
+                ("ex4_tests", "This matches attention without the 1/√d_k scaling"),
+            ],
+        ),
+        "wrong_axis": (
+            {
+                "ex4_attention_weights": (
+                    "def attention_weights(queries, keys):\n"
+                    "    rows = [torch.stack([score(q, k) for k in keys]) for q in queries]\n"
+                    "    scores = torch.stack(rows)\n"
+                    "    return torch.stack([softmax(column) for column in scores.T]).T\n"
+                )
+            },
+            [("ex4_tests", "a softmax over the queries instead of over the keys")],
+        ),
+        "no_max_shift": (
+            {"ex3_softmax": "def softmax(z):\n    return torch.exp(z) / torch.exp(z).sum()"},
+            [("ex3_tests", "without subtracting the maximum first")],
+        ),
+        "hard_coded": (
+            {
+                "ex6_self_attention": (
+                    "def self_attention(xs, W_q, b_q, W_k, b_k, W_v, b_v):\n"
+                    "    printed = [[0.2117, 1.0697, -3.3355, -4.9260],\n"
+                    "               [0.6486, 0.9883, -2.4109, -3.0185],\n"
+                    "               [0.6463, 0.8405, -1.6421, -0.0805]]\n"
+                    "    return [torch.tensor(row)[:, None] for row in printed]\n"
+                )
+            },
+            [("ex6_tests", "should have shape")],
+        ),
+    },
+    "02_matrix_attention": {
+        "rows_softmax": (
+            {
+                "ex1_softmax_cols": (
+                    "def softmax_cols(S):\n"
+                    "    e = torch.exp(S - S.amax(dim=1, keepdim=True))\n"
+                    "    return e / e.sum(dim=1, keepdim=True)\n"
+                )
+            },
+            [("ex1_tests", "a softmax along the rows instead of down the columns")],
+        ),
+        "queries_keys_swapped": (
+            {
+                "ex2_self_attention_cols": (
+                    "def self_attention_cols(X, W_q, b_q, W_k, b_k, W_v, b_v):\n"
+                    "    Q, K, V = W_q @ X + b_q, W_k @ X + b_k, W_v @ X + b_v\n"
+                    "    return V @ softmax_cols(Q.T @ K / math.sqrt(K.shape[0]))\n"
+                )
+            },
+            [("ex2_tests", "keys and queries swapped")],
+        ),
+        "mask_inverted": (
+            {
+                "ex3_attention": (
+                    "def attention(Q, K, V, mask=None):\n"
+                    "    scores = Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1])\n"
+                    "    if mask is not None:\n"
+                    "        scores = scores.masked_fill(mask, float('-inf'))\n"
+                    "    w = torch.softmax(scores, dim=-1)\n"
+                    "    return w @ V, w\n"
+                )
+            },
+            [("ex3_tests", "the mask's polarity inverted")],
+        ),
+        "zero_fill": (
+            {
+                "ex3_attention": (
+                    "def attention(Q, K, V, mask=None):\n"
+                    "    scores = Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1])\n"
+                    "    if mask is not None:\n"
+                    "        scores = scores.masked_fill(~mask, 0.0)\n"
+                    "    w = torch.softmax(scores, dim=-1)\n"
+                    "    return w @ V, w\n"
+                )
+            },
+            [("ex3_tests", "masked scores set to 0 instead of −inf")],
+        ),
+        "padding_inverted": (
+            {
+                "ex4_padding_mask": (
+                    "def padding_mask(lengths, seq_len):\n"
+                    "    return torch.arange(seq_len)[None, :] >= lengths[:, None]\n"
+                )
+            },
+            [("ex4_tests", "True at the padding instead of the real tokens")],
+        ),
+    },
+}
