@@ -66,6 +66,8 @@ def tool_env(config_dir: Path = REPO / "autograder") -> dict[str, str]:
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
     env["JUPYTER_CONFIG_PATH"] = str(config_dir)
     env["JUPYTER_PREFER_ENV_PATH"] = "1"
+    # Grading runs side by side; one math thread each keeps them from fighting over cores.
+    env["OMP_NUM_THREADS"] = "1"
     return env
 
 

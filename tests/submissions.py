@@ -161,3 +161,119 @@ WRONG = {
         ),
     },
 }
+
+OTHER_STYLE["03_multihead_attention"] = {
+    "ex1_multihead_cols": (
+        "def multihead_cols(X, heads, W_c):\n"
+        "    parts = []\n"
+        "    for h in heads:\n"
+        "        Q = torch.einsum('hd,dn->hn', h['W_q'], X) + h['b_q']\n"
+        "        K = torch.einsum('hd,dn->hn', h['W_k'], X) + h['b_k']\n"
+        "        V = torch.einsum('hd,dn->hn', h['W_v'], X) + h['b_v']\n"
+        "        A = torch.softmax(K.T @ Q / K.shape[0] ** 0.5, dim=0)\n"
+        "        parts.append(V @ A)\n"
+        "    return W_c @ torch.vstack(parts)\n"
+    ),
+    "ex2_split_merge": (
+        "def split_heads(x, n_heads):\n"
+        "    B, T, D = x.shape\n"
+        "    return x.view(B, T, n_heads, -1).permute(0, 2, 1, 3)\n"
+        "\n"
+        "def merge_heads(x):\n"
+        "    B, H, T, d = x.shape\n"
+        "    return x.permute(0, 2, 1, 3).contiguous().view(B, T, H * d)\n"
+    ),
+    "ex3_expand_mask": (
+        "def expand_mask(mask):\n"
+        "    while mask.dim() < 4:\n"
+        "        mask = mask.unsqueeze(-3 if mask.dim() == 3 else 0)\n"
+        "    return mask\n"
+    ),
+    "ex4_multihead_attention": (
+        "def multihead_attention(x, in_proj_weight, in_proj_bias, out_proj_weight,\n"
+        "                        out_proj_bias, n_heads, mask=None):\n"
+        "    x = x.double()\n"
+        "    qkv = torch.nn.functional.linear(x, in_proj_weight.double(), in_proj_bias.double())\n"
+        "    q, k, v = (split_heads(t, n_heads) for t in qkv.chunk(3, dim=-1))\n"
+        "    scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])\n"
+        "    if mask is not None:\n"
+        "        scores = scores.masked_fill(~expand_mask(mask), -1e9)\n"
+        "    out = merge_heads(torch.softmax(scores, dim=-1) @ v)\n"
+        "    W, b = out_proj_weight.double(), out_proj_bias.double()\n"
+        "    return torch.nn.functional.linear(out, W, b)\n"
+    ),
+}
+
+WRONG["03_multihead_attention"] = {
+    "full_width_scaling": (
+        {
+            "ex1_multihead_cols": (
+                "def multihead_cols(X, heads, W_c):\n"
+                "    outputs = []\n"
+                "    for h in heads:\n"
+                "        Q, K, V = (h[f'W_{r}'] @ X + h[f'b_{r}'] for r in 'qkv')\n"
+                "        outputs.append(V @ softmax(K.T @ Q / math.sqrt(X.shape[0]), dim=0))\n"
+                "    return W_c @ torch.cat(outputs, dim=0)\n"
+            )
+        },
+        [("ex1_tests", "divided by √D (the full width) instead of √(D/H)")],
+    ),
+    "reshape_without_transpose": (
+        {
+            "ex2_split_merge": (
+                "def split_heads(x, n_heads):\n"
+                "    B, T, D = x.shape\n"
+                "    return x.reshape(B, n_heads, T, D // n_heads)\n"
+                "\n"
+                "def merge_heads(x):\n"
+                "    B, H, T, d = x.shape\n"
+                "    return x.reshape(B, T, H * d)\n"
+            )
+        },
+        [
+            ("ex2_tests", "a reshape straight to (B, H, T, d_head) without the transpose"),
+            ("ex4_tests", "heads split by a reshape without the transpose"),
+        ],
+    ),
+    "mask_axis_in_front": (
+        {
+            "ex3_expand_mask": (
+                "def expand_mask(mask):\n"
+                "    while mask.dim() < 4:\n"
+                "        mask = mask[None]\n"
+                "    return mask\n"
+            )
+        },
+        [("ex3_tests", "with the new axis in front, (1, B, T, S)")],
+    ),
+    "no_output_projection": (
+        {
+            "ex4_multihead_attention": (
+                "def multihead_attention(x, in_proj_weight, in_proj_bias, out_proj_weight,\n"
+                "                        out_proj_bias, n_heads, mask=None):\n"
+                "    q, k, v = (x @ in_proj_weight.T + in_proj_bias).chunk(3, dim=-1)\n"
+                "    q, k, v = (split_heads(t, n_heads) for t in (q, k, v))\n"
+                "    if mask is not None:\n"
+                "        mask = expand_mask(mask)\n"
+                "    return merge_heads(F.scaled_dot_product_attention(q, k, v, attn_mask=mask))\n"
+            )
+        },
+        [("ex4_tests", "the heads' outputs without the output projection")],
+    ),
+    "d_model_scaling": (
+        {
+            "ex4_multihead_attention": (
+                "def multihead_attention(x, in_proj_weight, in_proj_bias, out_proj_weight,\n"
+                "                        out_proj_bias, n_heads, mask=None):\n"
+                "    q, k, v = (x @ in_proj_weight.T + in_proj_bias).chunk(3, dim=-1)\n"
+                "    scores = split_heads(q, n_heads) @ split_heads(k, n_heads).transpose(-2, -1)\n"
+                "    scores = scores / math.sqrt(x.shape[-1])\n"
+                "    if mask is not None:\n"
+                "        scores = scores.masked_fill(~expand_mask(mask), float('-inf'))\n"
+                "    out = merge_heads(torch.softmax(scores, dim=-1) @ split_heads(v, n_heads))\n"
+                "    return out @ out_proj_weight.T + out_proj_bias\n"
+            )
+        },
+        [("ex4_tests", "divided by √d_model instead of √d_head")],
+    ),
+}

@@ -9,15 +9,17 @@ instructor's run would; the tests then read the gradebook and the feedback pages
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 from conftest import ASSIGNMENTS, REPO, load, solution_sources, student_submission, tool_env
 from submissions import OTHER_STYLE, WRONG
 
-MAX_SCORES = {"01_vector_attention": 10, "02_matrix_attention": 8}
+MAX_SCORES = {"01_vector_attention": 10, "02_matrix_attention": 8, "03_multihead_attention": 8}
 
 
 def nbgrader(course: Path, *args: str) -> subprocess.CompletedProcess:
@@ -41,42 +43,47 @@ def class_submissions(assignment: str) -> dict[str, dict[str, str]]:
     return submissions
 
 
-@pytest.fixture(scope="module")
-def graded(tmp_path_factory):
-    """Release, submit, autograde and write feedback for every assignment, once."""
+def grade_assignment(course: Path, assignment: str) -> dict:
+    """Release, submit, autograde and write feedback for one assignment in its own course."""
     from nbgrader.api import Gradebook
 
-    course = tmp_path_factory.mktemp("course")
-    shutil.copytree(REPO / "solutions", course / "solutions")
+    shutil.copytree(REPO / "solutions" / assignment, course / "solutions" / assignment)
     shutil.copytree(
         REPO / "autograder", course / "autograder", ignore=shutil.ignore_patterns("__pycache__")
     )
-    results = {}
-    for assignment in ASSIGNMENTS:
-        result = nbgrader(course, "generate_assignment", assignment, "--force")
-        assert result.returncode == 0, result.stderr
-        released = load(course / "notebooks" / assignment / f"{assignment}.ipynb")
-        submissions = class_submissions(assignment)
-        for student, answers in submissions.items():
-            folder = course / "grading" / "submitted" / student / assignment
-            folder.mkdir(parents=True)
-            notebook = student_submission(released, answers)
-            (folder / f"{assignment}.ipynb").write_text(json.dumps(notebook, indent=1))
-        for step in ("autograde", "generate_feedback"):
-            result = nbgrader(course, step, assignment, "--force")
-            assert result.returncode == 0, f"nbgrader {step} failed:\n{result.stderr[-4000:]}"
+    result = nbgrader(course, "generate_assignment", assignment, "--force")
+    assert result.returncode == 0, result.stderr
+    released = load(course / "notebooks" / assignment / f"{assignment}.ipynb")
+    submissions = class_submissions(assignment)
+    for student, answers in submissions.items():
+        folder = course / "grading" / "submitted" / student / assignment
+        folder.mkdir(parents=True)
+        notebook = student_submission(released, answers)
+        (folder / f"{assignment}.ipynb").write_text(json.dumps(notebook, indent=1))
+    for step in ("autograde", "generate_feedback"):
+        result = nbgrader(course, step, assignment, "--force")
+        assert result.returncode == 0, f"nbgrader {step} failed:\n{result.stderr[-4000:]}"
 
-        scores, feedback = {}, {}
-        with Gradebook(f"sqlite:///{course / 'grading' / 'gradebook.db'}") as gradebook:
-            max_score = gradebook.find_assignment(assignment).max_score
-            for student in submissions:
-                submission = gradebook.find_submission(assignment, student)
-                scores[student] = {g.name: g.score for g in submission.notebooks[0].grades}
-                scores[student]["total"] = submission.score
-                page = course / "grading" / "feedback" / student / assignment / f"{assignment}.html"
-                feedback[student] = page.read_text()
-        results[assignment] = {"scores": scores, "feedback": feedback, "max_score": max_score}
-    return results
+    scores, feedback = {}, {}
+    with Gradebook(f"sqlite:///{course / 'grading' / 'gradebook.db'}") as gradebook:
+        max_score = gradebook.find_assignment(assignment).max_score
+        for student in submissions:
+            submission = gradebook.find_submission(assignment, student)
+            scores[student] = {g.name: g.score for g in submission.notebooks[0].grades}
+            scores[student]["total"] = submission.score
+            page = course / "grading" / "feedback" / student / assignment / f"{assignment}.html"
+            feedback[student] = page.read_text()
+    return {"scores": scores, "feedback": feedback, "max_score": max_score}
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    """Every assignment graded once; assignments run side by side, one per core."""
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        futures = {
+            a: pool.submit(grade_assignment, tmp_path_factory.mktemp(a), a) for a in ASSIGNMENTS
+        }
+        return {a: future.result() for a, future in futures.items()}
 
 
 CORRECT = [

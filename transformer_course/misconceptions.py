@@ -19,7 +19,9 @@ __all__ = [
     "attention",
     "attention_weights",
     "expand_mask",
+    "heads_cols",
     "masked_attention",
+    "merge_heads",
     "multihead",
     "padding_mask",
     "projection",
@@ -244,4 +246,42 @@ def multihead(
         "single-head attention over all of d_model (the heads never split)": finish(
             torch.softmax(q @ k.transpose(-2, -1) / math.sqrt(d_model), dim=-1) @ v
         ),
+    }
+
+
+def merge_heads(x: torch.Tensor) -> dict[str, torch.Tensor]:
+    """Variants of (B, H, T, d_head) -> (B, T, H·d_head)."""
+    *lead, n_heads, t, d_head = x.shape
+    return {
+        "a reshape straight back to (B, T, d_model) without first moving the heads next to "
+        "the features": x.reshape(*lead, t, n_heads * d_head),
+        "the heads averaged instead of concatenated": x.mean(dim=-3),
+    }
+
+
+def heads_cols(X: torch.Tensor, heads: list[dict], W_c: torch.Tensor) -> dict[str, torch.Tensor]:
+    """Variants of multi-head self-attention with tokens as the columns of X (D, N).
+
+    ``heads``: one dict per head with W_q, W_k, W_v (d_head, D) and b_q, b_k, b_v (d_head, 1);
+    the right answer is W_c @ [head outputs stacked vertically].
+    """
+    D = X.shape[0]
+
+    def outputs(scale, softmax_dim=0):
+        result = []
+        for h in heads:
+            Q, K, V = (h[f"W_{r}"] @ X + h[f"b_{r}"] for r in "qkv")
+            result.append(V @ torch.softmax(K.T @ Q / scale, dim=softmax_dim))
+        return torch.cat(result, dim=0)
+
+    d_head = heads[0]["W_q"].shape[0]
+    right = outputs(math.sqrt(d_head))
+    return {
+        "multi-head attention without the 1/√d_head scaling": W_c @ outputs(1.0),
+        "the scores divided by √D (the full width) instead of √(D/H), a head's width": W_c
+        @ outputs(math.sqrt(D)),
+        "each head's softmax along the rows instead of down the columns": W_c
+        @ outputs(math.sqrt(d_head), softmax_dim=1),
+        "the heads' stacked outputs without the combining matrix W_c": right,
+        "the heads stacked in the reverse order": W_c @ torch.cat(right.chunk(len(heads))[::-1]),
     }
