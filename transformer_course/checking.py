@@ -129,6 +129,22 @@ def _difference(got: torch.Tensor, expected: torch.Tensor, name: str, atol, rtol
     )
 
 
+def _hint_for(error: str) -> str:
+    """A pointer for errors that beginners meet often; empty when none applies."""
+    text = error.lower()
+    if "float" in text and "double" in text:
+        return (
+            " (float32 and float64 tensors were mixed: keep the dtype of the inputs,"
+            " for example by not calling .double())"
+        )
+    if "cannot be multiplied" in text or "must match the size" in text:
+        return (
+            " (the shapes do not fit together: with batched tensors, transpose only the last two"
+            " axes, K.transpose(-2, -1), rather than K.T)"
+        )
+    return ""
+
+
 class Checks:
     """The checks of one test cell, and the points they earn.
 
@@ -167,12 +183,7 @@ class Checks:
             )
             return _NO_ANSWER
         except Exception as error:  # any student error becomes feedback, never a crash
-            message = f"raised {type(error).__name__}: {error}"
-            if "dtype" in str(error):
-                message += (
-                    " (float32 and float64 tensors were mixed: keep the dtype of the inputs,"
-                    " for example by not calling .double())"
-                )
+            message = f"raised {type(error).__name__}: {error}" + _hint_for(str(error))
             self.results.append((description, message))
             return _NO_ANSWER
         finally:

@@ -72,6 +72,14 @@ def softmax(z: torch.Tensor, dim: int = -1) -> dict[str, torch.Tensor]:
             else "a softmax along the rows instead of down the columns"
         )
         variants[description] = torch.softmax(z, dim=-2 if rows_asked else -1)
+        overall = torch.exp(z - z.max())
+        variants[
+            "a softmax that subtracted the overall maximum instead of each "
+            + ("row's" if rows_asked else "column's")
+            + ": a "
+            + ("row" if rows_asked else "column")
+            + " far below it underflows to 0/0"
+        ] = overall / overall.sum(dim=dim, keepdim=True)
     return variants
 
 
@@ -89,8 +97,8 @@ def attention_weights(Q: torch.Tensor, K: torch.Tensor) -> dict[str, torch.Tenso
         "exp of the scores, not normalised to sum to 1": torch.exp(scores / math.sqrt(d_k)),
     }
     if Q.shape[-2] == K.shape[-2]:
-        variants["keys and queries swapped (softmax of K Qᵀ)"] = torch.softmax(
-            K @ Q.transpose(-2, -1) / math.sqrt(d_k), dim=-1
+        variants["keys and queries swapped (the scores transposed before the softmax)"] = (
+            torch.softmax(K @ Q.transpose(-2, -1) / math.sqrt(d_k), dim=-1)
         )
     return variants
 
@@ -118,6 +126,10 @@ def attention(
     }
     correct = torch.softmax(Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1]), dim=-1)
     variants["the values summed without their weights"] = torch.ones_like(correct) @ V
+    if Q.shape[-2] == K.shape[-2]:
+        variants["the weight matrix transposed before it mixes the values"] = (
+            correct.transpose(-2, -1) @ V
+        )
     if X is not None and X.shape == V.shape:
         variants["a weighted sum of the inputs x instead of the values v"] = correct @ X
     if X is not None and X.shape[-1] != Q.shape[-1]:
