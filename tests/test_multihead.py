@@ -6,7 +6,8 @@ import pytest
 import torch
 import torch.nn as nn
 
-from transformer_course import examples
+from transformer_course import examples, misconceptions
+from transformer_course.checking import compare
 from transformer_course.multihead import (
     HeadList,
     MultiHeadAttention,
@@ -154,3 +155,28 @@ def test_two_heads_by_hand_match_the_printed_true_values():
     torch.testing.assert_close(
         (p["W_c"] @ torch.cat(outputs))[0], expected_first_row, atol=1e-3, rtol=0
     )
+
+
+def test_multihead_mask_mistakes_are_named():
+    torch.manual_seed(8)
+    module = MultiHeadAttention(8, 2).eval()
+    with torch.no_grad():
+        module.in_proj.bias.normal_()
+    params = (
+        module.in_proj.weight,
+        module.in_proj.bias,
+        module.out_proj.weight,
+        module.out_proj.bias,
+    )
+    x = randn(2, 5, 8, seed=9)
+    padding = torch.tensor([[True] * 5, [True, True, True, False, False]])[:, None, :]  # (B, 1, S)
+    with torch.no_grad():
+        right = module(x, mask=padding)[0]
+        q, k, v = (split_heads(t, 2) for t in module.in_proj(x).chunk(3, dim=-1))
+        # a student who forgets expand_mask: (B, 1, S) lines up with (H, T, S)
+        unexpanded = torch.nn.functional.scaled_dot_product_attention(q, k, v, attn_mask=padding)
+        unexpanded = module.out_proj(merge_heads(unexpanded))
+        variants = misconceptions.multihead(x, *params, n_heads=2, mask=padding)
+    assert "without expand_mask" in compare(unexpanded, right, misconceptions=variants)
+    for description, wrong in variants.items():
+        assert compare(wrong, right) is not None, description

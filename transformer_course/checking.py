@@ -92,16 +92,22 @@ def compare(
         if squeeze:
             wrong_t = wrong_t.squeeze()
         if _matches(got_t, wrong_t, atol, rtol):
-            return f"{message} This matches {description}."
+            # The named mistake replaces generic advice such as "a reshape may be all it needs".
+            plain = _difference(got_t, expected_t, name, atol, rtol, shape_hints=False)
+            return f"{plain} This matches {description}."
     return message
 
 
-def _difference(got: torch.Tensor, expected: torch.Tensor, name: str, atol, rtol) -> str | None:
+def _difference(
+    got: torch.Tensor, expected: torch.Tensor, name: str, atol, rtol, shape_hints: bool = True
+) -> str | None:
     if got.shape != expected.shape:
         message = (
             f"{name} has shape {_describe_shape(got.shape)} but should have shape "
             f"{_describe_shape(expected.shape)}."
         )
+        if not shape_hints:
+            return message
         if got.dim() == 2 and got.T.shape == expected.shape:
             message += (
                 " It has the right size turned on its side: rows and columns are swapped"
@@ -139,8 +145,8 @@ def _hint_for(error: str) -> str:
         )
     if "cannot be multiplied" in text or "must match the size" in text:
         return (
-            " (the shapes do not fit together: with batched tensors, transpose only the last two"
-            " axes, K.transpose(-2, -1), rather than K.T)"
+            " (two shapes do not fit together: printing each tensor's .shape usually shows which;"
+            " with batched tensors, .transpose(-2, -1) swaps just the last two axes)"
         )
     return ""
 

@@ -224,41 +224,65 @@ def multihead(
     out_proj_weight: torch.Tensor,
     out_proj_bias: torch.Tensor,
     n_heads: int,
+    mask: torch.Tensor | None = None,
 ) -> dict[str, torch.Tensor]:
-    """Variants of packed multi-head self-attention over x (B, T, d_model), no mask."""
-    d_model = x.shape[-1]
+    """Variants of packed multi-head self-attention over x (B, T, d_model).
+
+    ``mask``: boolean, True = may attend, (T, S), (B, T, S) or (B, H, T, S).
+    """
+    B, T, d_model = x.shape
     d_head = d_model // n_heads
     q, k, v = (x @ in_proj_weight.T + in_proj_bias).chunk(3, dim=-1)
 
     def heads(t):
         return t.unflatten(-1, (n_heads, d_head)).transpose(-3, -2)
 
-    def merged(weights, values):
-        return (weights @ values).transpose(-3, -2).flatten(-2)
+    def finish(head_outputs):  # (B, H, T, d_head) -> projected (B, T, d_model)
+        return head_outputs.transpose(-3, -2).flatten(-2) @ out_proj_weight.T + out_proj_bias
 
-    def finish(joined):
-        return joined @ out_proj_weight.T + out_proj_bias
+    def attend(q4, k4, v4, scale, allowed=None, fill=float("-inf")):
+        scores = q4 @ k4.transpose(-2, -1) / scale
+        if allowed is not None:
+            scores = scores.masked_fill(~allowed, fill)
+        return torch.softmax(scores, dim=-1) @ v4
 
-    scores = heads(q) @ heads(k).transpose(-2, -1)
-    right = torch.softmax(scores / math.sqrt(d_head), dim=-1)
-    B, T = x.shape[0], x.shape[-2]
+    qh, kh, vh = heads(q), heads(k), heads(v)
+    right = attend(qh, kh, vh, math.sqrt(d_head))
     mixed = [t.reshape(B, n_heads, T, d_head) for t in (q, k, v)]
-    mixed_scores = mixed[0] @ mixed[1].transpose(-2, -1) / math.sqrt(d_head)
-    return {
+    variants = {
         "the scores divided by √d_model instead of √d_head": finish(
-            merged(torch.softmax(scores / math.sqrt(d_model), dim=-1), heads(v))
+            attend(qh, kh, vh, math.sqrt(d_model))
         ),
-        "multi-head attention without the 1/√d_head scaling": finish(
-            merged(torch.softmax(scores, dim=-1), heads(v))
+        "multi-head attention without the 1/√d_head scaling": finish(attend(qh, kh, vh, 1.0)),
+        "the heads' outputs without the output projection": right.transpose(-3, -2).flatten(-2),
+        "heads split by a reshape without the transpose": (
+            attend(*mixed, math.sqrt(d_head)).reshape(B, T, d_model) @ out_proj_weight.T
+            + out_proj_bias
         ),
-        "the heads' outputs without the output projection": merged(right, heads(v)),
-        "heads split by a reshape without the transpose": finish(
-            (torch.softmax(mixed_scores, dim=-1) @ mixed[2]).reshape(B, T, d_model)
-        ),
-        "single-head attention over all of d_model (the heads never split)": finish(
-            torch.softmax(q @ k.transpose(-2, -1) / math.sqrt(d_model), dim=-1) @ v
+        "single-head attention over all of d_model (the heads never split)": (
+            attend(q, k, v, math.sqrt(d_model)) @ out_proj_weight.T + out_proj_bias
         ),
     }
+    if mask is None:
+        return variants
+    full = mask.expand(B, n_heads, T, T) if mask.dim() == 4 else None
+    if full is None:
+        full = (mask[None, None] if mask.dim() == 2 else mask[:, None]).expand(B, n_heads, T, T)
+    variants = {
+        "the mask's polarity inverted (True taken to mean 'ignore')": finish(
+            attend(qh, kh, vh, math.sqrt(d_head), ~full)
+        ),
+        "masked scores set to 0 instead of −inf": finish(
+            attend(qh, kh, vh, math.sqrt(d_head), full, fill=0.0)
+        ),
+        "attention with the mask ignored": finish(right),
+    }
+    if mask.dim() == 3 and mask.shape[0] == n_heads:
+        # (B, T, S) against (B, H, T, S) without expand_mask: batch and heads trade places
+        variants["a (B, T, S) mask used without expand_mask, so it lined up with the heads"] = (
+            finish(attend(qh, kh, vh, math.sqrt(d_head), mask.expand(B, n_heads, T, T)))
+        )
+    return variants
 
 
 def merge_heads(x: torch.Tensor) -> dict[str, torch.Tensor]:
