@@ -14,7 +14,7 @@ export JUPYTER_CONFIG_PATH := $(CURDIR)/autograder
 # Keep the venv's Jupyter settings and kernels apart from anything else on the machine.
 export JUPYTER_PREFER_ENV_PATH := 1
 
-.PHONY: setup lab test lint release check-release images clean
+.PHONY: setup lab test lint release check-release images bench clean
 
 # Re-runs when pyproject.toml changes. pip's full log goes to .venv/install.log and is
 # shown only if the install fails.
@@ -42,7 +42,7 @@ test: lint
 	python -m pytest
 
 lint: $(READY)
-	ruff check transformer_course tests autograder images
+	ruff check transformer_course tests autograder images benchmarks
 
 ## Regenerate the student release notebooks/ from solutions/.
 release: $(READY)
@@ -55,6 +55,11 @@ check-release: $(READY)
 ## Redraw the figures in images/ from images/make_images.py.
 images: $(READY)
 	python images/make_images.py
+
+## Measure the course and the package (a few minutes); writes benchmarks/results.md and the
+## README's Performance section.
+bench: $(READY)
+	python benchmarks/run.py
 
 clean:
 	rm -rf grading .pytest_cache .ruff_cache

@@ -119,3 +119,15 @@ def test_dropout_only_in_the_explicit_path_when_asked():
     assert (weights == 0).any()  # some weights dropped
     same, _ = explicit_attention(q, k, v, dropout_p=0.0)
     torch.testing.assert_close(same, F.scaled_dot_product_attention(q, k, v))
+
+
+def test_the_explicit_path_refuses_scores_that_would_not_fit(monkeypatch):
+    import transformer_course.attention as attention
+
+    monkeypatch.setattr(attention, "available_memory", lambda device: 2**20)  # 1 MiB left
+    q = torch.zeros(8, 8, 1024, 8)  # 3 × 256 MiB of scores: above the always-fits threshold
+    with pytest.raises(MemoryError, match="need_weights=False"):
+        explicit_attention(q, q, q)
+    # the fused path does not store the scores, so it still runs
+    output, _ = scaled_dot_product_attention(q, q, q)
+    assert output.shape == q.shape

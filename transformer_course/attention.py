@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import math
 
+import psutil
 import torch
 import torch.nn.functional as F
 
 __all__ = [
     "attend_one",
     "attention_weights",
+    "available_memory",
     "explicit_attention",
     "scaled_dot_product_attention",
     "softmax",
@@ -63,6 +65,7 @@ def attention_weights(
     leaves a query no key at all.
     """
     d_k = query.shape[-1]
+    _refuse_if_too_large(query, key)
     scores = query @ key.transpose(-2, -1) / math.sqrt(d_k)  # (..., T, S)
     if mask is None:
         return softmax(scores, dim=-1)
@@ -115,6 +118,37 @@ def scaled_dot_product_attention(
         mask = _check_mask(mask)
     output = F.scaled_dot_product_attention(query, key, value, attn_mask=mask, dropout_p=dropout_p)
     return output, None
+
+
+def available_memory(device: torch.device) -> int:
+    """Bytes that can still be allocated on ``device`` (free GPU memory, or available RAM)."""
+    if device.type == "cuda":
+        return torch.cuda.mem_get_info(device)[0]
+    return psutil.virtual_memory().available
+
+
+# The explicit path holds about three (..., T, S) tensors at once: scores, their exponentials
+# and the weights. Below the threshold the check is skipped: asking the system for free
+# memory costs more than a small attention.
+_SCORE_COPIES = 3
+_ALWAYS_FITS = 256 * 2**20
+
+
+def _refuse_if_too_large(query: torch.Tensor, key: torch.Tensor) -> None:
+    batch = torch.broadcast_shapes(query.shape[:-2], key.shape[:-2])
+    n_scores = math.prod(batch) * query.shape[-2] * key.shape[-2]
+    needed = _SCORE_COPIES * n_scores * query.element_size()
+    if needed <= _ALWAYS_FITS:
+        return
+    available = available_memory(query.device)
+    if needed > available:
+        raise MemoryError(
+            f"the explicit attention path would need about {needed / 2**30:.1f} GiB for its "
+            f"{(*batch, query.shape[-2], key.shape[-2])} score matrices, but only "
+            f"{available / 2**30:.1f} GiB is free on {query.device}. Ask for no weights "
+            "(need_weights=False uses PyTorch's fused kernel, which never stores them), or "
+            "use shorter sequences or a smaller batch."
+        )
 
 
 def _check_mask(mask: torch.Tensor) -> torch.Tensor:
