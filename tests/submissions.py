@@ -277,3 +277,115 @@ WRONG["03_multihead_attention"] = {
         [("ex4_tests", "divided by √d_model instead of √d_head")],
     ),
 }
+
+OTHER_STYLE["04_positional_encoding"] = {
+    "ex1_pe_table_loops": (
+        "def pe_table_loops(seq_len, d_model):\n"
+        "    rows = []\n"
+        "    for pos in range(seq_len):\n"
+        "        row = []\n"
+        "        for j in range(d_model):\n"
+        "            angle = pos * math.exp(-math.log(10000) * (j - j % 2) / d_model)\n"
+        "            row.append(math.sin(angle) if j % 2 == 0 else math.cos(angle))\n"
+        "        rows.append(row)\n"
+        "    return torch.tensor(rows, dtype=torch.float64)\n"
+    ),
+    "ex2_pe_table": (
+        "def pe_table(seq_len, d_model):\n"
+        "    pos = torch.arange(seq_len, dtype=torch.float64).unsqueeze(1)\n"
+        "    freq = torch.exp(torch.arange(0, d_model, 2) * (-math.log(10000.0) / d_model))\n"
+        "    angles = pos * freq\n"
+        "    return torch.stack([angles.sin(), angles.cos()], dim=-1).flatten(1)\n"
+    ),
+    "ex3_positional_encoding": (
+        "class PositionalEncoding(nn.Module):\n"
+        "    def __init__(self, d_model, max_len=500):\n"
+        "        super().__init__()\n"
+        "        self.register_buffer('pe', sinusoidal_table(max_len, d_model)[None],\n"
+        "                             persistent=False)\n"
+        "\n"
+        "    def forward(self, x):\n"
+        "        return x + self.pe[:, : x.size(1), :]\n"
+    ),
+    "ex4_rotation_matrix": (
+        "def rotation_matrix(k, d_model):\n"
+        "    blocks = []\n"
+        "    for i in range(d_model // 2):\n"
+        "        a = k * 10000 ** (-2 * i / d_model)\n"
+        "        blocks.append(torch.tensor([[math.cos(a), math.sin(a)], [-math.sin(a), math.cos(a)]]))\n"
+        "    return torch.block_diag(*blocks)\n"
+    ),
+}
+
+WRONG["04_positional_encoding"] = {
+    "sin_cos_swapped": (
+        {
+            "ex2_pe_table": (
+                "def pe_table(seq_len, d_model):\n"
+                "    pos = torch.arange(seq_len, dtype=torch.float32)[:, None]\n"
+                "    angles = pos / 10000 ** (torch.arange(0, d_model, 2) / d_model)\n"
+                "    table = torch.zeros(seq_len, d_model)\n"
+                "    table[:, 0::2], table[:, 1::2] = torch.cos(angles), torch.sin(angles)\n"
+                "    return table\n"
+            )
+        },
+        [("ex2_tests", "sin and cos swapped")],
+    ),
+    "exponent_i_over_d": (
+        {
+            "ex1_pe_table_loops": (
+                "def pe_table_loops(seq_len, d_model):\n"
+                "    table = torch.zeros(seq_len, d_model)\n"
+                "    for pos in range(seq_len):\n"
+                "        for i in range(d_model // 2):\n"
+                "            angle = pos / 10000 ** (i / d_model)\n"
+                "            table[pos, 2 * i] = math.sin(angle)\n"
+                "            table[pos, 2 * i + 1] = math.cos(angle)\n"
+                "    return table\n"
+            )
+        },
+        [("ex1_tests", "the exponent i/d_model instead of 2i/d_model")],
+    ),
+    "positions_from_one": (
+        {
+            "ex2_pe_table": (
+                "def pe_table(seq_len, d_model):\n"
+                "    pos = torch.arange(1, seq_len + 1, dtype=torch.float32)[:, None]\n"
+                "    angles = pos / 10000 ** (torch.arange(0, d_model, 2) / d_model)\n"
+                "    table = torch.zeros(seq_len, d_model)\n"
+                "    table[:, 0::2], table[:, 1::2] = torch.sin(angles), torch.cos(angles)\n"
+                "    return table\n"
+            )
+        },
+        [("ex2_tests", "positions counted from 1 instead of 0")],
+    ),
+    "added_per_batch": (
+        {
+            "ex3_positional_encoding": (
+                "class PositionalEncoding(nn.Module):\n"
+                "    def __init__(self, d_model, max_len=500):\n"
+                "        super().__init__()\n"
+                "        self.register_buffer('table', sinusoidal_table(max_len, d_model),\n"
+                "                             persistent=False)\n"
+                "\n"
+                "    def forward(self, x):\n"
+                "        return x + self.table[: x.shape[0]].unsqueeze(1)\n"
+            )
+        },
+        [("ex3_tests", "indexed by batch entry instead of by position")],
+    ),
+    "rotation_backwards": (
+        {
+            "ex4_rotation_matrix": (
+                "def rotation_matrix(k, d_model):\n"
+                "    R = torch.zeros(d_model, d_model)\n"
+                "    for i in range(d_model // 2):\n"
+                "        a = k / 10000 ** (2 * i / d_model)\n"
+                "        R[2 * i, 2 * i], R[2 * i, 2 * i + 1] = math.cos(a), -math.sin(a)\n"
+                "        R[2 * i + 1, 2 * i], R[2 * i + 1, 2 * i + 1] = math.sin(a), math.cos(a)\n"
+                "    return R\n"
+            )
+        },
+        [("ex4_tests", "the rotation in the opposite direction")],
+    ),
+}

@@ -19,7 +19,12 @@ import pytest
 from conftest import ASSIGNMENTS, REPO, load, solution_sources, student_submission, tool_env
 from submissions import OTHER_STYLE, WRONG
 
-MAX_SCORES = {"01_vector_attention": 10, "02_matrix_attention": 8, "03_multihead_attention": 8}
+MAX_SCORES = {
+    "01_vector_attention": 10,
+    "02_matrix_attention": 8,
+    "03_multihead_attention": 8,
+    "04_positional_encoding": 8,
+}
 
 
 def nbgrader(course: Path, *args: str) -> subprocess.CompletedProcess:

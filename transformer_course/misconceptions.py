@@ -24,7 +24,10 @@ __all__ = [
     "merge_heads",
     "multihead",
     "padding_mask",
+    "pe_table",
+    "positional_encoding",
     "projection",
+    "rotation",
     "score",
     "softmax",
     "split_heads",
@@ -320,4 +323,54 @@ def heads_cols(X: torch.Tensor, heads: list[dict], W_c: torch.Tensor) -> dict[st
         @ outputs(math.sqrt(d_head), softmax_dim=1),
         "the heads' stacked outputs without the combining matrix W_c": right,
         "the heads stacked in the reverse order": W_c @ torch.cat(right.chunk(len(heads))[::-1]),
+    }
+
+
+def _pe(positions: torch.Tensor, feature_exponents: torch.Tensor, d_model: int, swap=False):
+    """A sinusoidal table from explicit positions and per-feature exponents (float64)."""
+    angles = positions[:, None] / 10000.0 ** (feature_exponents[None, :] / d_model)
+    table = torch.empty(len(positions), d_model, dtype=torch.float64)
+    even, odd = (torch.cos, torch.sin) if swap else (torch.sin, torch.cos)
+    table[:, 0::2] = even(angles[:, 0::2])
+    table[:, 1::2] = odd(angles[:, 1::2])
+    return table
+
+
+def pe_table(seq_len: int, d_model: int) -> dict[str, torch.Tensor]:
+    """Variants of the sinusoidal table (seq_len, d_model), d_model even."""
+    positions = torch.arange(seq_len, dtype=torch.float64)
+    features = torch.arange(d_model, dtype=torch.float64)
+    pair = features // 2  # i for both features of pair i
+    return {
+        "sin and cos swapped (cos on the even features, sin on the odd ones)": _pe(
+            positions, 2 * pair, d_model, swap=True
+        ),
+        "the exponent i/d_model instead of 2i/d_model": _pe(positions, pair, d_model),
+        "each feature's own index in the exponent, so a cos feature has a different frequency "
+        "from its sin partner": _pe(positions, features, d_model),
+        "positions counted from 1 instead of 0": _pe(positions + 1, 2 * pair, d_model),
+        "pos · 10000^(2i/d) instead of pos / 10000^(2i/d)": _pe(positions, -2 * pair, d_model),
+    }
+
+
+def positional_encoding(x: torch.Tensor, table: torch.Tensor) -> dict[str, torch.Tensor]:
+    """Variants of adding a (max_len, d_model) table to x (B, T, d_model)."""
+    batch, seq_len = x.shape[0], x.shape[1]
+    return {
+        "the table indexed by batch entry instead of by position (row b added to every token "
+        "of sequence b)": x + table[:batch, None, :],
+        "the input returned without the table": x,
+        "the table alone, without the input": table[:seq_len].expand_as(x),
+    }
+
+
+def rotation(k: int, d_model: int, R: torch.Tensor) -> dict[str, torch.Tensor]:
+    """Variants of the block-diagonal rotation matrix; ``R`` is the right one."""
+    same_angle = torch.zeros(d_model, d_model, dtype=R.dtype)
+    c, s = math.cos(k), math.sin(k)
+    for i in range(d_model // 2):
+        same_angle[2 * i : 2 * i + 2, 2 * i : 2 * i + 2] = torch.tensor([[c, s], [-s, c]])
+    return {
+        "the rotation in the opposite direction (the transpose: it moves k positions back)": R.T,
+        "the same angle k for every pair, without the pair's frequency": same_angle,
     }
