@@ -312,7 +312,8 @@ OTHER_STYLE["04_positional_encoding"] = {
         "    blocks = []\n"
         "    for i in range(d_model // 2):\n"
         "        a = k * 10000 ** (-2 * i / d_model)\n"
-        "        blocks.append(torch.tensor([[math.cos(a), math.sin(a)], [-math.sin(a), math.cos(a)]]))\n"
+        "        c, s = math.cos(a), math.sin(a)\n"
+        "        blocks.append(torch.tensor([[c, s], [-s, c]]))\n"
         "    return torch.block_diag(*blocks)\n"
     ),
 }
