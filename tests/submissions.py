@@ -390,3 +390,81 @@ WRONG["04_positional_encoding"] = {
         [("ex4_tests", "the rotation in the opposite direction")],
     ),
 }
+
+OTHER_STYLE["05_encoder"] = {
+    "ex1_layer_norm": (
+        "def layer_norm(x, gamma, beta, eps=1e-5):\n"
+        "    var, mean = torch.var_mean(x.double(), dim=-1, keepdim=True, correction=0)\n"
+        "    return ((x - mean) * torch.rsqrt(var + eps) * gamma + beta).float()\n"
+    ),
+    "ex2_feed_forward": (
+        "def feed_forward(x, W1, b1, W2, b2):\n"
+        "    hidden = torch.nn.functional.linear(x, W1, b1).clamp(min=0)\n"
+        "    return torch.nn.functional.linear(hidden, W2, b2)\n"
+    ),
+    "ex3_encoder_block": (
+        "def encoder_block(x, attention, feed_forward_net, norm1, norm2, mask=None):\n"
+        "    attended, _ = attention(x, mask=mask)\n"
+        "    x = norm1(attended + x)\n"
+        "    return norm2(feed_forward_net(x) + x)\n"
+    ),
+    "ex4_encode": (
+        "def encode(x, blocks, mask=None):\n"
+        "    results = []\n"
+        "    for block in blocks:\n"
+        "        x, w = block(x, mask=mask, need_weights=True)\n"
+        "        results.append(w)\n"
+        "    return x, results\n"
+    ),
+}
+
+WRONG["05_encoder"] = {
+    "unbiased_variance": (
+        {
+            "ex1_layer_norm": (
+                "def layer_norm(x, gamma, beta, eps=1e-5):\n"
+                "    mean, var = x.mean(-1, keepdim=True), x.var(-1, keepdim=True)\n"
+                "    return gamma * (x - mean) / torch.sqrt(var + eps) + beta\n"
+            )
+        },
+        [("ex1_tests", "the unbiased variance")],
+    ),
+    "no_relu": (
+        {
+            "ex2_feed_forward": (
+                "def feed_forward(x, W1, b1, W2, b2):\n    return (x @ W1.T + b1) @ W2.T + b2\n"
+            )
+        },
+        [("ex2_tests", "without the ReLU between them")],
+    ),
+    "pre_norm": (
+        {
+            "ex3_encoder_block": (
+                "def encoder_block(x, attention, feed_forward_net, norm1, norm2, mask=None):\n"
+                "    h = x + attention(norm1(x), mask=mask)[0]\n"
+                "    return h + feed_forward_net(norm2(h))\n"
+            )
+        },
+        [("ex3_tests", "pre-norm (each sublayer sees a normalised input) instead of post-norm")],
+    ),
+    "residual_after_norm": (
+        {
+            "ex3_encoder_block": (
+                "def encoder_block(x, attention, feed_forward_net, norm1, norm2, mask=None):\n"
+                "    h = norm1(attention(x, mask=mask)[0]) + x\n"
+                "    return norm2(feed_forward_net(h)) + h\n"
+            )
+        },
+        [("ex3_tests", "the residual added after the norm")],
+    ),
+    "blocks_on_the_input": (
+        {
+            "ex4_encode": (
+                "def encode(x, blocks, mask=None):\n"
+                "    outputs = [block(x, mask, need_weights=True) for block in blocks]\n"
+                "    return outputs[-1][0], [w for _, w in outputs]\n"
+            )
+        },
+        [("ex4_tests", "the last block applied to the original input")],
+    ),
+}

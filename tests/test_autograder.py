@@ -24,6 +24,7 @@ MAX_SCORES = {
     "02_matrix_attention": 8,
     "03_multihead_attention": 8,
     "04_positional_encoding": 8,
+    "05_encoder": 8,
 }
 
 
