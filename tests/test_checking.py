@@ -10,6 +10,7 @@ import torch
 
 from transformer_course import misconceptions
 from transformer_course.checking import Checks, compare
+from transformer_course.positional import rotation, sinusoidal_table
 
 G = torch.Generator().manual_seed(0)
 Q, K, V, X = (torch.randn(4, 5, generator=G) for _ in range(4))
@@ -65,6 +66,12 @@ def test_every_attention_misconception_is_named(description, wrong):
             torch.softmax(Q[0, :4], 0) @ V,
         ),
         (misconceptions.projection(Q[:, :4], K[:, :1], V[:4, :1]), Q[:, :4] @ V[:4, :1] + K[:, :1]),
+        (misconceptions.pe_table(12, 8), sinusoidal_table(12, 8)),
+        (misconceptions.rotation(3, 8, rotation(3, 8)), rotation(3, 8)),
+        (
+            misconceptions.layer_norm(0.01 * Q, K[0] + 2, V[0]),
+            torch.nn.functional.layer_norm(0.01 * Q, (5,), K[0] + 2, V[0]),
+        ),
     ],
 )
 def test_no_misconception_equals_the_correct_answer(variants, correct):

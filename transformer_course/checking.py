@@ -143,10 +143,13 @@ def _hint_for(error: str) -> str:
             " (float32 and float64 tensors were mixed: keep the dtype of the inputs,"
             " for example by not calling .double())"
         )
+    if "bool" in text and "float" in text:
+        return (
+            " (a boolean mask arrived where numbers were expected: pass it by keyword, mask=mask)"
+        )
     if "cannot be multiplied" in text or "must match the size" in text:
         return (
-            " (two shapes do not fit together: printing each tensor's .shape usually shows which;"
-            " with batched tensors, .transpose(-2, -1) swaps just the last two axes)"
+            " (two shapes do not fit together: printing each tensor's .shape usually shows which)"
         )
     return ""
 

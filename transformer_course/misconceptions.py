@@ -353,6 +353,14 @@ def pe_table(seq_len: int, d_model: int) -> dict[str, torch.Tensor]:
         "from its sin partner": _pe(positions, features, d_model),
         "positions counted from 1 instead of 0": _pe(positions + 1, 2 * pair, d_model),
         "pos · 10000^(2i/d) instead of pos / 10000^(2i/d)": _pe(positions, -2 * pair, d_model),
+        "the sines in the first half and the cosines in the second (concatenated instead of "
+        "interleaved)": torch.cat(
+            [
+                _pe(positions, 2 * pair, d_model)[:, 0::2],
+                _pe(positions, 2 * pair, d_model)[:, 1::2],
+            ],
+            dim=1,
+        ),
     }
 
 
@@ -369,13 +377,23 @@ def positional_encoding(x: torch.Tensor, table: torch.Tensor) -> dict[str, torch
 
 def rotation(k: int, d_model: int, R: torch.Tensor) -> dict[str, torch.Tensor]:
     """Variants of the block-diagonal rotation matrix; ``R`` is the right one."""
-    same_angle = torch.zeros(d_model, d_model, dtype=R.dtype)
-    c, s = math.cos(k), math.sin(k)
-    for i in range(d_model // 2):
-        same_angle[2 * i : 2 * i + 2, 2 * i : 2 * i + 2] = torch.tensor([[c, s], [-s, c]])
+
+    def blocks(angle_of_pair):
+        M = torch.zeros(d_model, d_model, dtype=R.dtype)
+        for i in range(d_model // 2):
+            c, s = math.cos(angle_of_pair(i)), math.sin(angle_of_pair(i))
+            M[2 * i : 2 * i + 2, 2 * i : 2 * i + 2] = torch.tensor([[c, s], [-s, c]])
+        return M
+
     return {
         "the rotation in the opposite direction (the transpose: it moves k positions back)": R.T,
-        "the same angle k for every pair, without the pair's frequency": same_angle,
+        "the same angle k for every pair, without the pair's frequency": blocks(lambda i: k),
+        "each pair's angle ω_i without the factor k (the rotation for one step)": blocks(
+            lambda i: 10000 ** (-2 * i / d_model)
+        ),
+        "the exponent i/d_model instead of 2i/d_model in the frequencies": blocks(
+            lambda i: k * 10000 ** (-i / d_model)
+        ),
     }
 
 
