@@ -10,7 +10,9 @@ import torch
 
 from transformer_course import misconceptions
 from transformer_course.checking import Checks, compare
+from transformer_course.decoder import causal_mask
 from transformer_course.positional import rotation, sinusoidal_table
+from transformer_course.transformer import shift_right
 
 G = torch.Generator().manual_seed(0)
 Q, K, V, X = (torch.randn(4, 5, generator=G) for _ in range(4))
@@ -72,12 +74,30 @@ def test_every_attention_misconception_is_named(description, wrong):
             misconceptions.layer_norm(0.01 * Q, K[0] + 2, V[0]),
             torch.nn.functional.layer_norm(0.01 * Q, (5,), K[0] + 2, V[0]),
         ),
+        (misconceptions.causal_mask(5), causal_mask(5)),
+        (
+            misconceptions.causal_attention(Q, K, V),
+            torch.nn.functional.scaled_dot_product_attention(Q, K, V, is_causal=True),
+        ),
+        (misconceptions.shift_right(X.long(), 9), shift_right(X.long(), 9)),
     ],
 )
 def test_no_misconception_equals_the_correct_answer(variants, correct):
     for description, wrong in variants.items():
         if "maximum" in description:
             continue  # equals softmax on ordinary scores by design; differs only on overflow
+        assert compare(wrong, correct) is not None, description
+
+
+def test_no_cross_attention_misconception_equals_the_correct_answer():
+    torch.manual_seed(0)
+    to_q, to_k, to_v = (torch.nn.Linear(5, 3) for _ in range(3))
+    x, memory = Q[None], torch.randn(1, 6, 5)  # 4 decoder tokens, 6 source tokens
+    with torch.no_grad():
+        correct = torch.nn.functional.scaled_dot_product_attention(
+            to_q(x), to_k(memory), to_v(memory)
+        )
+    for description, wrong in misconceptions.cross_attention(x, memory, to_q, to_k, to_v).items():
         assert compare(wrong, correct) is not None, description
 
 
