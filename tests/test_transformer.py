@@ -14,7 +14,7 @@ from transformer_course.transformer import Transformer, core_from_torch, greedy_
 def test_encoder_and_decoder_equal_nn_transformer_with_masks():
     torch.manual_seed(0)
     reference = nn.Transformer(16, 4, 2, 3, 32, dropout=0.0, batch_first=True).eval()
-    reference.encoder.enable_nested_tensor = False  # PyTorch's prototype fast path warns
+    reference.encoder.use_nested_tensor = False  # its prototype fast path warns
     with torch.no_grad():  # random final norms, so that a skipped one shows
         for norm in (reference.encoder.norm, reference.decoder.norm):
             norm.weight.uniform_(0.5, 1.5)
