@@ -468,3 +468,135 @@ WRONG["05_encoder"] = {
         [("ex4_tests", "the last block applied to the original input")],
     ),
 }
+
+OTHER_STYLE["06_decoder"] = {
+    "ex1_causal_mask": (
+        "def causal_mask(seq_len):\n"
+        "    positions = torch.arange(seq_len)\n"
+        "    return positions[None, :] <= positions[:, None]\n"
+    ),
+    "ex2_masked_self_attention": (
+        "def masked_self_attention(x, to_q, to_k, to_v):\n"
+        "    q, k, v = to_q(x).double(), to_k(x).double(), to_v(x).double()\n"
+        "    scores = torch.einsum('...td,...sd->...ts', q, k) / math.sqrt(q.shape[-1])\n"
+        "    scores = torch.where(causal_mask(x.shape[-2]), scores, -math.inf)\n"
+        "    weights = scores.softmax(dim=-1)\n"
+        "    return weights @ v, weights\n"
+    ),
+    "ex3_cross_attention": (
+        "def cross_attention(x, memory, to_q, to_k, to_v):\n"
+        "    q, k, v = to_q(x), to_k(memory), to_v(memory)\n"
+        "    weights = torch.softmax(q @ k.mT / q.shape[-1] ** 0.5, dim=-1)\n"
+        "    return weights @ v, weights\n"
+    ),
+    "ex4_decoder_block": (
+        "def decoder_block(x, memory, self_attention, cross_attention, feed_forward_net,\n"
+        "                  norm1, norm2, norm3, memory_mask=None):\n"
+        "    attended, _ = self_attention(x, x, x, mask=causal_mask(x.shape[-2]))\n"
+        "    x = norm1(attended + x)\n"
+        "    attended, _ = cross_attention(x, memory, memory, mask=memory_mask)\n"
+        "    x = norm2(attended + x)\n"
+        "    return norm3(feed_forward_net(x) + x)\n"
+    ),
+    "ex5_shift_right": (
+        "def shift_right(target, start_token):\n"
+        "    shifted = target.roll(1, dims=1)\n"
+        "    shifted[:, 0] = start_token\n"
+        "    return shifted\n"
+    ),
+    "ex6_greedy_decode": (
+        "@torch.no_grad()\n"
+        "def greedy_decode(model, src, start_token, end_token, max_len):\n"
+        "    memory = model.encode(src)\n"
+        "    out = [[start_token] for _ in range(len(src))]\n"
+        "    for _ in range(max_len):\n"
+        "        if all(end_token in seq for seq in out):\n"
+        "            break\n"
+        "        logits = model.decode(torch.tensor(out), memory)\n"
+        "        for seq, row in zip(out, logits[:, -1]):\n"
+        "            seq.append(end_token if end_token in seq else int(row.argmax()))\n"
+        "    return torch.tensor(out)\n"
+    ),
+}
+
+WRONG["06_decoder"] = {
+    "flipped_mask": (
+        {
+            "ex1_causal_mask": (
+                "def causal_mask(seq_len):\n"
+                "    return torch.ones(seq_len, seq_len, dtype=torch.bool).triu()\n"
+            )
+        },
+        [
+            ("ex1_tests", "the triangle flipped"),
+            ("ex2_tests", "the triangle flipped"),
+            ("ex4_tests", "these checks call your `causal_mask` (exercise 1)"),
+        ],
+    ),
+    "diagonal_masked": (
+        {
+            "ex1_causal_mask": (
+                "def causal_mask(seq_len):\n"
+                "    return torch.ones(seq_len, seq_len, dtype=torch.bool).tril(-1)\n"
+            )
+        },
+        [("ex1_tests", "hides the diagonal too")],
+    ),
+    "zero_fill": (
+        {
+            "ex2_masked_self_attention": (
+                "def masked_self_attention(x, to_q, to_k, to_v):\n"
+                "    q, k, v = to_q(x), to_k(x), to_v(x)\n"
+                "    scores = q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5\n"
+                "    scores = scores.masked_fill(~causal_mask(x.shape[-2]), 0.0)\n"
+                "    weights = torch.softmax(scores, dim=-1)\n"
+                "    return weights @ v, weights\n"
+            )
+        },
+        [("ex2_tests", "masked scores set to 0 instead of −inf")],
+    ),
+    "keys_from_decoder": (
+        {
+            "ex3_cross_attention": (
+                "def cross_attention(x, memory, to_q, to_k, to_v):\n"
+                "    return scaled_dot_product_attention(to_q(x), to_k(x), to_v(x),\n"
+                "                                        need_weights=True)\n"
+            ),
+            "ex4_decoder_block": (
+                "def decoder_block(x, memory, self_attention, cross_attention, feed_forward_net,\n"
+                "                  norm1, norm2, norm3, memory_mask=None):\n"
+                "    h = norm1(x + self_attention(x, mask=causal_mask(x.shape[1]))[0])\n"
+                "    h = norm2(h + cross_attention(h, h)[0])\n"
+                "    return norm3(h + feed_forward_net(h))\n"
+            ),
+        },
+        [
+            ("ex3_tests", "keys and values must come from the encoder's output"),
+            ("ex4_tests", "keys and values come from the decoder instead of the encoder"),
+        ],
+    ),
+    "not_shifted": (
+        {"ex5_shift_right": "def shift_right(target, start_token):\n    return target\n"},
+        [("ex5_tests", "the target itself, not shifted")],
+    ),
+    "first_position": (
+        {
+            "ex6_greedy_decode": (
+                "def greedy_decode(model, src, start_token, end_token, max_len):\n"
+                "    with torch.no_grad():\n"
+                "        memory = model.encode(src)\n"
+                "        tokens = torch.full((len(src), 1), start_token)\n"
+                "        done = torch.zeros(len(src), dtype=torch.bool)\n"
+                "        for _ in range(max_len):\n"
+                "            new = model.decode(tokens, memory)[:, 0].argmax(-1)\n"
+                "            new[done] = end_token\n"
+                "            tokens = torch.cat([tokens, new[:, None]], dim=1)\n"
+                "            done |= new == end_token\n"
+                "            if done.all():\n"
+                "                break\n"
+                "    return tokens\n"
+            )
+        },
+        [("ex6_tests", "the first position instead of the last")],
+    ),
+}

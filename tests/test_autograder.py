@@ -25,6 +25,7 @@ MAX_SCORES = {
     "03_multihead_attention": 8,
     "04_positional_encoding": 8,
     "05_encoder": 8,
+    "06_decoder": 12,
 }
 
 
