@@ -600,3 +600,104 @@ WRONG["06_decoder"] = {
         [("ex6_tests", "the first position instead of the last")],
     ),
 }
+
+OTHER_STYLE["07_warmup_scheduler"] = {
+    "ex1_transformer_lr": (
+        "def transformer_lr(step, d_model=512, warmup=4000):\n"
+        "    step = step + 1\n"
+        "    if step < warmup:\n"
+        "        return step / (math.sqrt(d_model) * warmup ** 1.5)\n"
+        "    return 1 / math.sqrt(d_model * step)\n"
+    ),
+    "ex2_cosine_warmup": (
+        "def cosine_warmup(step, warmup, max_iters):\n"
+        "    ramp = min(step / warmup, 1.0)\n"
+        "    return float(ramp * (torch.cos(torch.tensor(math.pi * step / max_iters)) + 1) / 2)\n"
+    ),
+    "ex3_learning_rates": (
+        "def learning_rates(lr_lambda, base_lr, steps):\n"
+        "    weight = nn.Parameter(torch.ones(2))\n"
+        "    optimizer = torch.optim.Adam([weight], lr=base_lr)\n"
+        "    scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, lr_lambda=lr_lambda)\n"
+        "    rates = [scheduler.get_last_lr()[0]]\n"
+        "    for _ in range(steps - 1):\n"
+        "        optimizer.step()\n"
+        "        scheduler.step()\n"
+        "        rates.append(scheduler.get_last_lr()[0])\n"
+        "    return torch.tensor(rates)\n"
+    ),
+    "ex4_accuracies": (
+        "def accuracies(generated, target):\n"
+        "    wrong = (generated != target).sum(dim=1)\n"
+        "    return (1 - wrong.sum() / target.numel(), (wrong == 0).double().mean())\n"
+    ),
+}
+
+WRONG["07_warmup_scheduler"] = {
+    "no_d_model_factor": (
+        {
+            "ex1_transformer_lr": (
+                "def transformer_lr(step, d_model=512, warmup=4000):\n"
+                "    n = step + 1\n"
+                "    return min(n ** -0.5, n * warmup ** -1.5)\n"
+            )
+        },
+        [("ex1_tests", "without the d_model^-0.5 factor")],
+    ),
+    "step_from_zero": (
+        {
+            "ex1_transformer_lr": (
+                "def transformer_lr(step, d_model=512, warmup=4000):\n"
+                "    return d_model ** -0.5 * min(step ** -0.5, step * warmup ** -1.5)\n"
+            )
+        },
+        [("ex1_tests", "LambdaLR's first step is step 0")],
+    ),
+    "cosine_over_warmup": (
+        {
+            "ex2_cosine_warmup": (
+                "def cosine_warmup(step, warmup, max_iters):\n"
+                "    factor = 0.5 * (1 + math.cos(math.pi * step / warmup))\n"
+                "    return factor * step / warmup if step <= warmup else factor\n"
+            )
+        },
+        [("ex2_tests", "the cosine over the warm-up steps instead of the whole run")],
+    ),
+    "warmup_off_by_one": (
+        {
+            "ex2_cosine_warmup": (
+                "def cosine_warmup(step, warmup, max_iters):\n"
+                "    factor = 0.5 * (1 + math.cos(math.pi * step / max_iters))\n"
+                "    return factor * (step + 1) / warmup if step <= warmup else factor\n"
+            )
+        },
+        [("ex2_tests", "a warm-up factor off by one")],
+    ),
+    "scheduler_first": (
+        {
+            "ex3_learning_rates": (
+                "def learning_rates(lr_lambda, base_lr, steps):\n"
+                "    weight = torch.zeros(1, requires_grad=True)\n"
+                "    optimizer = torch.optim.SGD([weight], lr=base_lr)\n"
+                "    scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, lr_lambda)\n"
+                "    used = []\n"
+                "    for _ in range(steps):\n"
+                "        scheduler.step()\n"
+                "        used.append(optimizer.param_groups[0]['lr'])\n"
+                "        optimizer.step()\n"
+                "    return used\n"
+            )
+        },
+        [("ex3_tests", "the rates one update late")],
+    ),
+    "any_not_all": (
+        {
+            "ex4_accuracies": (
+                "def accuracies(generated, target):\n"
+                "    hits = generated == target\n"
+                "    return hits.float().mean().item(), hits.any(dim=1).float().mean().item()\n"
+            )
+        },
+        [("ex4_tests", "when any of its tokens is")],
+    ),
+}

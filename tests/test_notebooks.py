@@ -40,6 +40,15 @@ def test_there_is_an_assignment_per_numbered_folder():
         assert solution_path(assignment).is_file() and release_path(assignment).is_file()
 
 
+# What a notebook's prose promises about its own results, read from the executed outputs.
+PROMISES = {
+    "07_warmup_scheduler": [
+        (r"held-out token accuracy:\s+([\d.]+)%", 99.9),
+        (r"held-out sequence accuracy:\s+([\d.]+)%", 99.0),
+    ],
+}
+
+
 def test_solution_notebook_runs_cleanly_and_earns_every_point(assignment, monkeypatch):
     for name, value in tool_env().items():
         monkeypatch.setenv(name, value)
@@ -59,6 +68,12 @@ def test_solution_notebook_runs_cleanly_and_earns_every_point(assignment, monkey
         if nbgrader_meta(cell).get("grade") and cell.cell_type == "code":
             score, max_score = determine_grade(cell)
             assert score == max_score, f"{nbgrader_meta(cell)['grade_id']}: {score} of {max_score}"
+    printed = "".join(
+        output.get("text", "") for cell in notebook.cells for output in cell.get("outputs", [])
+    )
+    for pattern, minimum in PROMISES.get(assignment, []):
+        found = re.search(pattern, printed)
+        assert found and float(found.group(1)) >= minimum, f"{pattern}: {found and found.group(0)}"
 
 
 def test_release_holds_no_solution_and_no_hidden_test(assignment):

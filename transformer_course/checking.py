@@ -143,6 +143,11 @@ def _hint_for(error: str) -> str:
             " (float32 and float64 tensors were mixed: keep the dtype of the inputs,"
             " for example by not calling .double())"
         )
+    if "division by zero" in text or "raised to a negative power" in text:
+        return (
+            " (a division by zero: LambdaLR's first step is step 0, so a formula that divides by"
+            " the step, or raises it to a negative power, needs the step counted from 1)"
+        )
     if "bool" in text and "float" in text:
         return (
             " (a boolean mask arrived where numbers were expected: pass it by keyword, mask=mask)"
