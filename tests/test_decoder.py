@@ -86,8 +86,7 @@ def test_stack_equals_transformer_decoder_and_returns_both_maps():
         torch.manual_seed(10 + i)
         for p in layer.parameters():
             nn.init.normal_(p, std=0.2)
-    decoder = Decoder(DecoderBlock(16, 4, 32), n_layers=3).eval()
-    decoder.layers = nn.ModuleList(block_from_torch(layer) for layer in reference.layers).eval()
+    decoder = Decoder.from_blocks([block_from_torch(layer) for layer in reference.layers]).eval()
     x, memory = torch.randn(2, 6, 16), torch.randn(2, 5, 16)
     with torch.no_grad():
         expected = reference(x, memory, tgt_mask=nn.Transformer.generate_square_subsequent_mask(6))

@@ -39,8 +39,7 @@ def test_stack_equals_transformer_encoder():
         torch.manual_seed(10 + i)
         for p in layer.parameters():
             nn.init.normal_(p, std=0.2)
-    encoder = Encoder(EncoderBlock(16, 4, 32), n_layers=3).eval()
-    encoder.layers = nn.ModuleList(block_from_torch(layer) for layer in reference.layers).eval()
+    encoder = Encoder.from_blocks([block_from_torch(layer) for layer in reference.layers]).eval()
     x = torch.randn(2, 6, 16)
     with torch.no_grad():
         torch.testing.assert_close(encoder(x), reference(x), atol=1e-5, rtol=1e-5)

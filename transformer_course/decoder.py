@@ -94,6 +94,13 @@ class Decoder(nn.Module):
         self.layers = nn.ModuleList(copy.deepcopy(block) for _ in range(n_layers))
         self.final_norm = final_norm
 
+    @classmethod
+    def from_blocks(cls, blocks, final_norm: nn.Module | None = None) -> Decoder:
+        """A stack of these very blocks (each keeps its own weights), in this order."""
+        stack = cls(blocks[0], n_layers=0, final_norm=final_norm)
+        stack.layers = nn.ModuleList(blocks)
+        return stack
+
     def forward(
         self,
         x: torch.Tensor,

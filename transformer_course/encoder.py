@@ -11,7 +11,7 @@ import copy
 import torch
 import torch.nn as nn
 
-from .multihead import MultiHeadAttention, from_torch
+from .multihead import MultiHeadAttention, from_torch, to_torch
 
 __all__ = ["Encoder", "EncoderBlock", "FeedForward", "block_from_torch", "block_to_torch"]
 
@@ -75,6 +75,13 @@ class Encoder(nn.Module):
         self.layers = nn.ModuleList(copy.deepcopy(block) for _ in range(n_layers))
         self.final_norm = final_norm
 
+    @classmethod
+    def from_blocks(cls, blocks, final_norm: nn.Module | None = None) -> Encoder:
+        """A stack of these very blocks (each keeps its own weights), in this order."""
+        stack = cls(blocks[0], n_layers=0, final_norm=final_norm)
+        stack.layers = nn.ModuleList(blocks)
+        return stack
+
     def forward(self, x: torch.Tensor, mask: torch.Tensor | None = None) -> torch.Tensor:
         for layer in self.layers:
             x, _ = layer(x, mask)
@@ -118,10 +125,7 @@ def block_to_torch(block: EncoderBlock) -> nn.TransformerEncoderLayer:
         batch_first=True,
         norm_first=block.norm_first,
     )
-    with torch.no_grad():
-        layer.self_attn.in_proj_weight.copy_(attention.in_proj.weight)
-        layer.self_attn.in_proj_bias.copy_(attention.in_proj.bias)
-        layer.self_attn.out_proj.load_state_dict(attention.out_proj.state_dict())
+    layer.self_attn.load_state_dict(to_torch(attention).state_dict())
     layer.linear1.load_state_dict(block.feed_forward.linear1.state_dict())
     layer.linear2.load_state_dict(block.feed_forward.linear2.state_dict())
     layer.norm1.load_state_dict(block.norm1.state_dict())

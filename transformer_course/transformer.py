@@ -63,13 +63,16 @@ class Transformer(nn.Module):
             # like the positional table; nn.Embedding's N(0, 1) would drown the positions.
             nn.init.normal_(embedding.weight, std=d_model**-0.5)
 
+    def _embed(self, embedding: nn.Embedding, tokens: torch.Tensor) -> torch.Tensor:
+        return self.positions(embedding(tokens) * math.sqrt(self.d_model))
+
     def embed_source(self, src: torch.Tensor) -> torch.Tensor:
         """(B, S) tokens -> (B, S, d_model) vectors with positions added."""
-        return self.positions(self.src_embed(src) * math.sqrt(self.d_model))
+        return self._embed(self.src_embed, src)
 
     def embed_target(self, tgt_in: torch.Tensor) -> torch.Tensor:
         """(B, T) tokens -> (B, T, d_model) vectors with positions added."""
-        return self.positions(self.tgt_embed(tgt_in) * math.sqrt(self.d_model))
+        return self._embed(self.tgt_embed, tgt_in)
 
     def encode(self, src: torch.Tensor, src_mask: torch.Tensor | None = None) -> torch.Tensor:
         """(B, S) tokens -> memory (B, S, d_model). ``src_mask``: (B, 1, S), True = real token."""
@@ -131,18 +134,12 @@ def core_from_torch(reference: nn.Transformer) -> tuple[Encoder, Decoder]:
     weights, final norms included: ``decoder(x, encoder(s))`` equals ``reference(s, x)``
     with the causal ``tgt_mask``.
     """
-    encoder_layers = reference.encoder.layers
-    decoder_layers = reference.decoder.layers
-    encoder = Encoder(
-        encoder_block_from_torch(encoder_layers[0]),
-        len(encoder_layers),
+    encoder = Encoder.from_blocks(
+        [encoder_block_from_torch(layer) for layer in reference.encoder.layers],
         final_norm=copy.deepcopy(reference.encoder.norm),
     )
-    encoder.layers = nn.ModuleList(encoder_block_from_torch(layer) for layer in encoder_layers)
-    decoder = Decoder(
-        decoder_block_from_torch(decoder_layers[0]),
-        len(decoder_layers),
+    decoder = Decoder.from_blocks(
+        [decoder_block_from_torch(layer) for layer in reference.decoder.layers],
         final_norm=copy.deepcopy(reference.decoder.norm),
     )
-    decoder.layers = nn.ModuleList(decoder_block_from_torch(layer) for layer in decoder_layers)
     return encoder, decoder
