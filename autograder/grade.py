@@ -1,0 +1,192 @@
+"""Grade a whole class: autograde, feedback, grades CSV, report. What `make grade` runs.
+
+    python -m autograder.grade                       # everything in grading/submitted/
+    python -m autograder.grade --import DIR          # first import DIR/<student>/<notebook>.ipynb
+    python -m autograder.grade --assignment 01_vector_attention --workers 2
+    python -m autograder.grade --scheduler tcp://host:8786   # on a Dask cluster
+
+Submissions follow nbgrader's layout:
+``grading/submitted/<student>/<assignment>/<assignment>.ipynb``.
+Students are graded side by side, each in isolation (``autograder/worker.py``); results go
+into the gradebook one at a time. A student already graded for the same file is skipped, so
+an interrupted run picks up where it stopped (``--regrade`` grades everyone again).
+
+Writes, under ``grading/``: the gradebook, ``autograded/`` (for the instructor),
+``feedback/`` (HTML to return to students, without hidden tests), ``grades.csv``,
+``report.md`` and ``score_distribution.png``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+from autograder import report, sandbox
+from autograder.executors import DaskCluster, LocalPool
+from autograder.worker import Job, Limits, grade, sha256
+
+COURSE = Path(__file__).resolve().parent.parent
+RESULT = "grading_result.json"  # next to each autograded notebook: the marker of a finished job
+
+
+class Course:
+    """The course's folders, as the grading pipeline uses them."""
+
+    def __init__(self, root: Path = COURSE, grading: Path | None = None):
+        self.root = root
+        self.grading = grading or root / "grading"
+        self.submitted = self.grading / "submitted"
+        self.autograded = self.grading / "autograded"
+        self.feedback = self.grading / "feedback"
+        self.gradebook = self.grading / "gradebook.db"
+        self.template = self.grading / "template.db"
+
+    def assignments(self) -> list[str]:
+        return sorted(p.name for p in (self.root / "solutions").glob("[0-9][0-9]_*") if p.is_dir())
+
+    def result_path(self, student: str, assignment: str) -> Path:
+        return self.autograded / student / assignment / RESULT
+
+
+def import_folder(course: Course, folder: Path) -> list[str]:
+    """Copy ``folder/<student>/<notebook>.ipynb`` into nbgrader's submitted layout.
+
+    A notebook is matched to an assignment by name (``01_vector_attention.ipynb``) or by its
+    number (``01.ipynb``, ``01_my_copy.ipynb``). Returns notes on files that matched nothing.
+    """
+    notes, assignments = [], course.assignments()
+    for path in sorted(folder.glob("*/*.ipynb")):
+        student = path.parent.name
+        number = re.match(r"(\d\d)", path.stem)
+        matches = [a for a in assignments if a == path.stem] or [
+            a for a in assignments if number and a.startswith(number.group(1) + "_")
+        ]
+        if not matches:
+            notes.append(f"{student}: {path.name} is not a notebook of this course; skipped")
+            continue
+        target = course.submitted / student / matches[0] / f"{matches[0]}.ipynb"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, target)
+    return notes
+
+
+def prepare_gradebooks(course: Course) -> None:
+    """A template gradebook (every assignment, no students) that workers copy, and the
+    instructor's gradebook with the same assignments."""
+    sys.path.insert(0, str(course.root / "autograder"))
+    import release
+
+    course.grading.mkdir(parents=True, exist_ok=True)
+    if not course.template.exists():
+        with tempfile.TemporaryDirectory() as tmp:
+            release.generate(Path(tmp) / "release", Path(tmp) / "template.db")
+            shutil.copyfile(Path(tmp) / "template.db", course.template)
+    if not course.gradebook.exists():
+        shutil.copyfile(course.template, course.gradebook)
+
+
+def find_jobs(course: Course, assignments: list[str], limits: Limits, regrade: bool):
+    """(jobs to run, number already graded for the same file)."""
+    jobs, done = [], 0
+    for path in sorted(course.submitted.glob("*/*/*.ipynb")):
+        student, assignment = path.parent.parent.name, path.parent.name
+        if assignment not in assignments or path.stem != assignment:
+            continue
+        marker = course.result_path(student, assignment)
+        if not regrade and marker.exists():
+            if json.loads(marker.read_text()).get("sha256") == sha256(path):
+                done += 1
+                continue
+        jobs.append(Job(student, assignment, str(path), str(course.root), str(course.template),
+                        limits))
+    return jobs, done
+
+
+def merge(course: Course, result: dict) -> None:
+    """Record one result: gradebook rows, autograded notebook, feedback, then the marker."""
+    from nbgrader.api import Gradebook
+
+    student, assignment = result["student"], result["assignment"]
+    with Gradebook(f"sqlite:///{course.gradebook}") as gradebook:
+        gradebook.update_or_create_student(student)
+        extra = {"timestamp": result["timestamp"]} if result["timestamp"] else {}
+        gradebook.update_or_create_submission(assignment, student, **extra)
+        notebook = gradebook.find_submission_notebook(assignment, assignment, student)
+        grades = result["grades"]
+        for row in notebook.grades:
+            row.auto_score = grades[row.name]["score"] if row.name in grades else 0.0
+            row.needs_manual_grade = grades.get(row.name, {}).get("needs_manual_grade", False)
+        for row in notebook.comments:
+            row.auto_comment = result["comments"].get(row.name)
+        gradebook.db.commit()
+        result["score"] = notebook.score
+        result["max_score"] = notebook.max_score
+        result["exercises"] = {
+            row.name: [row.score, row.max_score] for row in notebook.grades
+        }
+    folder = course.autograded / student / assignment
+    folder.mkdir(parents=True, exist_ok=True)
+    if result["notebook"]:
+        (folder / f"{assignment}.ipynb").write_text(result["notebook"])
+        result["diagnoses"] = report.diagnoses(json.loads(result["notebook"]))
+    if result["feedback"]:
+        page = course.feedback / student / assignment / f"{assignment}.html"
+        page.parent.mkdir(parents=True, exist_ok=True)
+        page.write_text(result["feedback"])
+    summary = {k: v for k, v in result.items() if k not in ("notebook", "feedback")}
+    (folder / RESULT).write_text(json.dumps(summary, indent=1))  # last: marks the job done
+
+
+def grade_class(course: Course, executor, assignments: list[str] | None = None,
+                limits: Limits | None = None, regrade: bool = False, progress: bool = True):
+    from tqdm.auto import tqdm
+
+    os.environ["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"
+    if not sandbox.available():
+        print("Warning: bubblewrap (bwrap) is not installed, so student code runs with time and "
+              "memory limits but can read the course's files. `make grade` installs it as root.")
+    prepare_gradebooks(course)
+    jobs, done = find_jobs(course, assignments or course.assignments(), limits or Limits(),
+                           regrade)
+    print(f"{len(jobs)} notebooks to grade ({done} already graded) on {executor}.")
+    with tqdm(total=len(jobs), unit="notebook", disable=not progress) as bar:
+        for result in executor.run(grade, jobs):
+            merge(course, result)
+            bar.update()
+    results = [json.loads(p.read_text()) for p in sorted(course.autograded.glob(f"*/*/{RESULT}"))]
+    return report.write(course, results)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--import", dest="folder", type=Path,
+                        help="a folder of <student>/<notebook>.ipynb to import first")
+    parser.add_argument("--assignment", action="append", help="only these (repeatable)")
+    parser.add_argument("--workers", type=int, default=os.cpu_count(), help="local processes")
+    parser.add_argument("--scheduler", help="address of a Dask scheduler to grade on")
+    parser.add_argument("--cell-timeout", type=float, default=60)
+    parser.add_argument("--notebook-timeout", type=float, default=300)
+    parser.add_argument("--memory-gib", type=float, default=4)
+    parser.add_argument("--regrade", action="store_true", help="grade everyone again")
+    parser.add_argument("--grading", type=Path, default=COURSE / "grading",
+                        help="grading folder (default: grading/)")
+    args = parser.parse_args(argv)
+    course = Course(COURSE, args.grading)
+    if args.folder:
+        for note in import_folder(course, args.folder):
+            print(note)
+    executor = DaskCluster(args.scheduler) if args.scheduler else LocalPool(args.workers)
+    limits = Limits(args.cell_timeout, args.notebook_timeout, int(args.memory_gib * (1 << 30)))
+    summary = grade_class(course, executor, args.assignment, limits, args.regrade)
+    print(summary)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

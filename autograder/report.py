@@ -1,0 +1,130 @@
+"""The class report: grades CSV, a summary per assignment and exercise, a score plot."""
+
+from __future__ import annotations
+
+import csv
+import re
+import statistics
+from collections import Counter, defaultdict
+from pathlib import Path
+
+MISCONCEPTION = re.compile(r"This matches ([^.\n]+)\.")
+
+
+def diagnoses(notebook: dict) -> dict[str, list[str]]:
+    """The misconceptions the checks named, per test cell: grade_id -> descriptions."""
+    found = {}
+    for cell in notebook["cells"]:
+        grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+        if not grade_id or cell.get("cell_type") != "code":
+            continue
+        text = "".join(
+            o.get("text", "") if isinstance(o.get("text", ""), str) else "".join(o["text"])
+            for o in cell.get("outputs", [])
+        )
+        if names := sorted(set(MISCONCEPTION.findall(text))):
+            found[grade_id] = names
+    return found
+
+
+def _histogram(scores: list[float], maximum: float, bins: int = 5) -> str:
+    counts = Counter(min(int(s / maximum * bins), bins - 1) if maximum else 0 for s in scores)
+    rows = []
+    for b in range(bins):
+        low, high = maximum * b / bins, maximum * (b + 1) / bins
+        rows.append(f"  {low:5.1f}–{high:5.1f} | {'█' * counts[b]} {counts[b]}")
+    return "\n".join(rows)
+
+
+def summary(results: list[dict]) -> str:
+    by_assignment = defaultdict(list)
+    for r in results:
+        by_assignment[r["assignment"]].append(r)
+    lines = []
+    for assignment, rows in sorted(by_assignment.items()):
+        scores = [r.get("score", 0) for r in rows]
+        maximum = max(r.get("max_score", 0) for r in rows)
+        lines.append(f"## {assignment}: {len(rows)} students, mean {statistics.mean(scores):.2f}"
+                     f" of {maximum:g} (median {statistics.median(scores):g})")
+        lines.append("")
+        lines.append("```")
+        lines.append(_histogram(scores, maximum))
+        lines.append("```")
+        lines.append("")
+        lines.append("| exercise | full marks | most common diagnosed mistake |")
+        lines.append("| --- | ---: | --- |")
+        exercises = sorted({e for r in rows for e in r.get("exercises", {})})
+        for exercise in exercises:
+            full = sum(
+                1 for r in rows
+                if (s := r.get("exercises", {}).get(exercise)) and s[0] is not None
+                and s[0] >= s[1] > 0
+            )
+            mistakes = Counter(d for r in rows for d in r.get("diagnoses", {}).get(exercise, []))
+            common = (f"{mistakes.most_common(1)[0][0]} ({mistakes.most_common(1)[0][1]})"
+                      if mistakes else "–")
+            lines.append(f"| {exercise} | {full / len(rows):.0%} | {common} |")
+        problems = [r for r in rows if r["status"] != "graded" or r.get("events")]
+        if problems:
+            lines.append("")
+            lines.append("Submissions that need a look:")
+            for r in sorted(problems, key=lambda r: r["student"]):
+                notes = [r["reason"]] if r["reason"] else []
+                notes += [e["message"] for e in r.get("events", [])]
+                lines.append(f"- **{r['student']}** ({r['status']}): " + "; ".join(notes))
+        lines.append("")
+    return "\n".join(lines)
+
+
+def write_csv(path: Path, results: list[dict]) -> None:
+    exercises = sorted({(r["assignment"], e) for r in results for e in r.get("exercises", {})})
+    with path.open("w", newline="") as out:
+        writer = csv.writer(out)
+        writer.writerow(["student", "assignment", "score", "max_score", "status", "notes"]
+                        + [f"{a}:{e}" for a, e in exercises])
+        for r in sorted(results, key=lambda r: (r["assignment"], r["student"])):
+            notes = "; ".join(([r["reason"]] if r["reason"] else [])
+                              + [e["message"] for e in r.get("events", [])])
+            cells = [
+                (r.get("exercises", {}).get(e) or [""])[0] if a == r["assignment"] else ""
+                for a, e in exercises
+            ]
+            writer.writerow([r["student"], r["assignment"], r.get("score", 0),
+                             r.get("max_score", ""), r["status"], notes] + cells)
+
+
+def plot(path: Path, results: list[dict]) -> None:
+    import matplotlib
+
+    matplotlib.use("agg")
+    import matplotlib.pyplot as plt
+
+    by_assignment = defaultdict(list)
+    for r in results:
+        by_assignment[r["assignment"]].append(r)
+    names = sorted(by_assignment)
+    fig, axes = plt.subplots(1, len(names), figsize=(3 * len(names), 2.8), squeeze=False)
+    for ax, name in zip(axes[0], names, strict=True):
+        rows = by_assignment[name]
+        maximum = max(r.get("max_score", 0) for r in rows) or 1
+        ax.hist([r.get("score", 0) for r in rows], bins=10, range=(0, maximum),
+                color="#4c72b0", edgecolor="white")
+        ax.set_title(name, fontsize=9)
+        ax.set_xlabel("score")
+    axes[0][0].set_ylabel("students")
+    fig.suptitle("Score distribution")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def write(course, results: list[dict]) -> str:
+    """grades.csv, report.md and score_distribution.png in the grading folder; the summary."""
+    text = summary(results)
+    if not results:
+        return "Nothing was graded."
+    write_csv(course.grading / "grades.csv", results)
+    (course.grading / "report.md").write_text("# Grading report\n\n" + text)
+    plot(course.grading / "score_distribution.png", results)
+    return (text + f"\nWritten: {course.grading / 'grades.csv'}, report.md, "
+            "score_distribution.png; feedback in feedback/.")

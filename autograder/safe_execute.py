@@ -1,0 +1,198 @@
+"""nbgrader's Execute step, hardened for notebooks that misbehave.
+
+It replaces nbgrader's ``Execute`` in the grading pipeline (``Autograde.autograde_preprocessors``)
+and adds, per notebook:
+- a wall-clock budget: each cell's timeout is cut to what is left, and cells beyond the
+  budget are marked "not run" instead of waiting;
+- recovery: when the kernel dies (``os._exit``, a crash, the CPU limit) or stays busy after
+  a timed-out cell is interrupted, a fresh kernel replays the cells that ran and grading goes
+  on, so the answers after the crash still earn their points;
+- a cap on each cell's output while it runs (nbgrader's LimitOutput trims only afterwards);
+- a guard before every test cell that restores the test machinery through
+  ``transformer_course.integrity`` and records what a notebook had changed. If the guard
+  gets no genuine answer, the remaining test cells are not run: they score 0.
+
+What happened is written as JSON lines to ``events_path`` for the grading report.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import json
+import secrets
+import time
+
+from jupyter_core.utils import run_sync
+from nbclient.exceptions import CellTimeoutError, DeadKernelError
+from nbformat.notebooknode import NotebookNode
+from nbgrader.preprocessors import Execute
+from nbgrader.utils import is_grade
+from traitlets import Float, Integer, Unicode
+
+GUARD = "__import__('transformer_course.integrity', fromlist=['restore']).restore({nonce!r})"
+
+
+def error_output(ename: str, evalue: str) -> NotebookNode:
+    return NotebookNode(output_type="error", ename=ename, evalue=evalue, traceback=[
+        f"{ename}: {evalue}"
+    ])
+
+
+class SafeExecute(Execute):
+    notebook_timeout = Float(300, help="Seconds a whole notebook may run.").tag(config=True)
+    max_restarts = Integer(3, help="Fresh kernels a notebook may use.").tag(config=True)
+    max_output_chars = Integer(200_000, help="Output kept per cell while it runs.").tag(
+        config=True
+    )
+    workdir = Unicode("", help="Folder the kernel runs in (empty: the notebook's).").tag(
+        config=True
+    )
+    events_path = Unicode("", help="File to append event lines to.").tag(config=True)
+
+    def preprocess(self, nb, resources=None, km=None):
+        self._deadline = time.monotonic() + self.notebook_timeout
+        self._ran: list[int] = []  # code cells executed so far, for a replay
+        self._restarts = 0
+        self._compromised = False
+        self._output_chars: dict[int, int] = {}
+        if self.workdir:
+            # Not the autograded folder: the notebook there holds the hidden tests.
+            resources = dict(resources or {})
+            resources["metadata"] = dict(resources.get("metadata", {}), path=self.workdir)
+        self.timeout_func = self._cell_timeout
+        return super().preprocess(nb, resources, km)
+
+    def _cell_timeout(self, cell) -> float:
+        return max(1.0, min(self.timeout or 1e9, self._deadline - time.monotonic()))
+
+    def _event(self, kind: str, message: str, cell=None) -> None:
+        if not self.events_path:
+            return
+        grade_id = cell.metadata.get("nbgrader", {}).get("grade_id") if cell else None
+        with open(self.events_path, "a") as log:
+            log.write(json.dumps({"kind": kind, "cell": grade_id, "message": message}) + "\n")
+
+    def preprocess_cell(self, cell, resources, index):
+        if cell.cell_type != "code" or not cell.source.strip():
+            return cell, self.resources
+        if time.monotonic() >= self._deadline:
+            cell.outputs = [error_output(
+                "NotRun", f"not run: the notebook used up its {self.notebook_timeout:.0f} s"
+            )]
+            self._event("time", "the notebook ran out of time; later cells were not run", cell)
+            self._deadline = -1  # report it once
+            return cell, self.resources
+        if is_grade(cell) and not self._guard(cell):
+            cell.outputs = [error_output(
+                "NotGraded", "not run: the notebook tampered with the grader's checks"
+            )]
+            return cell, self.resources
+        try:
+            cell, resources = super().preprocess_cell(cell, resources, index)
+        except DeadKernelError:
+            cell.outputs.append(error_output(
+                "KernelDied", "the kernel stopped while running this cell (os._exit, a crash, "
+                "or the memory or CPU limit); grading went on with a fresh kernel"
+            ))
+            self._event("kernel", "the kernel died in this cell", cell)
+            self._fresh_kernel()
+            return cell, self.resources
+        except CellTimeoutError:  # still busy after the interrupt: it ignores Ctrl-C
+            cell.outputs.append(error_output(
+                "CellTimeoutError", f"this cell ran longer than {self.timeout} s and did not stop"
+                " when interrupted; grading went on with a fresh kernel"
+            ))
+            self._event("timeout", f"a cell ran longer than {self.timeout} s and ignored the "
+                        "interrupt", cell)
+            self._fresh_kernel()
+            return cell, self.resources
+        self._ran.append(index)
+        if any(o.get("ename") == "CellTimeoutError" for o in cell.outputs):
+            self._event("timeout", f"a cell ran longer than {self.timeout} s", cell)
+            self._ran.pop()
+            if not self._responsive():
+                self._fresh_kernel()
+        return cell, self.resources
+
+    def _responsive(self) -> bool:
+        try:
+            return self._reply(self.kc.kernel_info(), timeout=5) is not None
+        except Exception:
+            return False
+
+    def _reply(self, msg_id: str, timeout: float):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                msg = self._get_shell_msg(timeout=deadline - time.monotonic())
+            except Exception:
+                return None
+            if msg["parent_header"].get("msg_id") == msg_id:
+                return msg
+        return None
+
+    def _get_shell_msg(self, timeout: float):
+        return run_sync(self.kc.get_shell_msg)(timeout=timeout)
+
+    def _guard(self, cell) -> bool:
+        """Restore the test machinery before a test cell; False if the notebook subverted it."""
+        if self._compromised:
+            return False
+        nonce = secrets.token_hex(8)
+        msg_id = self.kc.execute(
+            "", silent=True, store_history=False,
+            user_expressions={"guard": GUARD.format(nonce=nonce)},
+        )
+        reply = self._reply(msg_id, timeout=max(1.0, self._cell_timeout(cell)))
+        try:
+            answer = reply["content"]["user_expressions"]["guard"]["data"]["text/plain"]
+            result = json.loads(ast.literal_eval(answer))
+            assert result["nonce"] == nonce
+        except Exception:
+            self._compromised = True
+            self._event("tamper", "the grader's checks could not be restored; the remaining "
+                        "test cells were not run", cell)
+            return False
+        if result["changed"]:
+            self._event("tamper", "the notebook had changed " + ", ".join(result["changed"])
+                        + "; restored before this test", cell)
+        return True
+
+    def _fresh_kernel(self) -> None:
+        """Start a new kernel and replay the cells that ran, unless out of restarts or time."""
+        self._cleanup_kernel()
+        self.km = self.create_kernel_manager()
+        self.start_new_kernel()
+        self.start_new_kernel_client()
+        self._restarts += 1
+        if self._restarts > self.max_restarts:
+            self._deadline = time.monotonic()  # no more chances: the rest is not run
+            self._event("kernel", "too many kernel restarts; the remaining cells were not run")
+            return
+        for index in self._ran:
+            if time.monotonic() >= self._deadline:
+                return
+            replay = copy.deepcopy(self.nb.cells[index])
+            if is_grade(replay):
+                self._guard(replay)
+            try:
+                super().preprocess_cell(replay, self.resources, index)
+            except DeadKernelError:  # it died again on the replay: give up on this kernel
+                self._deadline = time.monotonic()
+                return
+
+    def output(self, outs, msg, display_id, cell_index):
+        """Drop a cell's output beyond ``max_output_chars`` as it arrives."""
+        content = msg.get("content", {})
+        size = len(str(content.get("text", ""))) + len(str(content.get("data", "")))
+        used = self._output_chars.get(cell_index, 0)
+        self._output_chars[cell_index] = used + size
+        if used + size > self.max_output_chars:
+            if used <= self.max_output_chars:  # say so once
+                self._event("output", f"output over {self.max_output_chars} characters was cut",
+                            self.nb.cells[cell_index])
+                outs.append(NotebookNode(output_type="stream", name="stdout",
+                                         text="\n[output cut: too long]\n"))
+            return None
+        return super().output(outs, msg, display_id, cell_index)

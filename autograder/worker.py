@@ -1,0 +1,341 @@
+"""Grade one student's notebook for one assignment, in isolation (runs in a worker process).
+
+``grade(job)`` checks the file, puts its cells back in the course's order, autogrades it with
+nbgrader in a private course folder (its own copy of a gradebook that holds the assignment and
+no student), writes feedback without the hidden tests, and returns everything the instructor's
+gradebook needs as plain data. The pipeline merges results one at a time, so workers never
+write to the shared SQLite gradebook, and a worker can run on another machine (Dask).
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from autograder import sandbox
+
+HIDDEN = ("### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS")
+HIDDEN_NOTE = "# (hidden tests ran here: their report is below)"
+# stderr lines that are warnings, not errors: nbgrader would otherwise score the cell 0.
+WARNING_PATTERN = r"(?m)^.*Warning: .*$"
+
+
+@dataclass
+class Limits:
+    cell_timeout: float = 60
+    notebook_timeout: float = 300
+    memory_bytes: int = 4 << 30
+    file_bytes: int = 64 << 20
+    output_chars: int = 200_000
+
+
+@dataclass
+class Job:
+    student: str
+    assignment: str
+    submission: str  # path to the submitted .ipynb
+    course: str  # the course root (solutions/, notebooks/, autograder/)
+    template_db: str  # a gradebook with every assignment and no students
+    limits: Limits = field(default_factory=Limits)
+
+
+def sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def grade_ids(notebook: dict) -> list[str]:
+    return [
+        c["metadata"]["nbgrader"]["grade_id"]
+        for c in notebook.get("cells", [])
+        if isinstance(c, dict) and c.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+    ]
+
+
+def released(course: Path) -> dict[str, dict]:
+    """The release notebook of every assignment: name -> notebook JSON."""
+    return {
+        folder.name: json.loads((folder / f"{folder.name}.ipynb").read_text())
+        for folder in sorted((course / "notebooks").glob("[0-9][0-9]_*"))
+        if (folder / f"{folder.name}.ipynb").exists()
+    }
+
+
+# --- checks before grading -------------------------------------------------------------
+
+
+class Rejected(Exception):
+    """A submission that cannot be graded at all (it scores 0, with this reason)."""
+
+
+def read_submission(path: Path, assignment: str, releases: dict[str, dict]) -> dict:
+    text = path.read_text(errors="replace")
+    if not text.strip():
+        raise Rejected("the file is empty")
+    try:
+        notebook = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise Rejected(f"the file is not a notebook (malformed JSON: {error})") from None
+    if not isinstance(notebook, dict) or not isinstance(notebook.get("cells"), list):
+        raise Rejected("the file is JSON but not a notebook (it has no list of cells)")
+    import nbformat
+
+    try:
+        nbformat.validate(nbformat.reads(text, as_version=4))
+    except Exception as error:
+        raise Rejected(f"the notebook is damaged ({str(error).splitlines()[0]})") from None
+    # Ids such as "setup" or "ex1_tests" occur in several notebooks: the closest match tells.
+    ids = set(grade_ids(notebook))
+    if ids:
+        overlap = {a: len(ids & set(grade_ids(nb))) / len(ids | set(grade_ids(nb)))
+                   for a, nb in releases.items()}
+        best = max(overlap, key=overlap.get)
+        if overlap[best] > overlap[assignment]:
+            raise Rejected(f"this is not the notebook of {assignment} (it is {best})")
+    return notebook
+
+
+def restore_order(notebook: dict, release: dict) -> bool:
+    """Put the course's cells back in the release's order; a student's own cells travel with
+    the course cell above them. True if anything moved."""
+    order = grade_ids(release)
+    groups: dict[str | None, list] = {None: []}
+    current = None
+    for cell in notebook["cells"]:
+        grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+        if grade_id in order and grade_id not in groups:
+            current = grade_id
+            groups[current] = []
+        groups[current].append(cell)
+    cells = groups[None] + [c for g in order if g in groups for c in groups[g]]
+    moved = [id(c) for c in cells] != [id(c) for c in notebook["cells"]]
+    notebook["cells"] = cells
+    return moved
+
+
+SUSPICIOUS_ATTRIBUTES = {
+    "input_transformers_post": "rewrites later cells (IPython input transformers)",
+    "input_transformers_cleanup": "rewrites later cells (IPython input transformers)",
+    "ast_transformers": "rewrites later cells (IPython AST transformers)",
+    "displayhook": "changes how results are displayed",
+    "register": "registers IPython event callbacks",
+    "_exit": "ends the kernel (os._exit)",
+    "kill": "kills a process",
+}
+PROTECTED_ROOTS = {"torch", "checking", "Checks", "builtins", "sys", "transformer_course",
+                   "integrity", "F", "nn"}
+
+
+def suspicious(source: str) -> list[str]:
+    """What a student's code does to the test machinery, found by reading it."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return []
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr in SUSPICIOUS_ATTRIBUTES:
+            found.append((node.lineno, SUSPICIOUS_ATTRIBUTES[node.attr]))
+        targets = node.targets if isinstance(node, ast.Assign) else []
+        if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "setattr":
+            targets = node.args[:1]
+        for target in targets:
+            root = target
+            while isinstance(root, ast.Attribute):
+                root = root.value
+            if target is not root and getattr(root, "id", None) in PROTECTED_ROOTS:
+                found.append((node.lineno, f"replaces {ast.unparse(target)}"))
+            if isinstance(node, ast.Call) and getattr(root, "id", None) in PROTECTED_ROOTS:
+                found.append((node.lineno, f"replaces an attribute of {root.id}"))
+    return [f"line {line}: {what}" for line, what in sorted(set(found))]
+
+
+def scan(notebook: dict, release: dict) -> list[dict]:
+    locked = {
+        c["metadata"]["nbgrader"]["grade_id"]
+        for c in release["cells"]
+        if c.get("metadata", {}).get("nbgrader", {}).get("locked")
+    }
+    events = []
+    for cell in notebook["cells"]:
+        grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+        if cell.get("cell_type") != "code" or grade_id in locked:
+            continue  # locked cells are replaced by the instructor's version anyway
+        source = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+        for finding in suspicious(source):
+            where = f"answer cell {grade_id}" if grade_id else "a cell the student added"
+            events.append({"kind": "suspicious", "cell": grade_id,
+                           "message": f"{where}, {finding}"})
+    return events
+
+
+# --- grading in a private course folder -------------------------------------------------
+
+_PREPARED: dict[str, str] = {}
+
+
+def _prepare_process(course: Path) -> None:
+    """Once per worker process: the sandboxed kernelspec and what every kernel inherits."""
+    if _PREPARED.get("course") == str(course):
+        return
+    kernels = Path(tempfile.mkdtemp(prefix="course-kernels-"))
+    sandbox.install_kernelspec(kernels / "kernels")
+    import transformer_course
+
+    hide = {str(course), str(Path.home()), tempfile.gettempdir()} - {"/tmp"}
+    os.environ.update(
+        JUPYTER_PATH=os.pathsep.join([str(kernels), os.environ.get("JUPYTER_PATH", "")]),
+        OMP_NUM_THREADS="1",
+        MKL_NUM_THREADS="1",
+        COURSE_SANDBOX_HIDE=os.pathsep.join(sorted(hide)),
+        COURSE_SANDBOX_EXPOSE=str(Path(transformer_course.__file__).parent),
+    )
+    _PREPARED["course"] = str(course)
+
+
+def _config(course: Path, private: Path, limits: Limits, events: Path):
+    from nbconvert.preprocessors import ClearMetadataPreprocessor
+    from nbgrader.preprocessors import (
+        AssignLatePenalties,
+        CheckCellMetadata,
+        IgnorePattern,
+        LimitOutput,
+        SaveAutoGrades,
+    )
+    from traitlets.config import Config, PyFileConfigLoader
+
+    from autograder.safe_execute import SafeExecute
+
+    config = PyFileConfigLoader("nbgrader_config.py", path=str(course / "autograder")).load_config()
+    config.merge(Config({
+        "CourseDirectory": {
+            "root": str(private),
+            "source_directory": str(course / "solutions"),
+            "submitted_directory": "submitted",
+            "autograded_directory": "autograded",
+            "feedback_directory": "feedback",
+            "db_url": f"sqlite:///{private / 'gradebook.db'}",
+        },
+        "Autograde": {"autograde_preprocessors": [
+            SafeExecute, IgnorePattern, ClearMetadataPreprocessor, LimitOutput,
+            SaveAutoGrades, AssignLatePenalties, CheckCellMetadata,
+        ]},
+        "SafeExecute": {
+            "kernel_name": sandbox.KERNEL_NAME,
+            "timeout": int(limits.cell_timeout),
+            "notebook_timeout": limits.notebook_timeout,
+            "max_output_chars": limits.output_chars,
+            "workdir": str(private / "work"),
+            "events_path": str(events),
+        },
+        "OverwriteCells": {"add_missing_cells": True},
+        "IgnorePattern": {"enabled": True, "pattern": WARNING_PATTERN},
+    }))
+    return config
+
+
+def strip_hidden_tests(notebook: dict) -> dict:
+    """The notebook a student may see: test cells keep their visible checks only."""
+    for cell in notebook["cells"]:
+        source = cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
+        if HIDDEN[0] not in source:
+            continue
+        kept, hidden = [], False
+        for line in source.splitlines():
+            if line.strip() == HIDDEN[0]:
+                hidden = True
+                kept.append(HIDDEN_NOTE)
+            elif line.strip() == HIDDEN[1]:
+                hidden = False
+            elif not hidden:
+                kept.append(line)
+        cell["source"] = "\n".join(kept)
+    return notebook
+
+
+def grade(job: Job) -> dict:
+    """Grade one submission; never raises (a failure is reported in the result)."""
+    started = time.perf_counter()
+    course, submission = Path(job.course), Path(job.submission)
+    result = {
+        "student": job.student, "assignment": job.assignment, "status": "graded",
+        "reason": "", "grades": {}, "comments": {}, "events": [], "notebook": None,
+        "feedback": None, "sha256": sha256(submission), "timestamp": None,
+    }
+    stamp = submission.parent / "timestamp.txt"
+    if stamp.exists():
+        result["timestamp"] = stamp.read_text().strip()
+    private = Path(tempfile.mkdtemp(prefix="grade-"))
+    try:
+        releases = released(course)
+        release = releases[job.assignment]
+        try:
+            notebook = read_submission(submission, job.assignment, releases)
+        except Rejected as reason:
+            result.update(status="rejected", reason=str(reason))
+            return result
+        if restore_order(notebook, release):
+            result["events"].append({"kind": "order", "cell": None, "message":
+                                     "cells were out of order; graded in the course's order"})
+        result["events"] += scan(notebook, release)
+        _prepare_process(course)
+        _autograde(job, notebook, private, result)
+    except Exception as error:  # a bug or an nbgrader failure: report it, keep the class going
+        result.update(status="error", reason=f"{type(error).__name__}: {error}")
+    finally:
+        shutil.rmtree(private, ignore_errors=True)
+        result["seconds"] = round(time.perf_counter() - started, 3)
+    return result
+
+
+def _autograde(job: Job, notebook: dict, private: Path, result: dict) -> None:
+    from nbgrader.api import Gradebook
+    from nbgrader.apps import NbGraderAPI
+
+    student, assignment, limits = job.student, job.assignment, job.limits
+    folder = private / "submitted" / student / assignment
+    folder.mkdir(parents=True)
+    (folder / f"{assignment}.ipynb").write_text(json.dumps(notebook))
+    if result["timestamp"]:
+        (folder / "timestamp.txt").write_text(result["timestamp"])
+    (private / "work").mkdir()
+    shutil.copy(job.template_db, private / "gradebook.db")
+    events = private / "events.jsonl"
+    events.touch()
+    os.environ.update(
+        COURSE_SANDBOX_MEMORY=str(limits.memory_bytes),
+        COURSE_SANDBOX_CPU=str(int(limits.notebook_timeout * 2)),
+        COURSE_SANDBOX_FILE=str(limits.file_bytes),
+    )
+    api = NbGraderAPI(config=_config(Path(job.course), private, limits, events))
+    outcome = api.autograde(assignment, student, force=True, create=True)
+    result["events"] += [json.loads(line) for line in events.read_text().splitlines()]
+    if not outcome["success"]:
+        log = outcome.get("log", "") + outcome.get("error", "")
+        raise RuntimeError(f"nbgrader could not autograde: {log[-3000:]}")
+    with Gradebook(f"sqlite:///{private / 'gradebook.db'}") as gradebook:
+        graded = gradebook.find_submission_notebook(assignment, assignment, student)
+        result["grades"] = {
+            g.name: {"score": g.auto_score, "max": g.max_score,
+                     "needs_manual_grade": g.needs_manual_grade}
+            for g in graded.grades
+        }
+        result["comments"] = {c.name: c.auto_comment for c in graded.comments}
+    path = private / "autograded" / student / assignment / f"{assignment}.ipynb"
+    result["notebook"] = path.read_text()
+    path.write_text(json.dumps(strip_hidden_tests(json.loads(result["notebook"]))))
+    outcome = api.generate_feedback(assignment, student, force=True)
+    if not outcome["success"]:
+        raise RuntimeError(f"nbgrader could not write feedback: {outcome.get('error', '')}")
+    page = private / "feedback" / student / assignment / f"{assignment}.html"
+    result["feedback"] = page.read_text()
+
+
+def job_dict(job: Job) -> dict:
+    return asdict(job)

@@ -1,0 +1,371 @@
+"""The grading pipeline (`make grade`), end to end with real nbgrader on one class.
+
+One class of notebook 01 holds correct, partial and broken submissions and every hostile
+trick the pipeline must survive. It is graded once, in parallel; each test then checks one
+student's score (never more than their real answers earn), the report, and the files.
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import REPO, load, release_path, solution_path, solution_sources, student_submission
+
+from autograder import grade as pipeline
+from autograder import sandbox
+from autograder.executors import DaskCluster, LocalPool
+from autograder.worker import HIDDEN, Limits
+
+A = "01_vector_attention"
+POINTS = {"ex1_tests": 1, "ex2_tests": 1, "ex3_tests": 2, "ex4_tests": 2, "ex5_tests": 1,
+          "ex6_tests": 3}
+FULL = sum(POINTS.values())
+LIMITS = Limits(cell_timeout=8, notebook_timeout=120, memory_bytes=3 << 30)
+SOLUTION = solution_sources(A)
+STUB = "# YOUR CODE HERE\nraise NotImplementedError()"
+
+
+def answers(**changes: str) -> dict[str, str]:
+    """The correct answers with some cells replaced (``STUB`` puts back the empty stub)."""
+    return SOLUTION | changes
+
+
+def append(cell: str, code: str) -> str:
+    return SOLUTION[cell] + "\n" + code
+
+
+WRITE_OUTSIDE = REPO / "written_by_a_student.txt"
+HIDDEN_TESTS_PATH = solution_path(A)
+LEAK_ATTEMPT = f"""
+import glob, os
+for path in [{str(HIDDEN_TESTS_PATH)!r}, {str(REPO / 'grading' / 'gradebook.db')!r}]:
+    try:
+        print("READ", open(path).read()[:5000])
+    except OSError as error:
+        print("blocked:", error)
+print("LISTED", os.listdir("."), glob.glob("/tmp/**/*.ipynb", recursive=True))
+print("LISTED", glob.glob({str(REPO / 'grading' / '*')!r}))
+try:
+    open({str(WRITE_OUTSIDE)!r}, "w").write("x")
+except OSError as error:
+    print("blocked:", error)
+"""
+TAMPER = """
+import torch, torch.testing
+import transformer_course.checking as checking
+torch.allclose = lambda *args, **kwargs: True
+torch.testing.assert_close = lambda *args, **kwargs: None
+checking._allclose = lambda *args, **kwargs: True
+checking.Checks.score = lambda self: float(self.points)
+"""
+REWRITE_LATER_CELLS = """
+def _full_marks(lines):
+    return [line.replace("checks.score()", "checks.points") for line in lines]
+get_ipython().input_transformers_post.append(_full_marks)
+"""
+STUBBORN_LOOP = """
+import time
+while True:
+    try:
+        time.sleep(0.2)
+    except KeyboardInterrupt:
+        pass
+"""
+
+# student -> (answers, expected total)
+CLASS = {
+    "solution": (answers(), FULL),
+    "blank": ({}, 0),
+    "no_scaling": (answers(ex2_score=SOLUTION["ex2_score"].replace(" / math.sqrt(D)", "")),
+                   None),  # partial: whatever plain nbgrader gives (compared below)
+    "sys_exit": (answers(ex1_project=append("ex1_project", "import sys; sys.exit()")), FULL),
+    # The kernel dies in exercise 1: exercises 2 to 5 still earn their points, and 6, which
+    # calls the lost `project`, does not.
+    "os_exit": (answers(ex1_project=append("ex1_project", "import os; os._exit(1)")),
+                FULL - POINTS["ex1_tests"] - POINTS["ex6_tests"]),
+    "loop": (answers(ex3_softmax=append("ex3_softmax", "while True: pass")), FULL),
+    "stubborn_loop": (answers(ex5_weighted_sum=append("ex5_weighted_sum", STUBBORN_LOOP)),
+                      FULL - POINTS["ex5_tests"] - POINTS["ex6_tests"]),
+    "memory_bomb": (answers(ex5_weighted_sum=append(
+        "ex5_weighted_sum", "hog = [bytearray(1 << 28) for _ in range(1000)]")), FULL),
+    "huge_output": (answers(ex1_project=append("ex1_project", "print('x' * 20_000_000)")),
+                    FULL),
+    "monkeypatch": (answers(ex6_self_attention=TAMPER + STUB), FULL - POINTS["ex6_tests"]),
+    "input_transformer": ({"ex1_project": REWRITE_LATER_CELLS + STUB}, 0),
+    "reads_hidden_tests": (answers(ex1_project=append("ex1_project", LEAK_ATTEMPT)), FULL),
+    "warns": (answers(ex1_project=SOLUTION["ex1_project"].replace(
+        "return W @ x + b", "return torch.tensor(W @ x + b)")), FULL),
+}
+
+
+def notebook_for(student: str) -> dict:
+    return student_submission(load(release_path(A)), CLASS[student][0])
+
+
+def write_class(submitted: Path) -> None:
+    for student in CLASS:
+        path = submitted / student / A / f"{A}.ipynb"
+        path.parent.mkdir(parents=True)
+        path.write_text(json.dumps(notebook_for(student)))
+    # Broken files.
+    broken = {"empty": "", "malformed": '{"cells": [', "not_a_notebook": "[1, 2]"}
+    for student, text in broken.items():
+        path = submitted / student / A / f"{A}.ipynb"
+        path.parent.mkdir(parents=True)
+        path.write_text(text)
+    # The notebook of another assignment, under this one's name.
+    other = "02_matrix_attention"
+    wrong = student_submission(load(release_path(other)), solution_sources(other))
+    path = submitted / "wrong_assignment" / A / f"{A}.ipynb"
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps(wrong))
+    # Correct answers, but cells deleted, moved and edited.
+    nb = student_submission(load(release_path(A)), SOLUTION)
+    cells = nb["cells"]
+    grade_id = [c.get("metadata", {}).get("nbgrader", {}).get("grade_id") for c in cells]
+    deleted = [c for c, g in zip(cells, grade_id, strict=True) if g not in ("ex3_tests",
+                                                                           "ex5_weighted_sum")]
+    path = submitted / "deleted_cells" / A / f"{A}.ipynb"
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps(nb | {"cells": deleted}))
+    moved = cells[:]
+    i, j = grade_id.index("ex4_attention_weights"), grade_id.index("ex6_tests")
+    moved[i], moved[j] = moved[j], moved[i]
+    edited = json.loads(json.dumps(moved))
+    for cell in edited:
+        if cell.get("metadata", {}).get("nbgrader", {}).get("grade_id", "").endswith("_tests"):
+            cell["source"] = "100"
+    for name, cells_ in {"moved_cells": moved, "edited_tests": edited}.items():
+        path = submitted / name / A / f"{A}.ipynb"
+        path.parent.mkdir(parents=True)
+        path.write_text(json.dumps(nb | {"cells": cells_}))
+
+
+EXPECTED = {name: total for name, (_, total) in CLASS.items()} | {
+    "empty": 0, "malformed": 0, "not_a_notebook": 0, "wrong_assignment": 0,
+    # The test cell of ex3 comes back; ex5's answer is gone, and ex6 needs it.
+    "deleted_cells": FULL - POINTS["ex5_tests"] - POINTS["ex6_tests"],
+    "moved_cells": FULL, "edited_tests": FULL,
+}
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    if not sandbox.available():
+        pytest.skip("bubblewrap (bwrap) is not installed: `make test` installs it with apt")
+    grading = tmp_path_factory.mktemp("class") / "grading"
+    write_class(grading / "submitted")
+    course = pipeline.Course(REPO, grading)
+    started = time.perf_counter()
+    summary = pipeline.grade_class(course, LocalPool(2), [A], LIMITS, progress=False)
+    seconds = time.perf_counter() - started
+    results = {
+        p.parent.parent.name: json.loads(p.read_text())
+        for p in grading.glob(f"autograded/*/{A}/{pipeline.RESULT}")
+    }
+    return {"course": course, "summary": summary, "results": results, "seconds": seconds}
+
+
+def events(result: dict, kind: str) -> list[str]:
+    return [e["message"] for e in result["events"] if e["kind"] == kind]
+
+
+def test_every_student_is_graded(graded):
+    assert set(graded["results"]) == set(EXPECTED)
+
+
+@pytest.mark.parametrize("student", [s for s, total in EXPECTED.items() if total is not None])
+def test_each_student_gets_what_their_real_answers_earn(graded, student):
+    result = graded["results"][student]
+    assert result["score"] == pytest.approx(EXPECTED[student]), result
+
+
+@pytest.mark.parametrize("student, reason", [
+    ("empty", "the file is empty"),
+    ("malformed", "malformed JSON"),
+    ("not_a_notebook", "not a notebook"),
+    ("wrong_assignment", "it is 02_matrix_attention"),
+])
+def test_a_broken_file_is_rejected_with_its_reason(graded, student, reason):
+    result = graded["results"][student]
+    assert result["status"] == "rejected"
+    assert reason in result["reason"]
+    assert f"**{student}** (rejected)" in graded["summary"]
+
+
+@pytest.mark.parametrize("student, kind, text", [
+    ("os_exit", "kernel", "the kernel died"),
+    ("loop", "timeout", "longer than 8 s"),
+    ("stubborn_loop", "timeout", "longer than 8 s"),
+    ("huge_output", "output", "was cut"),
+    ("monkeypatch", "tamper", "torch.allclose"),
+    ("monkeypatch", "suspicious", "replaces torch.allclose"),
+    ("input_transformer", "tamper", "input_transformers_post"),
+    ("input_transformer", "suspicious", "rewrites later cells"),
+    ("moved_cells", "order", "out of order"),
+])
+def test_the_report_names_what_happened(graded, student, kind, text):
+    result = graded["results"][student]
+    assert any(text in message for message in events(result, kind)), result["events"]
+    assert f"**{student}**" in graded["summary"]
+
+
+def test_a_memory_bomb_is_stopped_by_the_limit(graded):
+    notebook = graded["course"].autograded / "memory_bomb" / A / f"{A}.ipynb"
+    assert "MemoryError" in notebook.read_text()
+
+
+def test_huge_output_is_cut_while_it_runs(graded):
+    notebook = graded["course"].autograded / "huge_output" / A / f"{A}.ipynb"
+    assert notebook.stat().st_size < 1_000_000
+
+
+def test_the_sandbox_hides_the_course_and_blocks_writes(graded):
+    notebook = load(graded["course"].autograded / "reads_hidden_tests" / A / f"{A}.ipynb")
+    cell = next(c for c in notebook["cells"] if "LISTED" in "".join(c["source"]))
+    printed = "".join("".join(o.get("text", "")) for o in cell["outputs"])
+    assert "READ" not in printed  # neither the source notebook nor the gradebook was read
+    assert printed.count("blocked:") == 3, printed
+    assert not WRITE_OUTSIDE.exists()
+    listed = re.findall(r"LISTED (.*)", printed)
+    # Its own folder holds no notebook, and no other student's work is in sight.
+    assert len(listed) == 2 and "ipynb" not in listed[0] and listed[1] == "[]", listed
+
+
+def hidden_test_lines() -> list[str]:
+    """Lines only the hidden tests have (not also in the release)."""
+    release, lines, inside = json.dumps(load(release_path(A))), [], False
+    for cell in load(solution_path(A))["cells"]:
+        for line in "".join(cell["source"]).splitlines():
+            if line.strip() in HIDDEN:
+                inside = line.strip() == HIDDEN[0]
+            elif inside and len(line.strip()) > 25:
+                lines.append(line.strip())
+    return [line for line in lines if json.dumps(line)[1:-1] not in release]
+
+
+def solution_only_lines() -> list[str]:
+    release = json.dumps(load(release_path(A)))
+    return [
+        line.strip() for source in SOLUTION.values() for line in source.splitlines()
+        if len(line.strip()) > 25 and json.dumps(line.strip())[1:-1] not in release
+    ]
+
+
+def test_feedback_holds_neither_hidden_tests_nor_the_solution(graded):
+    hidden, solution = hidden_test_lines(), solution_only_lines()
+    assert len(hidden) > 10 and len(solution) > 3
+    feedback = graded["course"].feedback
+    for student in ("blank", "reads_hidden_tests", "solution"):
+        page = html.unescape(re.sub(r"<[^>]+>", "", (feedback / student / A / f"{A}.html")
+                                    .read_text()))
+        assert not [line for line in hidden if line in page], student
+        if student == "blank":
+            assert not [line for line in solution if line in page]
+    # The instructor's autograded copy keeps them.
+    autograded = (graded["course"].autograded / "solution" / A / f"{A}.ipynb").read_text()
+    assert HIDDEN[0] in autograded
+
+
+def test_csv_report_and_plot_are_written(graded):
+    grading = graded["course"].grading
+    rows = list(csv.reader((grading / "grades.csv").open()))
+    assert rows[0][:6] == ["student", "assignment", "score", "max_score", "status", "notes"]
+    assert len(rows) == 1 + len(EXPECTED)
+    assert (grading / "report.md").read_text().startswith("# Grading report")
+    assert (grading / "score_distribution.png").stat().st_size > 5000
+    assert "the plain dot product, without the 1/√D scaling" in graded["summary"]
+
+
+def nbgrader(course: Path, *args: str) -> None:
+    env = dict(os.environ, JUPYTER_CONFIG_PATH=str(course / "autograder"),
+               JUPYTER_PREFER_ENV_PATH="1")
+    result = subprocess.run(["nbgrader", *args], cwd=course, env=env, capture_output=True,
+                            text=True, timeout=600)
+    assert result.returncode == 0, result.stderr[-3000:]
+
+
+def test_grades_equal_plain_sequential_nbgrader(graded, tmp_path):
+    """The same students through plain `nbgrader autograde`: identical scores per cell."""
+    from nbgrader.api import Gradebook
+
+    course = tmp_path / "course"
+    shutil.copytree(REPO / "solutions" / A, course / "solutions" / A)
+    shutil.copytree(REPO / "autograder", course / "autograder",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    nbgrader(course, "generate_assignment", A, "--force")
+    students = ["solution", "blank", "no_scaling", "warns"]
+    for student in students:
+        shutil.copytree(graded["course"].submitted / student,
+                        course / "grading" / "submitted" / student)
+    nbgrader(course, "autograde", A, "--force")
+    with Gradebook(f"sqlite:///{course / 'grading' / 'gradebook.db'}") as gradebook:
+        for student in students:
+            plain = {g.name: g.score for g in
+                     gradebook.find_submission_notebook(A, A, student).grades}
+            ours = {k: v[0] for k, v in graded["results"][student]["exercises"].items()}
+            assert ours == plain, student
+
+
+def test_an_interrupted_run_resumes_without_redoing_anyone(tmp_path):
+    if not sandbox.available():
+        pytest.skip("bubblewrap (bwrap) is not installed")
+    grading = tmp_path / "grading"
+    for i in range(4):
+        path = grading / "submitted" / f"s{i}" / A / f"{A}.ipynb"
+        path.parent.mkdir(parents=True)
+        path.write_text(json.dumps(notebook_for("solution" if i % 2 else "blank")))
+    command = [sys.executable, "-m", "autograder.grade", "--grading", str(grading),
+               "--assignment", A, "--workers", "1"]
+    run = subprocess.Popen(command, cwd=REPO, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL, start_new_session=True)
+    deadline = time.monotonic() + 300
+    while not list(grading.glob(f"autograded/*/{A}/{pipeline.RESULT}")):
+        assert time.monotonic() < deadline and run.poll() is None
+        time.sleep(0.2)
+    os.killpg(run.pid, signal.SIGKILL)  # as hard as an interruption gets
+    run.wait()
+    markers = grading.glob(f"autograded/*/{A}/{pipeline.RESULT}")
+    finished = {p: p.stat().st_mtime_ns for p in markers}
+    assert 0 < len(finished) < 4
+    output = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=600)
+    assert output.returncode == 0, output.stderr[-3000:]
+    assert f"({len(finished)} already graded)" in output.stdout
+    results = list(grading.glob(f"autograded/*/{A}/{pipeline.RESULT}"))
+    assert len(results) == 4
+    assert all(p.stat().st_mtime_ns == t for p, t in finished.items())  # not redone
+    scores = {p.parent.parent.name: json.loads(p.read_text())["score"] for p in results}
+    assert scores == {"s0": 0, "s1": FULL, "s2": 0, "s3": FULL}
+
+
+def test_a_dask_cluster_grades_like_the_local_pool(tmp_path):
+    if not sandbox.available():
+        pytest.skip("bubblewrap (bwrap) is not installed")
+    from distributed import LocalCluster
+
+    grading = tmp_path / "grading"
+    for student in ("solution", "no_scaling"):
+        path = grading / "submitted" / student / A / f"{A}.ipynb"
+        path.parent.mkdir(parents=True)
+        path.write_text(json.dumps(notebook_for(student)))
+    with LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1",
+                      dashboard_address=None) as cluster:
+        executor = DaskCluster(cluster.scheduler_address)
+        pipeline.grade_class(pipeline.Course(REPO, grading), executor, [A], LIMITS,
+                             progress=False)
+        executor.client.close()
+    scores = {p.parent.parent.name: json.loads(p.read_text())["score"]
+              for p in grading.glob(f"autograded/*/{A}/{pipeline.RESULT}")}
+    assert scores["solution"] == FULL
+    assert 0 < scores["no_scaling"] < FULL
