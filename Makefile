@@ -14,7 +14,8 @@ export JUPYTER_CONFIG_PATH := $(CURDIR)/autograder
 # Keep the venv's Jupyter settings and kernels apart from anything else on the machine.
 export JUPYTER_PREFER_ENV_PATH := 1
 
-.PHONY: setup lab test lint release check-release images bench clean
+.PHONY: setup lab test lint release check-release images bench clean progress check browser \
+	sandbox grade bench-grade
 
 # Re-runs when pyproject.toml changes. pip's full log goes to .venv/install.log and is
 # shown only if the install fails.
@@ -37,20 +38,73 @@ lab: $(READY)
 		--ServerApp.root_dir=$(CURDIR) --LabApp.default_url=/lab/tree/notebooks \
 		$(if $(filter 0,$(shell id -u)),--allow-root)
 
-## Run every test: package, notebooks, release, real nbgrader end to end, lint.
-test: lint
+## Run every test: package, notebooks, release, real nbgrader end to end, the browser, lint.
+test: lint browser sandbox
 	python -m pytest
+
+## System packages from Debian, installed with apt-get when missing and this user may (root,
+## or sudo without a password); apt's output goes to test-artifacts/apt-<package>.log.
+## Where one cannot be installed, the tests that need it are skipped and say why: these
+## steps never fail the tests.
+##   browser: Chromium, for tests/test_browser.py
+##   sandbox: bubblewrap, which walls in each student's kernel during `make grade`
+define apt_install
+	@if ! command -v $(2) > /dev/null; then \
+		if [ "$$(id -u)" = 0 ]; then sudo=; \
+		elif command -v sudo > /dev/null && sudo -n true 2> /dev/null; then sudo="sudo -n"; \
+		else sudo=none; fi; \
+		log=$(CURDIR)/test-artifacts/apt-$(1).log; \
+		if [ "$$sudo" = none ] || ! command -v apt-get > /dev/null; then \
+			echo "No $(1), and no apt-get as root to install it: $(3)."; \
+		else \
+			mkdir -p $(CURDIR)/test-artifacts; \
+			echo "Installing $(1) (apt-get, a minute or two)..."; \
+			{ $$sudo apt-get update && $$sudo env DEBIAN_FRONTEND=noninteractive \
+				apt-get install -y --no-install-recommends $(1); } > $$log 2>&1 \
+			|| echo "Could not install $(1) (see $$log): $(3)."; \
+		fi; \
+	fi
+endef
+
+browser:
+	$(call apt_install,chromium,chromium,the browser test will be skipped)
+
+sandbox:
+	$(call apt_install,bubblewrap,bwrap,grading runs without the sandbox and its tests are skipped)
 
 lint: $(READY)
 	ruff check transformer_course tests autograder images benchmarks
 
-## Regenerate the student release notebooks/ from solutions/.
+## Regenerate the student release notebooks/ from solutions/ (first bringing the source
+## notebooks' set-up cells, self-check cells and embedded figures up to date).
 release: $(READY)
+	python autograder/sync_notebooks.py
 	python autograder/release.py generate
 
 ## Fail if notebooks/ differs from what `make release` would generate.
 check-release: $(READY)
+	python autograder/sync_notebooks.py --check
 	python autograder/release.py check
+
+## Check one notebook as a student, without an instructor: make check NB=notebooks/01_.../01_....ipynb
+check: $(READY)
+	@test -n "$(NB)" || { echo "usage: make check NB=path/to/notebook.ipynb"; exit 2; }
+	python -m transformer_course.selfcheck $(NB)
+
+## Your progress over every notebook in notebooks/: a table, and a chart in progress.png.
+progress: $(READY)
+	python -m transformer_course.selfcheck --progress --chart progress.png notebooks
+
+## Grade the class: every notebook in grading/submitted/<student>/<assignment>/, or first
+## import a plain folder of <student>/<notebook>.ipynb with IMPORT=folder. Extra options for
+## autograder/grade.py in GRADE_ARGS (e.g. GRADE_ARGS="--assignment 01_vector_attention").
+grade: $(READY) sandbox
+	python -m autograder.grade $(if $(IMPORT),--import $(IMPORT)) $(GRADE_ARGS)
+
+## Time grading a synthetic class with plain sequential nbgrader and with `make grade`
+## (STUDENTS=40 by default; tens of minutes on 2 cores). Writes benchmarks/grading.md.
+bench-grade: $(READY) sandbox
+	python benchmarks/grade_bench.py --students $(or $(STUDENTS),40)
 
 ## Redraw the figures in images/ from images/make_images.py.
 images: $(READY)

@@ -23,6 +23,8 @@ from typing import Any
 
 import torch
 
+from . import selfcheck as _selfcheck
+
 __all__ = ["Checks", "compare"]
 
 # References taken when the module is imported, before any student code runs, so that a
@@ -173,6 +175,10 @@ class Checks:
         self.points = points
         self.uses = uses
         self.results: list[tuple[str, str | None]] = []
+        restored = integrity.restore()
+        if restored:
+            print(f"(this notebook had changed {', '.join(restored)}; the checks put it back)")
+        _selfcheck.started(exercise, points)  # for the notebook's self-check table
 
     def run(self, description: str, student_code: Callable[[], Any]) -> Any:
         """Run ``student_code()``; a raised error becomes a failed check with its message.
@@ -258,4 +264,9 @@ class Checks:
             )
         sys.stdout.flush()
         earned = self.points * passed / total if total else 0.0
+        _selfcheck.record(self.exercise, self.points, round(earned, 2), self.results)
         return float(round(earned, 2))
+
+
+# Imported last: it snapshots this module's finished namespace.
+from . import integrity  # noqa: E402
