@@ -4,11 +4,14 @@
     python autograder/release.py check      # regenerate elsewhere and fail on any difference
 
 Both run nbgrader's own generate_assignment, through its Python API so that one process
-handles every assignment. An assignment is a folder ``solutions/NN_topic/``.
+handles every assignment. An assignment is a folder ``solutions/NN_topic/``. The welcome
+notebook, ``solutions/00_welcome.ipynb``, is a file and no assignment: it is copied to
+``notebooks/`` with its outputs cleared, and the check covers it too.
 """
 
 from __future__ import annotations
 
+import json
 import sys
 import tempfile
 from pathlib import Path
@@ -18,6 +21,7 @@ from traitlets.config import Config, PyFileConfigLoader
 
 AUTOGRADER = Path(__file__).resolve().parent
 COURSE = AUTOGRADER.parent
+WELCOME = "00_welcome.ipynb"  # ungraded, so not an nbgrader assignment
 
 
 def course_config() -> Config:
@@ -28,6 +32,20 @@ def course_config() -> Config:
 def assignments(course: Path = COURSE) -> list[str]:
     """Assignment names in course order: the ``NN_topic`` folders of ``solutions/``."""
     return sorted(p.name for p in (course / "solutions").glob("[0-9][0-9]_*") if p.is_dir())
+
+
+def release_welcome(release_dir: Path, course: Path = COURSE) -> None:
+    """Copy the welcome notebook into ``release_dir`` without outputs, if there is one."""
+    source = course / "solutions" / WELCOME
+    if not source.is_file():
+        return
+    notebook = json.loads(source.read_text())
+    for cell in notebook["cells"]:
+        if cell["cell_type"] == "code":
+            cell["outputs"], cell["execution_count"] = [], None
+    release_dir.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(notebook, indent=1, ensure_ascii=False, sort_keys=True) + "\n"
+    (release_dir / WELCOME).write_text(text)
 
 
 def generate(release_dir: Path, db_path: Path) -> None:
@@ -43,6 +61,7 @@ def generate(release_dir: Path, db_path: Path) -> None:
                 f"nbgrader could not release {assignment}:\n{result.get('log', '')}"
                 f"\n{result.get('error', '')}"
             )
+    release_welcome(release_dir)
 
 
 def differences(fresh: Path, committed: Path) -> list[str]:

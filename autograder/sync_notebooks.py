@@ -1,0 +1,223 @@
+"""Keep the parts every source notebook shares in step, before nbgrader releases them.
+
+    python autograder/sync_notebooks.py          # update solutions/ (`make release` runs it)
+    python autograder/sync_notebooks.py --check  # fail if a notebook is not in step
+
+Three things are generated here, never edited by hand in a notebook:
+
+* **The set-up cell**, the first code cell of every notebook (``grade_id: course_setup``).
+  On Colab it installs the course's package from ``COURSE_REPO``, the address written once at
+  the top of README.md; anywhere the package is already importable it does nothing.
+* **The self-check cell**, the last cell of every graded notebook (``grade_id: self_check``),
+  with a short heading above it: the table of the notebook's exercises, from the check cells
+  run so far (``transformer_course.selfcheck``).
+* **Figures**, embedded as cell attachments: a markdown link to ``../../images/NAME.png`` (or
+  to ``attachment:NAME.png``) shows ``images/NAME.png``, carried inside the notebook so that it
+  renders in a clone, in a copy nbgrader hands out, and on Colab alike. The attachment is the
+  committed PNG's bytes, so the result is the same on every run.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+import sys
+from pathlib import Path
+
+AUTOGRADER = Path(__file__).resolve().parent
+COURSE = AUTOGRADER.parent
+IMAGES = COURSE / "images"
+
+# README.md's line that names the repository: COURSE_REPO = "https://..."
+REPO_LINE = re.compile(r'COURSE_REPO = "([^"]+)"')
+# Links to a figure of images/ (as written by an author) or to an attachment (once embedded).
+FIGURE_LINK = re.compile(r"\]\((?:\.\./)*images/([\w.-]+\.png)\)|\]\(attachment:([\w.-]+\.png)\)")
+EXERCISE = re.compile(r"Checks\(\s*\"([^\"]+)\"\s*,\s*points=(\d+(?:\.\d+)?)")
+
+SETUP_ID, SELF_CHECK_ID, SELF_CHECK_INTRO_ID = "course-setup", "self-check", "self-check-intro"
+
+SETUP_TEMPLATE = """\
+# Run this cell first. On Colab it installs the course's helper package from COURSE_REPO, once
+# per session (PyTorch stays as Colab ships it). Where the course is set up already, as with
+# `make lab`, it does nothing.
+COURSE_REPO = "{repo}"
+
+import importlib.util, os, subprocess, sys
+
+if importlib.util.find_spec("transformer_course") is None:
+    if "google.colab" not in sys.modules and "COLAB_RELEASE_TAG" not in os.environ:
+        raise ModuleNotFoundError(
+            "The course's helper package is not installed for this Python (" + sys.executable
+            + "). In a clone of the course, `make lab` sets everything up; to add it to an "
+            + "environment that has PyTorch: pip install --no-deps git+" + COURSE_REPO)
+    pip = [sys.executable, "-m", "pip", "install", "--quiet", "--no-input"]
+    light = [m for m in ("matplotlib", "psutil", "tqdm") if not importlib.util.find_spec(m)]
+    # --no-deps: the package's own pins (torch among them) would replace Colab's PyTorch.
+    for step in ([pip + light] if light else []) + [pip + ["--no-deps", "git+" + COURSE_REPO]]:
+        done = subprocess.run(step, capture_output=True, text=True,
+                              env={{**os.environ, "GIT_TERMINAL_PROMPT": "0"}})
+        if done.returncode:
+            raise RuntimeError("Could not install the course's package (" + " ".join(step[6:])
+                               + "):\\n" + done.stdout + done.stderr)
+    importlib.invalidate_caches()"""
+
+SELF_CHECK_INTRO = """\
+## Check your work
+
+The cell below lists every exercise of this notebook with what its check cell found when it
+last ran: **passed**, **failed** (with the first problem it noticed), or **not attempted**.
+Run it whenever you like; to re-check everything first, use *Run All* or **Validate**. From a
+terminal, `python -m transformer_course.selfcheck` followed by this notebook's path runs it from
+scratch and prints the same table, and `make progress` does so for every notebook."""
+
+SELF_CHECK_TEMPLATE = """\
+# Your progress in this notebook, from the check cells run so far. It earns no points.
+from transformer_course import selfcheck
+
+selfcheck.report({{
+{entries}
+}})"""
+
+
+def course_repo(readme: Path = COURSE / "README.md") -> str:
+    """The repository address written once at the top of README.md."""
+    found = REPO_LINE.search(readme.read_text())
+    if not found:
+        sys.exit(f'{readme} has no line COURSE_REPO = "https://..."')
+    return found.group(1)
+
+
+def setup_source(repo: str) -> str:
+    return SETUP_TEMPLATE.format(repo=repo)
+
+
+def self_check_source(exercises: dict[str, float]) -> str:
+    entries = "\n".join(
+        f"    {json.dumps(n, ensure_ascii=False)}: {p:g}," for n, p in exercises.items()
+    )
+    return SELF_CHECK_TEMPLATE.format(entries=entries)
+
+
+def _lines(text: str) -> list[str]:
+    """A cell's source as Jupyter stores it: one string per line, newline included."""
+    return text.splitlines(keepends=True)
+
+
+def _meta(grade_id: str) -> dict:
+    return {
+        "nbgrader": {
+            "grade": False,
+            "grade_id": grade_id,
+            "locked": True,
+            "schema_version": 3,
+            "solution": False,
+            "task": False,
+        }
+    }
+
+
+def _code_cell(cell_id: str, grade_id: str, source: str) -> dict:
+    return {
+        "cell_type": "code",
+        "execution_count": None,
+        "id": cell_id,
+        "metadata": _meta(grade_id),
+        "outputs": [],
+        "source": _lines(source),
+    }
+
+
+def _exercises(cells: list[dict]) -> dict[str, float]:
+    found = {}
+    for cell in cells:
+        if cell["cell_type"] == "code" and cell["metadata"].get("nbgrader", {}).get("grade"):
+            match = EXERCISE.search("".join(cell["source"]))
+            if not match:
+                sys.exit(f'a check cell without Checks("...", points=N): {cell.get("id")}')
+            found[match.group(1)] = float(match.group(2))
+    return found
+
+
+def _embed_figures(cell: dict, problems: list[str]) -> None:
+    """Point figure links at attachments and fill them from images/; drop unused ones."""
+    if cell["cell_type"] != "markdown":
+        return
+    text = "".join(cell["source"])
+    names = [a or b for a, b in FIGURE_LINK.findall(text)]
+    text = FIGURE_LINK.sub(lambda m: f"](attachment:{m.group(1) or m.group(2)})", text)
+    attachments = {}
+    for name in names:
+        figure = IMAGES / name
+        if not figure.is_file():
+            problems.append(f"{name}: no such figure in images/ (is it in make_images.FIGURES?)")
+            continue
+        attachments[name] = {"image/png": base64.b64encode(figure.read_bytes()).decode("ascii")}
+    cell["source"] = _lines(text)
+    if attachments:
+        cell["attachments"] = attachments
+    else:
+        cell.pop("attachments", None)
+
+
+def synced(notebook: dict, repo: str, graded: bool, problems: list[str]) -> dict:
+    """The notebook with its set-up cell, self-check cell and figures as they should be."""
+    generated = (SETUP_ID, SELF_CHECK_ID, SELF_CHECK_INTRO_ID)
+    cells = [c for c in notebook["cells"] if c.get("id") not in generated]
+    for cell in cells:
+        _embed_figures(cell, problems)
+    first_code = next((i for i, c in enumerate(cells) if c["cell_type"] == "code"), len(cells))
+    cells.insert(first_code, _code_cell(SETUP_ID, "course_setup", setup_source(repo)))
+    if graded:
+        cells.append(
+            {
+                "cell_type": "markdown",
+                "id": SELF_CHECK_INTRO_ID,
+                "metadata": {},
+                "source": _lines(SELF_CHECK_INTRO),
+            }
+        )
+        cells.append(_code_cell(SELF_CHECK_ID, "self_check", self_check_source(_exercises(cells))))
+    return {**notebook, "cells": cells}
+
+
+def dumps(notebook: dict) -> str:
+    """Jupyter's own layout (one-space indent, UTF-8 kept), so diffs stay small."""
+    return json.dumps(notebook, indent=1, ensure_ascii=False, sort_keys=True) + "\n"
+
+
+def source_notebooks(course: Path = COURSE) -> list[tuple[Path, bool]]:
+    """(path, graded) for every source notebook: the assignments, and the welcome notebook."""
+    found = [
+        (p / f"{p.name}.ipynb", True)
+        for p in sorted((course / "solutions").glob("[0-9][0-9]_*"))
+        if p.is_dir() and (p / f"{p.name}.ipynb").is_file()
+    ]
+    found += [(p, False) for p in sorted((course / "solutions").glob("[0-9][0-9]_*.ipynb"))]
+    return found
+
+
+def main(check: bool) -> int:
+    repo = course_repo()
+    stale, problems = [], []
+    for path, graded in source_notebooks():
+        text = path.read_text()
+        new = dumps(synced(json.loads(text), repo, graded, problems))
+        if new != text:
+            stale.append(path)
+            if not check:
+                path.write_text(new)
+    for problem in problems:
+        print(problem)
+    if check:
+        for path in stale:
+            print(f"not in step: {path.relative_to(COURSE)}")
+        if stale:
+            print("Run `make release` to update the set-up cells, self-check cells and figures.")
+    elif stale:
+        print("Updated " + ", ".join(p.name for p in stale))
+    return 1 if problems or (check and stale) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(check="--check" in sys.argv[1:]))
