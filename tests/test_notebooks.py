@@ -102,6 +102,52 @@ def test_release_is_up_to_date():
     assert release.check() == 0, "run `make release` and commit notebooks/"
 
 
+# The welcome notebook: ungraded, a file beside the assignments' folders, released as it is.
+WELCOME_SOURCE = release.COURSE / "solutions" / release.WELCOME
+WELCOME_RELEASE = release.COURSE / "notebooks" / release.WELCOME
+
+
+def test_welcome_notebook_runs_cleanly_in_seconds(monkeypatch):
+    for name, value in tool_env().items():
+        monkeypatch.setenv(name, value)
+    notebook = nbformat.read(WELCOME_SOURCE, as_version=4)
+    start = time.perf_counter()
+    NotebookClient(
+        notebook,
+        timeout=60,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(WELCOME_SOURCE.parent)}},
+    ).execute()
+    seconds = time.perf_counter() - start
+    print(f"00_welcome: executed in {seconds:.1f} s")
+    for cell in notebook.cells:
+        for output in cell.get("outputs", []):
+            assert output.output_type != "error", f"{output.ename}: {output.evalue}\n{cell.source}"
+            assert output.get("name") != "stderr", f"stderr output:\n{output.text}\n{cell.source}"
+    printed = "".join(
+        output.get("text", "") for cell in notebook.cells for output in cell.get("outputs", [])
+    )
+    # The demo check cell: the wrong answer is diagnosed and earns 1 of its 2 points.
+    assert "Demo · row_means: 1 of 2 checks passed" in printed
+    assert "This matches the means of the columns instead of the rows." in printed
+    # Every statement about speed comes with its measurement.
+    assert re.search(r"computing on: (cpu|cuda)", printed)
+    assert re.search(r"cpu: +[\d.]+ ms per product, +[\d.]+ GFLOP/s", printed)
+    assert re.search(r"one training step on \S+: \d+ ms", printed)
+    assert re.search(r"capstone's 2 × 500 steps: about \d+ s", printed)
+    assert seconds < 30, "the welcome notebook should take seconds, not minutes"
+
+
+def test_welcome_notebook_is_released_and_ungraded():
+    assert WELCOME_SOURCE.stem not in ASSIGNMENTS  # a file, not an nbgrader assignment folder
+    source = load(WELCOME_SOURCE)
+    for cell in source["cells"]:
+        assert not nbgrader_meta(cell).get("grade") and not nbgrader_meta(cell).get("solution")
+        if cell["cell_type"] == "code":
+            assert cell["outputs"] == [] and cell["execution_count"] is None
+    assert load(WELCOME_RELEASE) == source
+
+
 @pytest.mark.parametrize("folder", ["solutions", "notebooks"])
 def test_notebooks_are_committed_without_outputs(folder, assignment):
     path = solution_path(assignment) if folder == "solutions" else release_path(assignment)
