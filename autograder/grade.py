@@ -91,7 +91,8 @@ def prepare_gradebooks(course: Course) -> None:
         shutil.copyfile(course.template, course.gradebook)
 
 
-def find_jobs(course: Course, assignments: list[str], limits: Limits, regrade: bool):
+def find_jobs(course: Course, assignments: list[str], limits: Limits, regrade: bool,
+              forked: bool = True):
     """(jobs to run, number already graded for the same file)."""
     jobs, done = [], 0
     for path in sorted(course.submitted.glob("*/*/*.ipynb")):
@@ -104,7 +105,7 @@ def find_jobs(course: Course, assignments: list[str], limits: Limits, regrade: b
                 done += 1
                 continue
         jobs.append(Job(student, assignment, str(path), str(course.root), str(course.template),
-                        limits))
+                        limits, forked))
     return jobs, done
 
 
@@ -144,7 +145,8 @@ def merge(course: Course, result: dict) -> None:
 
 
 def grade_class(course: Course, executor, assignments: list[str] | None = None,
-                limits: Limits | None = None, regrade: bool = False, progress: bool = True):
+                limits: Limits | None = None, regrade: bool = False, progress: bool = True,
+                forked: bool = True):
     from tqdm.auto import tqdm
 
     os.environ["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"
@@ -153,7 +155,7 @@ def grade_class(course: Course, executor, assignments: list[str] | None = None,
               "memory limits but can read the course's files. `make grade` installs it as root.")
     prepare_gradebooks(course)
     jobs, done = find_jobs(course, assignments or course.assignments(), limits or Limits(),
-                           regrade)
+                           regrade, forked)
     print(f"{len(jobs)} notebooks to grade ({done} already graded) on {executor}.")
     with tqdm(total=len(jobs), unit="notebook", disable=not progress) as bar:
         for result in executor.run(grade, jobs):
@@ -174,6 +176,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--notebook-timeout", type=float, default=300)
     parser.add_argument("--memory-gib", type=float, default=4)
     parser.add_argument("--regrade", action="store_true", help="grade everyone again")
+    parser.add_argument("--no-fork", dest="forked", action="store_false",
+                        help="start every kernel afresh instead of forking it (slower)")
     parser.add_argument("--grading", type=Path, default=COURSE / "grading",
                         help="grading folder (default: grading/)")
     args = parser.parse_args(argv)
@@ -183,7 +187,8 @@ def main(argv: list[str] | None = None) -> int:
             print(note)
     executor = DaskCluster(args.scheduler) if args.scheduler else LocalPool(args.workers)
     limits = Limits(args.cell_timeout, args.notebook_timeout, int(args.memory_gib * (1 << 30)))
-    summary = grade_class(course, executor, args.assignment, limits, args.regrade)
+    summary = grade_class(course, executor, args.assignment, limits, args.regrade,
+                          forked=args.forked)
     print(summary)
     return 0
 

@@ -33,3 +33,8 @@ c.ClearOutput.enabled = True
 # A cell that runs longer than this (an endless loop, say) is interrupted and scores 0;
 # the rest of the notebook, and of the class, is still graded.
 c.Execute.timeout = 60
+# A deleted test cell is put back from the gradebook and graded, not left for manual grading.
+c.OverwriteCells.add_missing_cells = True
+# nbgrader gives a test cell that writes to stderr zero points: drop warning lines from stderr.
+c.IgnorePattern.enabled = True
+c.IgnorePattern.pattern = r"(?m)^.*Warning: .*$"

@@ -47,22 +47,24 @@ def _paths(variable: str) -> list[str]:
     return [p for p in os.environ.get(variable, "").split(os.pathsep) if p]
 
 
-def bwrap_command(kernel: list[str], workdir: str, connection_file: str) -> list[str]:
-    """``kernel`` wrapped in bubblewrap: everything read-only, secrets hidden, ``workdir``
-    writable. A new PID namespace keeps other students' kernels out of /proc."""
-    command = ["bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
+def bwrap_command(command: list[str], writable: list[str], readable: list[str]) -> list[str]:
+    """``command`` wrapped in bubblewrap: everything read-only, secrets hidden, ``writable``
+    folders writable and ``readable`` files visible. A new PID namespace keeps other
+    students' kernels out of /proc."""
+    wrapped = ["bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
     scratch = ["--size", str(SCRATCH_BYTES), "--tmpfs"]
-    command += [*scratch, "/tmp", *scratch, "/dev/shm", "--unshare-pid", "--unshare-ipc"]
+    wrapped += [*scratch, "/tmp", *scratch, "/dev/shm", "--unshare-pid", "--unshare-ipc"]
     for hidden in _paths("COURSE_SANDBOX_HIDE"):
-        command += ["--tmpfs", hidden]
+        wrapped += ["--tmpfs", hidden]
     # The interpreter (the venv and the Python it was made from) stays visible.
-    for exposed in [sys.prefix, sys.base_prefix, *_paths("COURSE_SANDBOX_EXPOSE")]:
-        command += ["--ro-bind", exposed, exposed]
-    command += ["--bind", workdir, workdir, "--ro-bind", connection_file, connection_file]
+    for exposed in [sys.prefix, sys.base_prefix, *_paths("COURSE_SANDBOX_EXPOSE"), *readable]:
+        wrapped += ["--ro-bind", exposed, exposed]
+    for path in writable:
+        wrapped += ["--bind", path, path]
     for hidden in _paths("COURSE_SANDBOX_HIDE"):  # after the binds that need folders there
-        command += ["--remount-ro", hidden]
-    command += ["--chdir", workdir, "--cap-drop", "ALL", "--die-with-parent"]
-    return command + ["--"] + kernel
+        wrapped += ["--remount-ro", hidden]
+    wrapped += ["--chdir", writable[0], "--cap-drop", "ALL", "--die-with-parent"]
+    return wrapped + ["--"] + command
 
 
 def _limit(which: int, variable: str) -> None:
@@ -91,7 +93,7 @@ def main(argv: list[str]) -> None:
     _limit(resource.RLIMIT_FSIZE, "COURSE_SANDBOX_FILE")
     kernel = [sys.executable, "-m", "ipykernel_launcher", "-f", connection_file]
     kernel.append("--HistoryManager.hist_file=:memory:")
-    command = bwrap_command(kernel, workdir, connection_file) if available() else kernel
+    command = bwrap_command(kernel, [workdir], [connection_file]) if available() else kernel
     # The kernel manager interrupts a cell by signalling the whole process group; bubblewrap
     # must ignore that SIGINT (the kernel installs its own handler) or it ends the sandbox.
     signal.signal(signal.SIGINT, signal.SIG_IGN)

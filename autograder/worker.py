@@ -2,8 +2,9 @@
 
 ``grade(job)`` checks the file, puts its cells back in the course's order, autogrades it with
 nbgrader in a private course folder (its own copy of a gradebook that holds the assignment and
-no student), writes feedback without the hidden tests, and returns everything the instructor's
-gradebook needs as plain data. The pipeline merges results one at a time, so workers never
+no student) with a sandboxed kernel forked from the worker's zygote (autograder/forkserver.py),
+writes feedback without the hidden tests, and returns everything the instructor's gradebook
+needs as plain data. The pipeline merges results one at a time, so workers never
 write to the shared SQLite gradebook, and a worker can run on another machine (Dask).
 """
 
@@ -16,15 +17,13 @@ import os
 import shutil
 import tempfile
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from autograder import sandbox
+from autograder import forkserver, sandbox
 
 HIDDEN = ("### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS")
 HIDDEN_NOTE = "# (hidden tests ran here: their report is below)"
-# stderr lines that are warnings, not errors: nbgrader would otherwise score the cell 0.
-WARNING_PATTERN = r"(?m)^.*Warning: .*$"
 
 
 @dataclass
@@ -44,6 +43,7 @@ class Job:
     course: str  # the course root (solutions/, notebooks/, autograder/)
     template_db: str  # a gradebook with every assignment and no students
     limits: Limits = field(default_factory=Limits)
+    forked_kernels: bool = True  # kernels forked from a zygote (autograder/forkserver.py)
 
 
 def sha256(path: Path) -> str:
@@ -177,29 +177,46 @@ def scan(notebook: dict, release: dict) -> list[dict]:
 
 # --- grading in a private course folder -------------------------------------------------
 
-_PREPARED: dict[str, str] = {}
+class _Process:
+    """What a worker process sets up once: kernelspecs, the kernels' environment, and the
+    zygote that forked kernels come from (restarted if it has died)."""
+
+    course: Path | None = None
+    zygote = None
+    run_dir: Path
+    work_root: Path
 
 
-def _prepare_process(course: Path) -> None:
-    """Once per worker process: the sandboxed kernelspec and what every kernel inherits."""
-    if _PREPARED.get("course") == str(course):
-        return
-    kernels = Path(tempfile.mkdtemp(prefix="course-kernels-"))
-    sandbox.install_kernelspec(kernels / "kernels")
-    import transformer_course
+def _prepare_process(course: Path, forked: bool) -> str:
+    """Ready this process to grade; the name of the kernel to use."""
+    state = _Process
+    if state.course != course:
+        kernels = Path(tempfile.mkdtemp(prefix="course-kernels-"))
+        sandbox.install_kernelspec(kernels / "kernels")
+        forkserver.install_kernelspec(kernels / "kernels")
+        import transformer_course
 
-    hide = {str(course), str(Path.home()), tempfile.gettempdir()} - {"/tmp"}
-    os.environ.update(
-        JUPYTER_PATH=os.pathsep.join([str(kernels), os.environ.get("JUPYTER_PATH", "")]),
-        OMP_NUM_THREADS="1",
-        MKL_NUM_THREADS="1",
-        COURSE_SANDBOX_HIDE=os.pathsep.join(sorted(hide)),
-        COURSE_SANDBOX_EXPOSE=str(Path(transformer_course.__file__).parent),
-    )
-    _PREPARED["course"] = str(course)
+        hide = {str(course), str(Path.home()), tempfile.gettempdir()} - {"/tmp"}
+        os.environ.update(
+            JUPYTER_PATH=os.pathsep.join([str(kernels), os.environ.get("JUPYTER_PATH", "")]),
+            OMP_NUM_THREADS="1",
+            MKL_NUM_THREADS="1",
+            COURSE_SANDBOX_HIDE=os.pathsep.join(sorted(hide)),
+            COURSE_SANDBOX_EXPOSE=str(Path(transformer_course.__file__).parent),
+        )
+        state.run_dir = Path(tempfile.mkdtemp(prefix="course-zygote-"))
+        state.work_root = Path(tempfile.mkdtemp(prefix="course-work-"))
+        state.course = course
+    if not forked:
+        return sandbox.KERNEL_NAME
+    if state.zygote is None or state.zygote.poll() is not None:
+        (state.run_dir / "zygote.sock").unlink(missing_ok=True)
+        state.zygote = forkserver.start_zygote(state.run_dir, state.work_root)
+    return forkserver.KERNEL_NAME
 
 
-def _config(course: Path, private: Path, limits: Limits, events: Path):
+def _config(course: Path, private: Path, limits: Limits, events: Path, kernel: str,
+            workdir: Path):
     from nbconvert.preprocessors import ClearMetadataPreprocessor
     from nbgrader.preprocessors import (
         AssignLatePenalties,
@@ -227,15 +244,13 @@ def _config(course: Path, private: Path, limits: Limits, events: Path):
             SaveAutoGrades, AssignLatePenalties, CheckCellMetadata,
         ]},
         "SafeExecute": {
-            "kernel_name": sandbox.KERNEL_NAME,
+            "kernel_name": kernel,
             "timeout": int(limits.cell_timeout),
             "notebook_timeout": limits.notebook_timeout,
             "max_output_chars": limits.output_chars,
-            "workdir": str(private / "work"),
+            "workdir": str(workdir),
             "events_path": str(events),
         },
-        "OverwriteCells": {"add_missing_cells": True},
-        "IgnorePattern": {"enabled": True, "pattern": WARNING_PATTERN},
     }))
     return config
 
@@ -284,8 +299,8 @@ def grade(job: Job) -> dict:
             result["events"].append({"kind": "order", "cell": None, "message":
                                      "cells were out of order; graded in the course's order"})
         result["events"] += scan(notebook, release)
-        _prepare_process(course)
-        _autograde(job, notebook, private, result)
+        kernel = _prepare_process(course, job.forked_kernels)
+        _autograde(job, notebook, private, result, kernel)
     except Exception as error:  # a bug or an nbgrader failure: report it, keep the class going
         result.update(status="error", reason=f"{type(error).__name__}: {error}")
     finally:
@@ -294,7 +309,7 @@ def grade(job: Job) -> dict:
     return result
 
 
-def _autograde(job: Job, notebook: dict, private: Path, result: dict) -> None:
+def _autograde(job: Job, notebook: dict, private: Path, result: dict, kernel: str) -> None:
     from nbgrader.api import Gradebook
     from nbgrader.apps import NbGraderAPI
 
@@ -304,7 +319,8 @@ def _autograde(job: Job, notebook: dict, private: Path, result: dict) -> None:
     (folder / f"{assignment}.ipynb").write_text(json.dumps(notebook))
     if result["timestamp"]:
         (folder / "timestamp.txt").write_text(result["timestamp"])
-    (private / "work").mkdir()
+    # The kernel's working folder: empty, and where a forked kernel's sandbox can write.
+    workdir = Path(tempfile.mkdtemp(dir=_Process.work_root))
     shutil.copy(job.template_db, private / "gradebook.db")
     events = private / "events.jsonl"
     events.touch()
@@ -313,8 +329,11 @@ def _autograde(job: Job, notebook: dict, private: Path, result: dict) -> None:
         COURSE_SANDBOX_CPU=str(int(limits.notebook_timeout * 2)),
         COURSE_SANDBOX_FILE=str(limits.file_bytes),
     )
-    api = NbGraderAPI(config=_config(Path(job.course), private, limits, events))
-    outcome = api.autograde(assignment, student, force=True, create=True)
+    api = NbGraderAPI(config=_config(Path(job.course), private, limits, events, kernel, workdir))
+    try:
+        outcome = api.autograde(assignment, student, force=True, create=True)
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
     result["events"] += [json.loads(line) for line in events.read_text().splitlines()]
     if not outcome["success"]:
         log = outcome.get("log", "") + outcome.get("error", "")
@@ -335,7 +354,3 @@ def _autograde(job: Job, notebook: dict, private: Path, result: dict) -> None:
         raise RuntimeError(f"nbgrader could not write feedback: {outcome.get('error', '')}")
     page = private / "feedback" / student / assignment / f"{assignment}.html"
     result["feedback"] = page.read_text()
-
-
-def job_dict(job: Job) -> dict:
-    return asdict(job)

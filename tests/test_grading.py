@@ -369,3 +369,31 @@ def test_a_dask_cluster_grades_like_the_local_pool(tmp_path):
               for p in grading.glob(f"autograded/*/{A}/{pipeline.RESULT}")}
     assert scores["solution"] == FULL
     assert 0 < scores["no_scaling"] < FULL
+
+
+FORK_PROBE = """
+import json, sys
+from pathlib import Path
+import nbformat
+from nbclient import NotebookClient
+from autograder import worker
+kernel = worker._prepare_process(Path(sys.argv[1]), True)
+printed = []
+for code in ["import sys; print('torch' in sys.modules); import torch; torch.planted = 1",
+             "import torch; print(hasattr(torch, 'planted'))"]:
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(code)])
+    folder = {"metadata": {"path": str(worker._Process.work_root)}}
+    NotebookClient(notebook, kernel_name=kernel, resources=folder).execute()
+    printed.append(notebook.cells[0].outputs[0]["text"].strip())
+print(json.dumps([kernel, *printed]))
+"""
+
+
+def test_forked_kernels_start_with_torch_imported_and_share_nothing():
+    if not sandbox.available():
+        pytest.skip("bubblewrap (bwrap) is not installed")
+    output = subprocess.run([sys.executable, "-c", FORK_PROBE, str(REPO)], cwd=REPO,
+                            capture_output=True, text=True, timeout=300)
+    assert output.returncode == 0, output.stderr[-3000:]
+    # torch is there before the first import; what one notebook sets, the next never sees.
+    assert json.loads(output.stdout.splitlines()[-1]) == ["course-forked", "True", "False"]

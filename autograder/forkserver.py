@@ -1,0 +1,159 @@
+"""Kernels forked from a process that has already imported PyTorch: most of the floor, gone.
+
+Starting a kernel and importing torch costs about 2 s per notebook, more than grading many
+notebooks' own code. A grading worker therefore starts one *zygote*: a process, inside the
+same bubblewrap sandbox as any kernel, that imports ipykernel, PyTorch, NumPy and matplotlib
+once and then waits. Each kernel the grader asks for is a fork of it, ready in milliseconds.
+Nothing a student runs ever executes in the zygote, so each notebook still starts from the
+same clean state; only the import work is shared.
+
+    python -m autograder.forkserver serve SOCKET      # the zygote (started by the worker)
+    python -m autograder.forkserver kernel -f FILE    # the kernelspec's command
+
+The ``kernel`` command is what the kernel manager starts and signals: it sends the
+connection info, working folder, environment and limits to the zygote, relays interrupts
+to the forked kernel over the same connection, and exits when the kernel does. If it is
+killed, the connection closes and the kernel ends itself.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import warnings
+from pathlib import Path
+
+KERNEL_NAME = "course-forked"
+SOCKET_VARIABLE = "COURSE_FORKSERVER"
+LIMITS = {"COURSE_SANDBOX_MEMORY": resource.RLIMIT_AS, "COURSE_SANDBOX_CPU": resource.RLIMIT_CPU,
+          "COURSE_SANDBOX_FILE": resource.RLIMIT_FSIZE}
+INTERRUPT = b"I"
+
+
+def install_kernelspec(kernels_dir: Path) -> None:
+    spec = kernels_dir / KERNEL_NAME
+    spec.mkdir(parents=True, exist_ok=True)
+    argv = [sys.executable, "-m", "autograder.forkserver", "kernel", "-f", "{connection_file}"]
+    kernel = {"argv": argv, "display_name": "Python 3 (grading, forked)", "language": "python"}
+    (spec / "kernel.json").write_text(json.dumps(kernel, indent=1))
+
+
+# --- the zygote ---------------------------------------------------------------------------
+
+
+def start_zygote(run_dir: Path, work_root: Path) -> subprocess.Popen:
+    """Start a zygote serving on ``run_dir/zygote.sock``, sandboxed like a kernel with
+    ``work_root`` (where the kernels' working folders go) writable; wait until it listens."""
+    from autograder import sandbox
+
+    path = run_dir / "zygote.sock"
+    command = [sys.executable, "-m", "autograder.forkserver", "serve", str(path)]
+    if sandbox.available():
+        here = str(Path(__file__).resolve().parent)  # this module, nothing secret
+        command = sandbox.bwrap_command(command, [str(work_root), str(run_dir)], [here])
+    env = dict(os.environ, MPLCONFIGDIR="/tmp/matplotlib", PYTHONWARNINGS="ignore")
+    env.pop("JPY_PARENT_PID", None)
+    zygote = subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and zygote.poll() is None:
+        try:
+            with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+                probe.connect(str(path))
+                probe.sendall(b"{}\n")  # an empty request: the fork exits at once
+            os.environ[SOCKET_VARIABLE] = str(path)
+            return zygote
+        except OSError:
+            time.sleep(0.05)
+    zygote.kill()
+    raise RuntimeError("the kernel zygote did not start")
+
+
+def serve(path: str) -> None:
+    # matplotlib reads its backend when imported: choose the inline one a kernel would.
+    os.environ["MPLBACKEND"] = "module://matplotlib_inline.backend_inline"
+    import ipykernel.kernelapp  # noqa: F401
+    import matplotlib.pyplot  # noqa: F401
+    import numpy  # noqa: F401
+    import torch  # noqa: F401
+    import torch.nn.functional  # noqa: F401
+
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # children are reaped by the system
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind(path)
+    server.listen()
+    while True:
+        connection, _ = server.accept()
+        if os.fork() == 0:
+            server.close()
+            _become_kernel(connection)  # never returns
+        connection.close()
+
+
+def _become_kernel(connection: socket.socket) -> None:
+    request = json.loads(connection.makefile().readline() or "{}")
+    if not request:
+        os._exit(0)
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    os.environ.clear()
+    os.environ.update(request["env"])
+    if os.environ.get("PYTHONWARNINGS") == "ignore":  # read at start-up, which was the zygote's
+        warnings.simplefilter("ignore")
+    for variable, which in LIMITS.items():
+        if os.environ.get(variable):
+            value = int(os.environ[variable])
+            resource.setrlimit(which, (value, value))
+    os.chdir(request["cwd"])
+    info = Path(f"/tmp/kernel-{os.getpid()}.json")
+    info.write_text(json.dumps(request["connection"]))
+    threading.Thread(target=_relay, args=(connection,), daemon=True).start()
+    from ipykernel.kernelapp import IPKernelApp
+
+    sys.argv = ["ipykernel", "-f", str(info), "--HistoryManager.hist_file=:memory:"]
+    app = IPKernelApp.instance()
+    app.initialize()
+    app.start()
+    os._exit(0)
+
+
+def _relay(connection: socket.socket) -> None:
+    """Interrupts from the launcher; when it goes away, so does this kernel."""
+    while True:
+        data = connection.recv(1)
+        if not data:
+            os._exit(1)
+        if data == INTERRUPT:
+            os.kill(os.getpid(), signal.SIGINT)
+
+
+# --- the launcher (the kernelspec's command) ----------------------------------------------
+
+
+def launch(connection_file: str) -> None:
+    link = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    link.connect(os.environ[SOCKET_VARIABLE])
+    cwd = os.getcwd()
+    env = dict(os.environ, HOME=cwd, MPLCONFIGDIR=os.path.join(cwd, ".matplotlib"),
+               PYTHONWARNINGS="ignore", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1")
+    env.pop("JPY_PARENT_PID", None)  # the kernel's parent is the zygote, not this process
+    request = {"connection": json.loads(Path(connection_file).read_text()),
+               "cwd": cwd, "env": env}
+    link.sendall(json.dumps(request).encode() + b"\n")
+    signal.signal(signal.SIGINT, lambda *_: link.sendall(INTERRUPT))
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    while link.recv(1):  # returns b"" when the kernel exits
+        pass
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "serve":
+        serve(sys.argv[2])
+    else:
+        launch(sys.argv[sys.argv.index("-f") + 1])
