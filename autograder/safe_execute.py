@@ -63,6 +63,23 @@ class SafeExecute(Execute):
         self.timeout_func = self._cell_timeout
         return super().preprocess(nb, resources, km)
 
+    async def async_start_new_kernel_client(self):
+        """Start the kernel client; a kernel that dies while starting gets two more tries
+        (seen once in a hundred runs under heavy load)."""
+        for attempt in range(3):
+            try:
+                return await super().async_start_new_kernel_client()
+            except RuntimeError as error:
+                if attempt == 2:
+                    raise
+                self._event("kernel", f"the kernel did not start ({error}); started it again")
+                if self.km is not None:  # nbclient has usually cleaned up already
+                    await self._async_cleanup_kernel()
+                self.km = self.create_kernel_manager()
+                await self.async_start_new_kernel()
+
+    start_new_kernel_client = run_sync(async_start_new_kernel_client)
+
     def _cell_timeout(self, cell) -> float:
         return max(1.0, min(self.timeout or 1e9, self._deadline - time.monotonic()))
 
