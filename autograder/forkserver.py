@@ -148,7 +148,10 @@ def launch(connection_file: str) -> None:
     link.sendall(json.dumps(request).encode() + b"\n")
     signal.signal(signal.SIGINT, lambda *_: link.sendall(INTERRUPT))
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-    while link.recv(1):  # returns b"" when the kernel exits
+    try:
+        while link.recv(1):  # returns b"" when the kernel exits
+            pass
+    except ConnectionResetError:  # it exited with an interrupt still unread
         pass
 
 

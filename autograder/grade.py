@@ -25,6 +25,7 @@ import re
 import shutil
 import sys
 import tempfile
+import warnings
 from pathlib import Path
 
 from autograder import report, sandbox
@@ -112,11 +113,14 @@ def find_jobs(course: Course, assignments: list[str], limits: Limits, regrade: b
 def merge(course: Course, result: dict) -> None:
     """Record one result: gradebook rows, autograded notebook, feedback, then the marker."""
     from nbgrader.api import Gradebook
+    from nbgrader.utils import parse_utc
+    from sqlalchemy.exc import SAWarning
 
     student, assignment = result["student"], result["assignment"]
-    with Gradebook(f"sqlite:///{course.gradebook}") as gradebook:
+    with Gradebook(f"sqlite:///{course.gradebook}") as gradebook, warnings.catch_warnings():
+        warnings.simplefilter("ignore", SAWarning)  # nbgrader's own ORM chatter
         gradebook.update_or_create_student(student)
-        extra = {"timestamp": result["timestamp"]} if result["timestamp"] else {}
+        extra = {"timestamp": parse_utc(result["timestamp"])} if result["timestamp"] else {}
         gradebook.update_or_create_submission(assignment, student, **extra)
         notebook = gradebook.find_submission_notebook(assignment, assignment, student)
         grades = result["grades"]

@@ -98,6 +98,7 @@ def plot(path: Path, results: list[dict]) -> None:
 
     matplotlib.use("agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
     by_assignment = defaultdict(list)
     for r in results:
@@ -107,10 +108,14 @@ def plot(path: Path, results: list[dict]) -> None:
     for ax, name in zip(axes[0], names, strict=True):
         rows = by_assignment[name]
         maximum = max(r.get("max_score", 0) for r in rows) or 1
-        ax.hist([r.get("score", 0) for r in rows], bins=10, range=(0, maximum),
-                color="#4c72b0", edgecolor="white")
+        scores = [r.get("score", 0) for r in rows]
+        ax.hist(scores, bins=10, range=(0, maximum), color="#4c72b0", edgecolor="white")
+        mean = statistics.mean(scores)
+        ax.axvline(mean, color="#c44e52", linestyle="--", label=f"mean {mean:.1f}")
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True))  # whole students
         ax.set_title(name, fontsize=9)
-        ax.set_xlabel("score")
+        ax.set_xlabel(f"score (of {maximum:g})")
+        ax.legend(fontsize=8, frameon=False)
     axes[0][0].set_ylabel("students")
     fig.suptitle("Score distribution")
     fig.tight_layout()

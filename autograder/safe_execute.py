@@ -55,6 +55,7 @@ class SafeExecute(Execute):
         self._ran: list[int] = []  # code cells executed so far, for a replay
         self._restarts = 0
         self._compromised = False
+        self._out_of_time = False
         self._output_chars: dict[int, int] = {}
         if self.workdir:
             # Not the autograded folder: the notebook there holds the hidden tests.
@@ -97,8 +98,10 @@ class SafeExecute(Execute):
             cell.outputs = [error_output(
                 "NotRun", f"not run: the notebook used up its {self.notebook_timeout:.0f} s"
             )]
-            self._event("time", "the notebook ran out of time; later cells were not run", cell)
-            self._deadline = -1  # report it once
+            if not self._out_of_time:
+                self._event("time", "the notebook ran out of time; later cells were not run",
+                            cell)
+            self._out_of_time = True
             return cell, self.resources
         if is_grade(cell) and not self._guard(cell):
             cell.outputs = [error_output(
@@ -108,28 +111,28 @@ class SafeExecute(Execute):
         try:
             cell, resources = super().preprocess_cell(cell, resources, index)
         except DeadKernelError:
-            cell.outputs.append(error_output(
-                "KernelDied", "the kernel stopped while running this cell (os._exit, a crash, "
-                "or the memory or CPU limit); grading went on with a fresh kernel"
-            ))
-            self._event("kernel", "the kernel died in this cell", cell)
-            self._fresh_kernel()
-            return cell, self.resources
+            return self._recover(cell, "KernelDied", "the kernel died in this cell",
+                                 "the kernel stopped while running this cell (os._exit, a "
+                                 "crash, or the memory or CPU limit)")
         except CellTimeoutError:  # still busy after the interrupt: it ignores Ctrl-C
-            cell.outputs.append(error_output(
-                "CellTimeoutError", f"this cell ran longer than {self.timeout} s and did not stop"
-                " when interrupted; grading went on with a fresh kernel"
-            ))
-            self._event("timeout", f"a cell ran longer than {self.timeout} s and ignored the "
-                        "interrupt", cell)
-            self._fresh_kernel()
-            return cell, self.resources
+            return self._recover(cell, "CellTimeoutError", f"a cell ran longer than "
+                                 f"{self.timeout} s and ignored the interrupt",
+                                 f"this cell ran longer than {self.timeout} s and did not stop "
+                                 "when interrupted")
         self._ran.append(index)
         if any(o.get("ename") == "CellTimeoutError" for o in cell.outputs):
             self._event("timeout", f"a cell ran longer than {self.timeout} s", cell)
             self._ran.pop()
             if not self._responsive():
                 self._fresh_kernel()
+        return cell, self.resources
+
+    def _recover(self, cell, ename: str, event: str, explanation: str):
+        """Record why this cell failed and go on with a fresh kernel."""
+        cell.outputs.append(error_output(
+            ename, f"{explanation}; grading went on with a fresh kernel"))
+        self._event("kernel" if ename == "KernelDied" else "timeout", event, cell)
+        self._fresh_kernel()
         return cell, self.resources
 
     def _responsive(self) -> bool:

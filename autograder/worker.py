@@ -17,6 +17,7 @@ import os
 import shutil
 import tempfile
 import time
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -84,12 +85,6 @@ def read_submission(path: Path, assignment: str, releases: dict[str, dict]) -> d
         raise Rejected(f"the file is not a notebook (malformed JSON: {error})") from None
     if not isinstance(notebook, dict) or not isinstance(notebook.get("cells"), list):
         raise Rejected("the file is JSON but not a notebook (it has no list of cells)")
-    import nbformat
-
-    try:
-        nbformat.validate(nbformat.reads(text, as_version=4))
-    except Exception as error:
-        raise Rejected(f"the notebook is damaged ({str(error).splitlines()[0]})") from None
     # Ids such as "setup" or "ex1_tests" occur in several notebooks: the closest match tells.
     ids = set(grade_ids(notebook))
     if ids:
@@ -99,6 +94,17 @@ def read_submission(path: Path, assignment: str, releases: dict[str, dict]) -> d
         if overlap[best] > overlap[assignment]:
             raise Rejected(f"this is not the notebook of {assignment} (it is {best})")
     return notebook
+
+
+def format_problem(notebook: dict) -> str | None:
+    """What is wrong with the notebook's format, if anything (nbgrader copes with most)."""
+    import nbformat
+
+    try:
+        nbformat.validate(nbformat.from_dict(notebook))
+    except Exception as error:
+        return str(error).splitlines()[0]
+    return None
 
 
 def restore_order(notebook: dict, release: dict) -> bool:
@@ -299,8 +305,14 @@ def grade(job: Job) -> dict:
             result["events"].append({"kind": "order", "cell": None, "message":
                                      "cells were out of order; graded in the course's order"})
         result["events"] += scan(notebook, release)
+        if problem := format_problem(notebook):
+            result["events"].append({"kind": "format", "cell": None, "message":
+                                     f"the file bends the notebook format ({problem}); graded"
+                                     " anyway"})
         kernel = _prepare_process(course, job.forked_kernels)
-        _autograde(job, notebook, private, result, kernel)
+        with warnings.catch_warnings():  # nbgrader's and nbformat's own chatter, not the student's
+            warnings.simplefilter("ignore")
+            _autograde(job, notebook, private, result, kernel)
     except Exception as error:  # a bug or an nbgrader failure: report it, keep the class going
         result.update(status="error", reason=f"{type(error).__name__}: {error}")
     finally:

@@ -34,6 +34,7 @@ FULL = sum(POINTS.values())
 LIMITS = Limits(cell_timeout=8, notebook_timeout=120, memory_bytes=3 << 30)
 SOLUTION = solution_sources(A)
 STUB = "# YOUR CODE HERE\nraise NotImplementedError()"
+SUBMITTED_AT = "2026-11-20 09:30:00.000000 UTC"
 
 
 def answers(**changes: str) -> dict[str, str]:
@@ -118,6 +119,8 @@ def write_class(submitted: Path) -> None:
         path = submitted / student / A / f"{A}.ipynb"
         path.parent.mkdir(parents=True)
         path.write_text(json.dumps(notebook_for(student)))
+    # What `nbgrader collect` writes beside a submission.
+    (submitted / "solution" / A / "timestamp.txt").write_text(SUBMITTED_AT)
     # Broken files.
     broken = {"empty": "", "malformed": '{"cells": [', "not_a_notebook": "[1, 2]"}
     for student, text in broken.items():
@@ -397,3 +400,48 @@ def test_forked_kernels_start_with_torch_imported_and_share_nothing():
     assert output.returncode == 0, output.stderr[-3000:]
     # torch is there before the first import; what one notebook sets, the next never sees.
     assert json.loads(output.stdout.splitlines()[-1]) == ["course-forked", "True", "False"]
+
+
+def test_a_plain_folder_of_notebooks_is_imported_by_name_or_number(tmp_path):
+    folder = tmp_path / "downloads"
+    for student, name in [("alice", "01.ipynb"), ("bob", "01_vector_attention.ipynb"),
+                          ("bob", "02_my_copy.ipynb"), ("carl", "notes.ipynb")]:
+        (folder / student).mkdir(parents=True, exist_ok=True)
+        (folder / student / name).write_text(f"{student}/{name}")
+    course = pipeline.Course(REPO, tmp_path / "grading")
+    notes = pipeline.import_folder(course, folder)
+    imported = sorted(str(p.relative_to(course.submitted))
+                      for p in course.submitted.glob("*/*/*.ipynb"))
+    assert imported == ["alice/01_vector_attention/01_vector_attention.ipynb",
+                        "bob/01_vector_attention/01_vector_attention.ipynb",
+                        "bob/02_matrix_attention/02_matrix_attention.ipynb"]
+    assert (course.submitted / "bob" / "02_matrix_attention" / "02_matrix_attention.ipynb"
+            ).read_text() == "bob/02_my_copy.ipynb"
+    assert notes == ["carl: notes.ipynb is not a notebook of this course; skipped"]
+
+
+def test_the_gradebook_holds_the_class_as_nbgrader_would(graded):
+    from nbgrader.api import Gradebook
+
+    with Gradebook(f"sqlite:///{graded['course'].gradebook}") as gradebook:
+        submission = gradebook.find_submission(A, "solution")
+        assert submission.score == FULL
+        assert str(submission.timestamp).startswith("2026-11-20 09:30:00")
+        assert gradebook.find_submission(A, "blank").score == 0
+        assert len(gradebook.find_assignment(A).submissions) == len(EXPECTED)
+
+
+def test_a_notebook_over_its_time_budget_stops_there(tmp_path):
+    if not sandbox.available():
+        pytest.skip("bubblewrap (bwrap) is not installed")
+    grading = tmp_path / "grading"
+    path = grading / "submitted" / "slow" / A / f"{A}.ipynb"
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps(notebook_for("loop")))  # an endless loop in exercise 3
+    budget = Limits(cell_timeout=30, notebook_timeout=6)
+    pipeline.grade_class(pipeline.Course(REPO, grading), LocalPool(1), [A], budget,
+                         progress=False)
+    result = json.loads((grading / "autograded" / "slow" / A / pipeline.RESULT).read_text())
+    assert events(result, "time") == ["the notebook ran out of time; later cells were not run"]
+    # Exercises 1 and 2 ran before the loop; nothing after it did.
+    assert result["score"] == POINTS["ex1_tests"] + POINTS["ex2_tests"]
