@@ -8,7 +8,7 @@ Nothing a student runs ever executes in the zygote, so each notebook still start
 same clean state; only the import work is shared.
 
     python -m autograder.forkserver serve SOCKET      # the zygote (started by the worker)
-    python -m autograder.forkserver kernel -f FILE    # the kernelspec's command
+    python -m autograder.forkserver -f FILE           # the kernelspec's command
 
 The ``kernel`` command is what the kernel manager starts and signals: it sends the
 connection info, working folder, environment and limits to the zygote, relays interrupts
@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import json
 import os
-import resource
 import signal
 import socket
 import subprocess
@@ -30,19 +29,15 @@ import time
 import warnings
 from pathlib import Path
 
+from autograder import sandbox
+
 KERNEL_NAME = "course-forked"
 SOCKET_VARIABLE = "COURSE_FORKSERVER"
-LIMITS = {"COURSE_SANDBOX_MEMORY": resource.RLIMIT_AS, "COURSE_SANDBOX_CPU": resource.RLIMIT_CPU,
-          "COURSE_SANDBOX_FILE": resource.RLIMIT_FSIZE}
 INTERRUPT = b"I"
 
 
 def install_kernelspec(kernels_dir: Path) -> None:
-    spec = kernels_dir / KERNEL_NAME
-    spec.mkdir(parents=True, exist_ok=True)
-    argv = [sys.executable, "-m", "autograder.forkserver", "kernel", "-f", "{connection_file}"]
-    kernel = {"argv": argv, "display_name": "Python 3 (grading, forked)", "language": "python"}
-    (spec / "kernel.json").write_text(json.dumps(kernel, indent=1))
+    sandbox.install_kernelspec(kernels_dir, KERNEL_NAME, "autograder.forkserver")
 
 
 # --- the zygote ---------------------------------------------------------------------------
@@ -51,17 +46,15 @@ def install_kernelspec(kernels_dir: Path) -> None:
 def start_zygote(run_dir: Path, work_root: Path) -> subprocess.Popen:
     """Start a zygote serving on ``run_dir/zygote.sock``, sandboxed like a kernel with
     ``work_root`` (where the kernels' working folders go) writable; wait until it listens."""
-    from autograder import sandbox
-
     path = run_dir / "zygote.sock"
     command = [sys.executable, "-m", "autograder.forkserver", "serve", str(path)]
     if sandbox.available():
         here = str(Path(__file__).resolve().parent)  # this module, nothing secret
         command = sandbox.bwrap_command(command, [str(work_root), str(run_dir)], [here])
-    env = dict(os.environ, MPLCONFIGDIR="/tmp/matplotlib", PYTHONWARNINGS="ignore")
-    env.pop("JPY_PARENT_PID", None)
-    zygote = subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    # Its /tmp (private, inside the sandbox) serves as HOME; its kernels get their own.
+    zygote = subprocess.Popen(command, env=sandbox.kernel_environment("/tmp"),
+                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and zygote.poll() is None:
         try:
@@ -106,10 +99,7 @@ def _become_kernel(connection: socket.socket) -> None:
     os.environ.update(request["env"])
     if os.environ.get("PYTHONWARNINGS") == "ignore":  # read at start-up, which was the zygote's
         warnings.simplefilter("ignore")
-    for variable, which in LIMITS.items():
-        if os.environ.get(variable):
-            value = int(os.environ[variable])
-            resource.setrlimit(which, (value, value))
+    sandbox.apply_limits()
     os.chdir(request["cwd"])
     info = Path(f"/tmp/kernel-{os.getpid()}.json")
     info.write_text(json.dumps(request["connection"]))
@@ -140,11 +130,8 @@ def launch(connection_file: str) -> None:
     link = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     link.connect(os.environ[SOCKET_VARIABLE])
     cwd = os.getcwd()
-    env = dict(os.environ, HOME=cwd, MPLCONFIGDIR=os.path.join(cwd, ".matplotlib"),
-               PYTHONWARNINGS="ignore", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1")
-    env.pop("JPY_PARENT_PID", None)  # the kernel's parent is the zygote, not this process
     request = {"connection": json.loads(Path(connection_file).read_text()),
-               "cwd": cwd, "env": env}
+               "cwd": cwd, "env": sandbox.kernel_environment(cwd)}
     link.sendall(json.dumps(request).encode() + b"\n")
     signal.signal(signal.SIGINT, lambda *_: link.sendall(INTERRUPT))
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
@@ -158,5 +145,5 @@ def launch(connection_file: str) -> None:
 if __name__ == "__main__":
     if sys.argv[1] == "serve":
         serve(sys.argv[2])
-    else:
+    else:  # the kernelspec: -f CONNECTION_FILE
         launch(sys.argv[sys.argv.index("-f") + 1])

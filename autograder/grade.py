@@ -28,7 +28,7 @@ import tempfile
 import warnings
 from pathlib import Path
 
-from autograder import report, sandbox
+from autograder import release, report, sandbox
 from autograder.executors import DaskCluster, LocalPool
 from autograder.worker import Job, Limits, grade, sha256
 
@@ -49,7 +49,7 @@ class Course:
         self.template = self.grading / "template.db"
 
     def assignments(self) -> list[str]:
-        return sorted(p.name for p in (self.root / "solutions").glob("[0-9][0-9]_*") if p.is_dir())
+        return release.assignments(self.root)
 
     def result_path(self, student: str, assignment: str) -> Path:
         return self.autograded / student / assignment / RESULT
@@ -80,9 +80,6 @@ def import_folder(course: Course, folder: Path) -> list[str]:
 def prepare_gradebooks(course: Course) -> None:
     """A template gradebook (every assignment, no students) that workers copy, and the
     instructor's gradebook with the same assignments."""
-    sys.path.insert(0, str(course.root / "autograder"))
-    import release
-
     course.grading.mkdir(parents=True, exist_ok=True)
     if not course.template.exists():
         with tempfile.TemporaryDirectory() as tmp:
@@ -176,9 +173,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--assignment", action="append", help="only these (repeatable)")
     parser.add_argument("--workers", type=int, default=os.cpu_count(), help="local processes")
     parser.add_argument("--scheduler", help="address of a Dask scheduler to grade on")
-    parser.add_argument("--cell-timeout", type=float, default=60)
-    parser.add_argument("--notebook-timeout", type=float, default=300)
-    parser.add_argument("--memory-gib", type=float, default=4)
+    defaults = Limits()
+    parser.add_argument("--cell-timeout", type=float, default=defaults.cell_timeout)
+    parser.add_argument("--notebook-timeout", type=float, default=defaults.notebook_timeout)
+    parser.add_argument("--memory-gib", type=float, default=defaults.memory_bytes / (1 << 30))
     parser.add_argument("--regrade", action="store_true", help="grade everyone again")
     parser.add_argument("--no-fork", dest="forked", action="store_false",
                         help="start every kernel afresh instead of forking it (slower)")

@@ -8,6 +8,8 @@ import statistics
 from collections import Counter, defaultdict
 from pathlib import Path
 
+from autograder.worker import grade_id
+
 MISCONCEPTION = re.compile(r"This matches ([^.\n]+)\.")
 
 
@@ -15,15 +17,15 @@ def diagnoses(notebook: dict) -> dict[str, list[str]]:
     """The misconceptions the checks named, per test cell: grade_id -> descriptions."""
     found = {}
     for cell in notebook["cells"]:
-        grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
-        if not grade_id or cell.get("cell_type") != "code":
+        cell_id = grade_id(cell)
+        if not cell_id or cell.get("cell_type") != "code":
             continue
         text = "".join(
             o.get("text", "") if isinstance(o.get("text", ""), str) else "".join(o["text"])
             for o in cell.get("outputs", [])
         )
         if names := sorted(set(MISCONCEPTION.findall(text))):
-            found[grade_id] = names
+            found[cell_id] = names
     return found
 
 

@@ -30,6 +30,8 @@ from nbgrader.preprocessors import Execute
 from nbgrader.utils import is_grade
 from traitlets import Float, Integer, Unicode
 
+from autograder.worker import grade_id
+
 GUARD = "__import__('transformer_course.integrity', fromlist=['restore']).restore({nonce!r})"
 
 
@@ -87,9 +89,9 @@ class SafeExecute(Execute):
     def _event(self, kind: str, message: str, cell=None) -> None:
         if not self.events_path:
             return
-        grade_id = cell.metadata.get("nbgrader", {}).get("grade_id") if cell else None
+        event = {"kind": kind, "cell": grade_id(cell) if cell else None, "message": message}
         with open(self.events_path, "a") as log:
-            log.write(json.dumps({"kind": kind, "cell": grade_id, "message": message}) + "\n")
+            log.write(json.dumps(event) + "\n")
 
     def preprocess_cell(self, cell, resources, index):
         if cell.cell_type != "code" or not cell.source.strip():

@@ -34,13 +34,36 @@ def available() -> bool:
     return shutil.which("bwrap") is not None
 
 
-def install_kernelspec(kernels_dir: Path) -> None:
-    """Write the grading kernelspec into ``kernels_dir`` (a folder on JUPYTER_PATH/kernels)."""
-    spec = kernels_dir / KERNEL_NAME
+def install_kernelspec(kernels_dir: Path, name: str = KERNEL_NAME,
+                       module: str = "autograder.sandbox") -> None:
+    """Write a grading kernelspec that starts ``python -m <module> -f <connection file>``
+    into ``kernels_dir`` (a folder on JUPYTER_PATH/kernels)."""
+    spec = kernels_dir / name
     spec.mkdir(parents=True, exist_ok=True)
-    argv = [sys.executable, "-m", "autograder.sandbox", "-f", "{connection_file}"]
-    kernel = {"argv": argv, "display_name": "Python 3 (grading sandbox)", "language": "python"}
+    argv = [sys.executable, "-m", module, "-f", "{connection_file}"]
+    kernel = {"argv": argv, "display_name": f"Python 3 ({name})", "language": "python"}
     (spec / "kernel.json").write_text(json.dumps(kernel, indent=1))
+
+
+def kernel_environment(workdir: str) -> dict[str, str]:
+    """The environment a grading kernel runs with: one math thread, no warnings on stderr
+    (nbgrader gives a test cell that writes to stderr zero points), HOME and matplotlib's
+    cache in the working folder. Without JPY_PARENT_PID: in its own PID namespace the kernel
+    cannot see its parent and would shut itself down (bubblewrap's --die-with-parent, or the
+    fork server's link, does that job instead)."""
+    env = dict(os.environ, OMP_NUM_THREADS="1", MKL_NUM_THREADS="1", PYTHONWARNINGS="ignore",
+               MPLCONFIGDIR=os.path.join(workdir, ".matplotlib"), HOME=workdir)
+    env.pop("JPY_PARENT_PID", None)
+    return env
+
+
+def apply_limits() -> None:
+    """Set this process's resource limits from the COURSE_SANDBOX_* variables."""
+    for variable, which in (("COURSE_SANDBOX_MEMORY", resource.RLIMIT_AS),
+                            ("COURSE_SANDBOX_CPU", resource.RLIMIT_CPU),
+                            ("COURSE_SANDBOX_FILE", resource.RLIMIT_FSIZE)):
+        if value := os.environ.get(variable):
+            resource.setrlimit(which, (int(value), int(value)))
 
 
 def _paths(variable: str) -> list[str]:
@@ -67,30 +90,13 @@ def bwrap_command(command: list[str], writable: list[str], readable: list[str]) 
     return wrapped + ["--"] + command
 
 
-def _limit(which: int, variable: str) -> None:
-    value = os.environ.get(variable)
-    if value:
-        resource.setrlimit(which, (int(value), int(value)))
-
-
 def main(argv: list[str]) -> None:
     connection_file = os.path.abspath(argv[argv.index("-f") + 1])
     workdir = os.getcwd()
-    # The kernel's own settings: one math thread, no warnings on stderr (nbgrader gives a
-    # test cell that writes to stderr zero points), matplotlib's cache in the working folder.
-    os.environ.update(
-        OMP_NUM_THREADS="1",
-        MKL_NUM_THREADS="1",
-        PYTHONWARNINGS="ignore",
-        MPLCONFIGDIR=os.path.join(workdir, ".matplotlib"),
-        HOME=workdir,
-    )
-    # In its own PID namespace the kernel cannot see its parent and would shut itself down;
-    # bubblewrap's --die-with-parent does that job instead.
-    os.environ.pop("JPY_PARENT_PID", None)
-    _limit(resource.RLIMIT_AS, "COURSE_SANDBOX_MEMORY")
-    _limit(resource.RLIMIT_CPU, "COURSE_SANDBOX_CPU")
-    _limit(resource.RLIMIT_FSIZE, "COURSE_SANDBOX_FILE")
+    environment = kernel_environment(workdir)
+    os.environ.clear()
+    os.environ.update(environment)
+    apply_limits()
     kernel = [sys.executable, "-m", "ipykernel_launcher", "-f", connection_file]
     kernel.append("--HistoryManager.hist_file=:memory:")
     command = bwrap_command(kernel, [workdir], [connection_file]) if available() else kernel

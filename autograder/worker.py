@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from autograder import forkserver, sandbox
+from autograder.release import assignments as course_assignments
 
 HIDDEN = ("### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS")
 HIDDEN_NOTE = "# (hidden tests ran here: their report is below)"
@@ -51,20 +52,26 @@ def sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+def grade_id(cell: dict) -> str | None:
+    """The nbgrader id of a cell, None for a cell of the student's own."""
+    return cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+
+
+def source(cell: dict) -> str:
+    return cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
+
+
 def grade_ids(notebook: dict) -> list[str]:
     return [
-        c["metadata"]["nbgrader"]["grade_id"]
-        for c in notebook.get("cells", [])
-        if isinstance(c, dict) and c.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+        grade_id(c) for c in notebook.get("cells", []) if isinstance(c, dict) and grade_id(c)
     ]
 
 
 def released(course: Path) -> dict[str, dict]:
     """The release notebook of every assignment: name -> notebook JSON."""
     return {
-        folder.name: json.loads((folder / f"{folder.name}.ipynb").read_text())
-        for folder in sorted((course / "notebooks").glob("[0-9][0-9]_*"))
-        if (folder / f"{folder.name}.ipynb").exists()
+        a: json.loads((course / "notebooks" / a / f"{a}.ipynb").read_text())
+        for a in course_assignments(course)
     }
 
 
@@ -114,9 +121,8 @@ def restore_order(notebook: dict, release: dict) -> bool:
     groups: dict[str | None, list] = {None: []}
     current = None
     for cell in notebook["cells"]:
-        grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
-        if grade_id in order and grade_id not in groups:
-            current = grade_id
+        if grade_id(cell) in order and grade_id(cell) not in groups:
+            current = grade_id(cell)
             groups[current] = []
         groups[current].append(cell)
     cells = groups[None] + [c for g in order if g in groups for c in groups[g]]
@@ -163,20 +169,16 @@ def suspicious(source: str) -> list[str]:
 
 
 def scan(notebook: dict, release: dict) -> list[dict]:
-    locked = {
-        c["metadata"]["nbgrader"]["grade_id"]
-        for c in release["cells"]
-        if c.get("metadata", {}).get("nbgrader", {}).get("locked")
-    }
+    locked = {grade_id(c) for c in release["cells"]
+              if c.get("metadata", {}).get("nbgrader", {}).get("locked")}
     events = []
     for cell in notebook["cells"]:
-        grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
-        if cell.get("cell_type") != "code" or grade_id in locked:
+        if cell.get("cell_type") != "code" or grade_id(cell) in locked:
             continue  # locked cells are replaced by the instructor's version anyway
-        source = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
-        for finding in suspicious(source):
-            where = f"answer cell {grade_id}" if grade_id else "a cell the student added"
-            events.append({"kind": "suspicious", "cell": grade_id,
+        for finding in suspicious(source(cell)):
+            where = (f"answer cell {grade_id(cell)}" if grade_id(cell)
+                     else "a cell the student added")
+            events.append({"kind": "suspicious", "cell": grade_id(cell),
                            "message": f"{where}, {finding}"})
     return events
 
@@ -223,18 +225,15 @@ def _prepare_process(course: Path, forked: bool) -> str:
 
 def _config(course: Path, private: Path, limits: Limits, events: Path, kernel: str,
             workdir: Path):
-    from nbconvert.preprocessors import ClearMetadataPreprocessor
-    from nbgrader.preprocessors import (
-        AssignLatePenalties,
-        CheckCellMetadata,
-        IgnorePattern,
-        LimitOutput,
-        SaveAutoGrades,
-    )
+    from nbgrader.converters import Autograde
+    from nbgrader.preprocessors import Execute
     from traitlets.config import Config, PyFileConfigLoader
 
     from autograder.safe_execute import SafeExecute
 
+    # nbgrader's own autograding steps, with its Execute replaced by the hardened one.
+    steps = [SafeExecute if step is Execute else step
+             for step in Autograde.class_traits()["autograde_preprocessors"].default()]
     config = PyFileConfigLoader("nbgrader_config.py", path=str(course / "autograder")).load_config()
     config.merge(Config({
         "CourseDirectory": {
@@ -245,10 +244,7 @@ def _config(course: Path, private: Path, limits: Limits, events: Path, kernel: s
             "feedback_directory": "feedback",
             "db_url": f"sqlite:///{private / 'gradebook.db'}",
         },
-        "Autograde": {"autograde_preprocessors": [
-            SafeExecute, IgnorePattern, ClearMetadataPreprocessor, LimitOutput,
-            SaveAutoGrades, AssignLatePenalties, CheckCellMetadata,
-        ]},
+        "Autograde": {"autograde_preprocessors": steps},
         "SafeExecute": {
             "kernel_name": kernel,
             "timeout": int(limits.cell_timeout),
@@ -264,11 +260,10 @@ def _config(course: Path, private: Path, limits: Limits, events: Path, kernel: s
 def strip_hidden_tests(notebook: dict) -> dict:
     """The notebook a student may see: test cells keep their visible checks only."""
     for cell in notebook["cells"]:
-        source = cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
-        if HIDDEN[0] not in source:
+        if HIDDEN[0] not in source(cell):
             continue
         kept, hidden = [], False
-        for line in source.splitlines():
+        for line in source(cell).splitlines():
             if line.strip() == HIDDEN[0]:
                 hidden = True
                 kept.append(HIDDEN_NOTE)
