@@ -8,13 +8,11 @@ cross-attention; a padding mask over the source is ``src_real[:, None, :]``.
 
 from __future__ import annotations
 
-import copy
-
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from .encoder import FeedForward
+from .encoder import BlockStack, FeedForward
 from .multihead import MultiHeadAttention, from_torch, to_torch
 
 __all__ = ["Decoder", "DecoderBlock", "block_from_torch", "block_to_torch", "causal_mask"]
@@ -86,20 +84,8 @@ class DecoderBlock(nn.Module):
         return x, (self_weights, cross_weights)
 
 
-class Decoder(nn.Module):
+class Decoder(BlockStack):
     """A stack of ``n_layers`` decoder blocks, equal to ``nn.TransformerDecoder``."""
-
-    def __init__(self, block: DecoderBlock, n_layers: int, final_norm: nn.Module | None = None):
-        super().__init__()
-        self.layers = nn.ModuleList(copy.deepcopy(block) for _ in range(n_layers))
-        self.final_norm = final_norm
-
-    @classmethod
-    def from_blocks(cls, blocks, final_norm: nn.Module | None = None) -> Decoder:
-        """A stack of these very blocks (each keeps its own weights), in this order."""
-        stack = cls(blocks[0], n_layers=0, final_norm=final_norm)
-        stack.layers = nn.ModuleList(blocks)
-        return stack
 
     def forward(
         self,

@@ -7,13 +7,16 @@ True = may attend, broadcastable to (B, H, T, S); a padding mask is ``real[:, No
 from __future__ import annotations
 
 import copy
+from typing import Self
 
 import torch
 import torch.nn as nn
 
 from .multihead import MultiHeadAttention, from_torch, to_torch
 
-__all__ = ["Encoder", "EncoderBlock", "FeedForward", "block_from_torch", "block_to_torch"]
+__all__ = [
+    "BlockStack", "Encoder", "EncoderBlock", "FeedForward", "block_from_torch", "block_to_torch"
+]
 
 
 class FeedForward(nn.Module):
@@ -67,20 +70,25 @@ class EncoderBlock(nn.Module):
         return x, weights
 
 
-class Encoder(nn.Module):
-    """A stack of ``n_layers`` encoder blocks, equal to ``nn.TransformerEncoder``."""
+class BlockStack(nn.Module):
+    """``n_layers`` copies of ``block`` (each with its own weights), applied in turn, then
+    ``final_norm`` if given. The encoder's and the decoder's stacks are both this."""
 
-    def __init__(self, block: EncoderBlock, n_layers: int, final_norm: nn.Module | None = None):
+    def __init__(self, block: nn.Module, n_layers: int, final_norm: nn.Module | None = None):
         super().__init__()
         self.layers = nn.ModuleList(copy.deepcopy(block) for _ in range(n_layers))
         self.final_norm = final_norm
 
     @classmethod
-    def from_blocks(cls, blocks, final_norm: nn.Module | None = None) -> Encoder:
+    def from_blocks(cls, blocks, final_norm: nn.Module | None = None) -> Self:
         """A stack of these very blocks (each keeps its own weights), in this order."""
         stack = cls(blocks[0], n_layers=0, final_norm=final_norm)
         stack.layers = nn.ModuleList(blocks)
         return stack
+
+
+class Encoder(BlockStack):
+    """A stack of ``n_layers`` encoder blocks, equal to ``nn.TransformerEncoder``."""
 
     def forward(self, x: torch.Tensor, mask: torch.Tensor | None = None) -> torch.Tensor:
         for layer in self.layers:
