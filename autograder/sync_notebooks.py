@@ -25,6 +25,9 @@ import re
 import sys
 from pathlib import Path
 
+from autograder.release import WELCOME, assignments
+from transformer_course.selfcheck import CHECKS_LINE
+
 AUTOGRADER = Path(__file__).resolve().parent
 COURSE = AUTOGRADER.parent
 IMAGES = COURSE / "images"
@@ -33,7 +36,6 @@ IMAGES = COURSE / "images"
 REPO_LINE = re.compile(r'COURSE_REPO = "([^"]+)"')
 # Links to a figure of images/ (as written by an author) or to an attachment (once embedded).
 FIGURE_LINK = re.compile(r"\]\((?:\.\./)*images/([\w.-]+\.png)\)|\]\(attachment:([\w.-]+\.png)\)")
-EXERCISE = re.compile(r"Checks\(\s*\"([^\"]+)\"\s*,\s*points=(\d+(?:\.\d+)?)")
 
 SETUP_ID, SELF_CHECK_ID, SELF_CHECK_INTRO_ID = "course-setup", "self-check", "self-check-intro"
 
@@ -132,7 +134,7 @@ def _exercises(cells: list[dict]) -> dict[str, float]:
     found = {}
     for cell in cells:
         if cell["cell_type"] == "code" and cell["metadata"].get("nbgrader", {}).get("grade"):
-            match = EXERCISE.search("".join(cell["source"]))
+            match = CHECKS_LINE.search("".join(cell["source"]))
             if not match:
                 sys.exit(f'a check cell without Checks("...", points=N): {cell.get("id")}')
             found[match.group(1)] = float(match.group(2))
@@ -188,13 +190,9 @@ def dumps(notebook: dict) -> str:
 
 def source_notebooks(course: Path = COURSE) -> list[tuple[Path, bool]]:
     """(path, graded) for every source notebook: the assignments, and the welcome notebook."""
-    found = [
-        (p / f"{p.name}.ipynb", True)
-        for p in sorted((course / "solutions").glob("[0-9][0-9]_*"))
-        if p.is_dir() and (p / f"{p.name}.ipynb").is_file()
-    ]
-    found += [(p, False) for p in sorted((course / "solutions").glob("[0-9][0-9]_*.ipynb"))]
-    return found
+    found = [(course / "solutions" / a / f"{a}.ipynb", True) for a in assignments(course)]
+    welcome = course / "solutions" / WELCOME
+    return found + ([(welcome, False)] if welcome.is_file() else [])
 
 
 def main(check: bool) -> int:

@@ -163,7 +163,8 @@ def _number(value: float) -> str:
 # ----------------------------------------------------------------------------------------
 # The command: run a notebook headless and read the results back from its kernel.
 
-_EXERCISE = re.compile(r"Checks\(\s*[\"']([^\"']+)[\"']\s*,\s*points\s*=\s*(\d+(?:\.\d+)?)")
+# A check cell's first line names its exercise and points: Checks("Exercise 1 · project", points=1)
+CHECKS_LINE = re.compile(r"Checks\(\s*[\"']([^\"']+)[\"']\s*,\s*points\s*=\s*(\d+(?:\.\d+)?)")
 _DUMP_MARK = "__transformer_course_selfcheck__"
 _DUMP_CELL = (
     "import json as _selfcheck_json\n"
@@ -177,17 +178,21 @@ def dump() -> list[dict]:
     return [asdict(r) for r in _RESULTS.values()]
 
 
+def _exercise(cell) -> tuple[str, float] | None:
+    """``(exercise, points)`` of a graded check cell, from its ``Checks(...)`` line (or its
+    nbgrader metadata); None for any other cell."""
+    meta = cell.get("metadata", {}).get("nbgrader", {})
+    if cell["cell_type"] != "code" or not meta.get("grade"):
+        return None
+    found = CHECKS_LINE.search("".join(cell["source"]))
+    if found:
+        return found.group(1), float(found.group(2))
+    return meta.get("grade_id", "check cell"), float(meta.get("points", 0))
+
+
 def expected_exercises(notebook) -> dict[str, float]:
     """``{exercise: points}`` of a notebook's graded check cells, in notebook order."""
-    expected: dict[str, float] = {}
-    for cell in notebook["cells"]:
-        meta = cell.get("metadata", {}).get("nbgrader", {})
-        if cell["cell_type"] != "code" or not meta.get("grade"):
-            continue
-        found = _EXERCISE.search("".join(cell["source"]))
-        name = found.group(1) if found else meta.get("grade_id", "check cell")
-        expected[name] = float(found.group(2)) if found else float(meta.get("points", 0))
-    return expected
+    return dict(found for cell in notebook["cells"] if (found := _exercise(cell)))
 
 
 @dataclass
@@ -274,11 +279,9 @@ def _cell_errors(cells) -> dict[str, str]:
     """``{exercise: "Error: message"}`` for graded check cells that raised."""
     errors = {}
     for cell in cells:
-        meta = cell.get("metadata", {}).get("nbgrader", {})
-        if cell.cell_type != "code" or not meta.get("grade"):
+        if not (found := _exercise(cell)):
             continue
-        found = _EXERCISE.search(cell.source)
-        name = found.group(1) if found else meta.get("grade_id", "check cell")
+        name = found[0]
         for output in cell.get("outputs", []):
             if output.output_type == "error":
                 evalue = output.evalue.strip().splitlines()
