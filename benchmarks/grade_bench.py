@@ -23,7 +23,6 @@ import os
 import random
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -34,7 +33,14 @@ COURSE = HERE.parent
 sys.path[:0] = [str(HERE), str(COURSE / "tests"), str(COURSE / "autograder")]
 
 import course_execution  # noqa: E402
-from conftest import load, release_path, solution_sources, student_submission  # noqa: E402
+from conftest import (  # noqa: E402
+    load,
+    nbgrader,
+    plain_course,
+    release_path,
+    solution_sources,
+    student_submission,
+)
 from submissions import OTHER_STYLE, WRONG  # noqa: E402
 
 from autograder import grade as pipeline  # noqa: E402
@@ -79,25 +85,14 @@ def build_class(submitted: Path, students: int, assignments: list[str]) -> dict:
 
 
 def plain_nbgrader(course: Path, submitted: Path, assignments: list[str]) -> float:
-    """Seconds for plain autograde + feedback, assignment after assignment; the scores."""
-    shutil.copytree(COURSE / "solutions", course / "solutions")
-    shutil.copytree(COURSE / "autograder", course / "autograder",
-                    ignore=shutil.ignore_patterns("__pycache__"))
-    env = dict(os.environ, JUPYTER_CONFIG_PATH=str(course / "autograder"),
-               JUPYTER_PREFER_ENV_PATH="1", OMP_NUM_THREADS="1",
-               PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
-
-    def nbgrader(*args: str) -> None:
-        # A malformed file makes nbgrader exit non-zero after grading everyone else.
-        subprocess.run(["nbgrader", *args], cwd=course, env=env, capture_output=True)
-
-    for assignment in assignments:
-        nbgrader("generate_assignment", assignment, "--force")
+    """Seconds for plain autograde + feedback, one assignment after another."""
+    plain_course(course, assignments)
     shutil.copytree(submitted, course / "grading" / "submitted")
     started = time.perf_counter()
     for assignment in assignments:
-        nbgrader("autograde", assignment, "--force")
-        nbgrader("generate_feedback", assignment, "--force")
+        # A malformed file makes nbgrader exit non-zero after grading everyone else.
+        nbgrader(course, "autograde", assignment, "--force")
+        nbgrader(course, "generate_feedback", assignment, "--force")
     return time.perf_counter() - started
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -16,8 +18,13 @@ sys.path.insert(0, str(REPO / "autograder"))
 os.environ["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
 
 import release  # noqa: E402  (autograder/release.py)
+import sync_notebooks  # noqa: E402  (autograder/sync_notebooks.py)
 
 ASSIGNMENTS = release.assignments()
+# Every source notebook (the assignments and the welcome notebook), then their releases.
+SOURCE_NOTEBOOKS = [path for path, _ in sync_notebooks.source_notebooks()]
+_RELEASED = (REPO / "notebooks" / p.relative_to(REPO / "solutions") for p in SOURCE_NOTEBOOKS)
+ALL_NOTEBOOKS = SOURCE_NOTEBOOKS + [p for p in _RELEASED if p.is_file()]
 SOLUTION_MARKERS = ("### BEGIN SOLUTION", "### END SOLUTION")
 
 
@@ -69,6 +76,31 @@ def tool_env(config_dir: Path = REPO / "autograder") -> dict[str, str]:
     # Grading runs side by side; one math thread each keeps them from fighting over cores.
     env["OMP_NUM_THREADS"] = "1"
     return env
+
+
+def nbgrader(course: Path, *args: str) -> subprocess.CompletedProcess:
+    """Run plain `nbgrader` in ``course`` with that course's configuration."""
+    return subprocess.run(
+        ["nbgrader", *args],
+        cwd=course,
+        env=tool_env(course / "autograder"),
+        capture_output=True,
+        text=True,
+        timeout=3600,
+    )
+
+
+def plain_course(course: Path, assignments: list[str]) -> Path:
+    """A copy of the course in ``course`` with ``assignments`` released by plain nbgrader."""
+    for assignment in assignments:
+        shutil.copytree(REPO / "solutions" / assignment, course / "solutions" / assignment)
+    shutil.copytree(
+        REPO / "autograder", course / "autograder", ignore=shutil.ignore_patterns("__pycache__")
+    )
+    for assignment in assignments:
+        result = nbgrader(course, "generate_assignment", assignment, "--force")
+        assert result.returncode == 0, result.stderr
+    return course
 
 
 @pytest.fixture(params=ASSIGNMENTS)

@@ -10,13 +10,18 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-import subprocess
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from conftest import ASSIGNMENTS, REPO, load, solution_sources, student_submission, tool_env
+from conftest import (
+    ASSIGNMENTS,
+    load,
+    nbgrader,
+    plain_course,
+    solution_sources,
+    student_submission,
+)
 from submissions import OTHER_STYLE, WRONG
 
 MAX_SCORES = {
@@ -28,17 +33,6 @@ MAX_SCORES = {
     "06_decoder": 12,
     "07_warmup_scheduler": 7,
 }
-
-
-def nbgrader(course: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        ["nbgrader", *args],
-        cwd=course,
-        env=tool_env(course / "autograder"),
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
 
 
 def class_submissions(assignment: str) -> dict[str, dict[str, str]]:
@@ -55,12 +49,7 @@ def grade_assignment(course: Path, assignment: str) -> dict:
     """Release, submit, autograde and write feedback for one assignment in its own course."""
     from nbgrader.api import Gradebook
 
-    shutil.copytree(REPO / "solutions" / assignment, course / "solutions" / assignment)
-    shutil.copytree(
-        REPO / "autograder", course / "autograder", ignore=shutil.ignore_patterns("__pycache__")
-    )
-    result = nbgrader(course, "generate_assignment", assignment, "--force")
-    assert result.returncode == 0, result.stderr
+    plain_course(course, [assignment])
     released = load(course / "notebooks" / assignment / f"{assignment}.ipynb")
     submissions = class_submissions(assignment)
     for student, answers in submissions.items():

@@ -17,11 +17,7 @@ from pathlib import Path
 
 import pytest
 import sync_notebooks
-from conftest import REPO, load
-
-SOURCES = [path for path, _ in sync_notebooks.source_notebooks()]
-RELEASES = [REPO / "notebooks" / p.relative_to(REPO / "solutions") for p in SOURCES]
-NOTEBOOKS = SOURCES + [p for p in RELEASES if p.is_file()]
+from conftest import ALL_NOTEBOOKS, REPO, SOURCE_NOTEBOOKS, load
 
 
 def setup_cell(path: Path) -> dict:
@@ -34,7 +30,7 @@ def test_readme_names_the_repository_once_and_every_notebook_agrees():
     repo = sync_notebooks.course_repo()
     assert repo.startswith("https://")
     expected = sync_notebooks.setup_source(repo)
-    for path in NOTEBOOKS:
+    for path in ALL_NOTEBOOKS:
         cell = setup_cell(path)
         assert "".join(cell["source"]) == expected, f"{path}: run `make release`"
         meta = cell["metadata"]["nbgrader"]
@@ -48,7 +44,7 @@ def test_sources_are_in_step_with_the_generated_cells_and_figures():
 
 def run_cell(python: Path, env: dict[str, str], times: int = 2, prelude: str = ""):
     """Run the set-up cell ``times`` times in one interpreter, as a kernel would."""
-    source = "".join(setup_cell(SOURCES[0])["source"])
+    source = "".join(setup_cell(SOURCE_NOTEBOOKS[0])["source"])
     script = prelude + f"\nsource = {source!r}\nfor _ in range({times}):\n    exec(source, {{}})\n"
     # Started outside the repository, so that its own folder does not make the package importable.
     return subprocess.run(
@@ -152,10 +148,10 @@ def test_elsewhere_without_the_package_it_explains_how_to_get_it(bare_python):
 
 
 def test_the_setup_cell_comes_before_anything_that_imports_the_course():
-    for path in NOTEBOOKS:
+    for path in ALL_NOTEBOOKS:
         cells = [c for c in load(path)["cells"] if c["cell_type"] == "code"]
         assert cells[0].get("id") == sync_notebooks.SETUP_ID, path
         later = "".join("".join(c["source"]) for c in cells[1:])
         assert "COURSE_REPO" not in later
-    body = textwrap.dedent("".join(setup_cell(SOURCES[0])["source"]))
+    body = textwrap.dedent("".join(setup_cell(SOURCE_NOTEBOOKS[0])["source"]))
     assert "transformer_course import" not in body, "the set-up cell must not need the package"

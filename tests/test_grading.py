@@ -20,7 +20,16 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import REPO, load, release_path, solution_path, solution_sources, student_submission
+from conftest import (
+    REPO,
+    load,
+    nbgrader,
+    plain_course,
+    release_path,
+    solution_path,
+    solution_sources,
+    student_submission,
+)
 
 from autograder import grade as pipeline
 from autograder import sandbox
@@ -110,38 +119,38 @@ CLASS = {
 }
 
 
+def submit(submitted: Path, student: str, content: str | dict) -> None:
+    """Put a file (text, or a notebook as JSON) where nbgrader's layout expects the student's
+    notebook of ``A``."""
+    path = submitted / student / A / f"{A}.ipynb"
+    path.parent.mkdir(parents=True)
+    path.write_text(content if isinstance(content, str) else json.dumps(content))
+
+
 def notebook_for(student: str) -> dict:
     return student_submission(load(release_path(A)), CLASS[student][0])
 
 
 def write_class(submitted: Path) -> None:
     for student in CLASS:
-        path = submitted / student / A / f"{A}.ipynb"
-        path.parent.mkdir(parents=True)
-        path.write_text(json.dumps(notebook_for(student)))
+        submit(submitted, student, notebook_for(student))
     # What `nbgrader collect` writes beside a submission.
     (submitted / "solution" / A / "timestamp.txt").write_text(SUBMITTED_AT)
     # Broken files.
     broken = {"empty": "", "malformed": '{"cells": [', "not_a_notebook": "[1, 2]"}
     for student, text in broken.items():
-        path = submitted / student / A / f"{A}.ipynb"
-        path.parent.mkdir(parents=True)
-        path.write_text(text)
+        submit(submitted, student, text)
     # The notebook of another assignment, under this one's name.
     other = "02_matrix_attention"
     wrong = student_submission(load(release_path(other)), solution_sources(other))
-    path = submitted / "wrong_assignment" / A / f"{A}.ipynb"
-    path.parent.mkdir(parents=True)
-    path.write_text(json.dumps(wrong))
+    submit(submitted, "wrong_assignment", wrong)
     # Correct answers, but cells deleted, moved and edited.
     nb = student_submission(load(release_path(A)), SOLUTION)
     cells = nb["cells"]
     grade_id = [c.get("metadata", {}).get("nbgrader", {}).get("grade_id") for c in cells]
     deleted = [c for c, g in zip(cells, grade_id, strict=True) if g not in ("ex3_tests",
                                                                            "ex5_weighted_sum")]
-    path = submitted / "deleted_cells" / A / f"{A}.ipynb"
-    path.parent.mkdir(parents=True)
-    path.write_text(json.dumps(nb | {"cells": deleted}))
+    submit(submitted, "deleted_cells", nb | {"cells": deleted})
     moved = cells[:]
     i, j = grade_id.index("ex4_attention_weights"), grade_id.index("ex6_tests")
     moved[i], moved[j] = moved[j], moved[i]
@@ -150,9 +159,7 @@ def write_class(submitted: Path) -> None:
         if cell.get("metadata", {}).get("nbgrader", {}).get("grade_id", "").endswith("_tests"):
             cell["source"] = "100"
     for name, cells_ in {"moved_cells": moved, "edited_tests": edited}.items():
-        path = submitted / name / A / f"{A}.ipynb"
-        path.parent.mkdir(parents=True)
-        path.write_text(json.dumps(nb | {"cells": cells_}))
+        submit(submitted, name, nb | {"cells": cells_})
 
 
 EXPECTED = {name: total for name, (_, total) in CLASS.items()} | {
@@ -234,8 +241,8 @@ def test_huge_output_is_cut_while_it_runs(graded):
     assert notebook.stat().st_size < 1_000_000
 
 
-def test_the_sandbox_hides_the_course_and_blocks_writes(graded):
-    notebook = load(graded["course"].autograded / "reads_hidden_tests" / A / f"{A}.ipynb")
+def assert_sandboxed(autograded: Path) -> None:
+    notebook = load(autograded / "reads_hidden_tests" / A / f"{A}.ipynb")
     cell = next(c for c in notebook["cells"] if "LISTED" in "".join(c["source"]))
     printed = "".join("".join(o.get("text", "")) for o in cell["outputs"])
     assert "READ" not in printed  # neither the source notebook nor the gradebook was read
@@ -244,6 +251,21 @@ def test_the_sandbox_hides_the_course_and_blocks_writes(graded):
     listed = re.findall(r"LISTED (.*)", printed)
     # Its own folder holds no notebook, and no other student's work is in sight.
     assert len(listed) == 2 and "ipynb" not in listed[0] and listed[1] == "[]", listed
+
+
+def test_the_sandbox_hides_the_course_and_blocks_writes(graded):
+    assert_sandboxed(graded["course"].autograded)
+
+
+def test_kernels_started_afresh_are_sandboxed_too(tmp_path):
+    """`--no-fork`: each kernel starts through the sandbox launcher instead of the zygote."""
+    if not sandbox.available():
+        pytest.skip("bubblewrap (bwrap) is not installed")
+    grading = tmp_path / "grading"
+    submit(grading / "submitted", "reads_hidden_tests", notebook_for("reads_hidden_tests"))
+    pipeline.grade_class(pipeline.Course(REPO, grading), LocalPool(1), [A], LIMITS,
+                         progress=False, forked=False)
+    assert_sandboxed(grading / "autograded")
 
 
 def hidden_test_lines() -> list[str]:
@@ -291,28 +313,17 @@ def test_csv_report_and_plot_are_written(graded):
     assert "the plain dot product, without the 1/√D scaling" in graded["summary"]
 
 
-def nbgrader(course: Path, *args: str) -> None:
-    env = dict(os.environ, JUPYTER_CONFIG_PATH=str(course / "autograder"),
-               JUPYTER_PREFER_ENV_PATH="1")
-    result = subprocess.run(["nbgrader", *args], cwd=course, env=env, capture_output=True,
-                            text=True, timeout=600)
-    assert result.returncode == 0, result.stderr[-3000:]
-
-
 def test_grades_equal_plain_sequential_nbgrader(graded, tmp_path):
     """The same students through plain `nbgrader autograde`: identical scores per cell."""
     from nbgrader.api import Gradebook
 
-    course = tmp_path / "course"
-    shutil.copytree(REPO / "solutions" / A, course / "solutions" / A)
-    shutil.copytree(REPO / "autograder", course / "autograder",
-                    ignore=shutil.ignore_patterns("__pycache__"))
-    nbgrader(course, "generate_assignment", A, "--force")
+    course = plain_course(tmp_path / "course", [A])
     students = ["solution", "blank", "no_scaling", "warns"]
     for student in students:
         shutil.copytree(graded["course"].submitted / student,
                         course / "grading" / "submitted" / student)
-    nbgrader(course, "autograde", A, "--force")
+    result = nbgrader(course, "autograde", A, "--force")
+    assert result.returncode == 0, result.stderr[-3000:]
     with Gradebook(f"sqlite:///{course / 'grading' / 'gradebook.db'}") as gradebook:
         for student in students:
             plain = {g.name: g.score for g in
@@ -326,9 +337,7 @@ def test_an_interrupted_run_resumes_without_redoing_anyone(tmp_path):
         pytest.skip("bubblewrap (bwrap) is not installed")
     grading = tmp_path / "grading"
     for i in range(4):
-        path = grading / "submitted" / f"s{i}" / A / f"{A}.ipynb"
-        path.parent.mkdir(parents=True)
-        path.write_text(json.dumps(notebook_for("solution" if i % 2 else "blank")))
+        submit(grading / "submitted", f"s{i}", notebook_for("solution" if i % 2 else "blank"))
     command = [sys.executable, "-m", "autograder.grade", "--grading", str(grading),
                "--assignment", A, "--workers", "1"]
     run = subprocess.Popen(command, cwd=REPO, stdout=subprocess.DEVNULL,
@@ -359,9 +368,7 @@ def test_a_dask_cluster_grades_like_the_local_pool(tmp_path):
 
     grading = tmp_path / "grading"
     for student in ("solution", "no_scaling"):
-        path = grading / "submitted" / student / A / f"{A}.ipynb"
-        path.parent.mkdir(parents=True)
-        path.write_text(json.dumps(notebook_for(student)))
+        submit(grading / "submitted", student, notebook_for(student))
     with LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1",
                       dashboard_address=None) as cluster:
         executor = DaskCluster(cluster.scheduler_address)
@@ -435,9 +442,7 @@ def test_a_notebook_over_its_time_budget_stops_there(tmp_path):
     if not sandbox.available():
         pytest.skip("bubblewrap (bwrap) is not installed")
     grading = tmp_path / "grading"
-    path = grading / "submitted" / "slow" / A / f"{A}.ipynb"
-    path.parent.mkdir(parents=True)
-    path.write_text(json.dumps(notebook_for("loop")))  # an endless loop in exercise 3
+    submit(grading / "submitted", "slow", notebook_for("loop"))  # endless loop in exercise 3
     budget = Limits(cell_timeout=30, notebook_timeout=6)
     pipeline.grade_class(pipeline.Course(REPO, grading), LocalPool(1), [A], budget,
                          progress=False)

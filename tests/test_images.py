@@ -14,8 +14,7 @@ import sys
 
 import matplotlib.image
 import pytest
-import sync_notebooks
-from conftest import REPO, load
+from conftest import ALL_NOTEBOOKS, REPO, load
 
 sys.path.insert(0, str(REPO / "images"))
 import make_images  # noqa: E402
@@ -25,13 +24,6 @@ MARKDOWN_IMAGE = re.compile(r"!\[[^\]]*\]\(\s*<?([^)\s>]+)")
 HTML_IMAGE = re.compile(r"<img[^>]+src=[\"']([^\"']+)")
 FILE_IN_CODE = re.compile(r"[\"']([^\"'\s]+\.(?:png|jpe?g|gif|svg))[\"']")
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-
-SOURCES = [path for path, _ in sync_notebooks.source_notebooks()]
-NOTEBOOKS = SOURCES + [
-    p
-    for p in (REPO / "notebooks" / s.relative_to(REPO / "solutions") for s in SOURCES)
-    if p.is_file()
-]
 
 
 def unresolved(path) -> list[str]:
@@ -62,12 +54,12 @@ def unresolved(path) -> list[str]:
     return problems
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: str(p.relative_to(REPO)))
+@pytest.mark.parametrize("path", ALL_NOTEBOOKS, ids=lambda p: str(p.relative_to(REPO)))
 def test_every_figure_a_notebook_shows_travels_with_it(path):
     assert unresolved(path) == []
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: str(p.relative_to(REPO)))
+@pytest.mark.parametrize("path", ALL_NOTEBOOKS, ids=lambda p: str(p.relative_to(REPO)))
 def test_embedded_figures_are_the_committed_ones(path):
     for cell in load(path)["cells"]:
         for name, data in cell.get("attachments", {}).items():
