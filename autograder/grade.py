@@ -19,9 +19,12 @@ Writes, under ``grading/``: the gradebook, ``autograded/`` (for the instructor),
 from __future__ import annotations
 
 import argparse
+import hashlib
+import hmac
 import json
 import os
 import re
+import secrets
 import shutil
 import sys
 import tempfile
@@ -53,6 +56,18 @@ class Course:
 
     def result_path(self, student: str, assignment: str) -> Path:
         return self.autograded / student / assignment / RESULT
+
+    def secret(self, student: str, assignment: str) -> str:
+        """The seed secret of one student's hidden checks: derived from the course's secret
+        in ``grading/secret`` (made on first use, git-ignored, never shown to a kernel), so
+        a regrade draws the same inputs."""
+        path = self.grading / "secret"
+        if not path.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(secrets.token_hex(32))
+            path.chmod(0o600)
+        key = path.read_text().strip().encode()
+        return hmac.new(key, f"{student}/{assignment}".encode(), hashlib.sha256).hexdigest()
 
 
 def import_folder(course: Course, folder: Path) -> list[str]:
@@ -103,7 +118,7 @@ def find_jobs(course: Course, assignments: list[str], limits: Limits, regrade: b
                 done += 1
                 continue
         jobs.append(Job(student, assignment, str(path), str(course.root), str(course.template),
-                        limits, forked))
+                        limits, forked, course.secret(student, assignment)))
     return jobs, done
 
 

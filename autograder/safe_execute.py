@@ -7,20 +7,19 @@ and adds, per notebook:
 - recovery: when the kernel dies (``os._exit``, a crash, the CPU limit) or stays busy after
   a timed-out cell is interrupted, a fresh kernel replays the cells that ran and grading goes
   on, so the answers after the crash still earn their points;
-- a cap on each cell's output while it runs (nbgrader's LimitOutput trims only afterwards);
-- a guard before every test cell that restores the test machinery through
-  ``transformer_course.integrity`` and records what a notebook had changed. If the guard
-  gets no genuine answer, the remaining test cells are not run: they score 0.
+- a cap on each cell's output while it runs, counting every kind of message (streams,
+  display data, images, HTML, updates), where nbgrader's LimitOutput trims only afterwards;
+- test cells that never run in the kernel: the trusted checker (``autograder/checker.py``)
+  runs them on the grader's side and writes their report and score as the cell's output,
+  calling the student's functions in the kernel through a data-only channel.
 
 What happened is written as JSON lines to ``events_path`` for the grading report.
 """
 
 from __future__ import annotations
 
-import ast
 import copy
 import json
-import secrets
 import time
 
 from jupyter_core.utils import run_sync
@@ -30,9 +29,10 @@ from nbgrader.preprocessors import Execute
 from nbgrader.utils import is_grade
 from traitlets import Float, Integer, Unicode
 
+from autograder.checker import Checker, KernelLink, error_lines
 from autograder.worker import grade_id
 
-GUARD = "__import__('transformer_course.integrity', fromlist=['restore']).restore({nonce!r})"
+SETUP = "setup"  # the grade id of the locked cell of imports that test cells rely on
 
 
 def error_output(ename: str, evalue: str) -> NotebookNode:
@@ -51,13 +51,16 @@ class SafeExecute(Execute):
         config=True
     )
     events_path = Unicode("", help="File to append event lines to.").tag(config=True)
+    secret = Unicode("", help="This student's secret for the hidden checks' seeds.").tag(
+        config=True
+    )
 
     def preprocess(self, nb, resources=None, km=None):
         self._deadline = time.monotonic() + self.notebook_timeout
         self._ran: list[int] = []  # code cells executed so far, for a replay
         self._restarts = 0
-        self._compromised = False
         self._out_of_time = False
+        self.checker = Checker(KernelLink(self, lambda: self._cell_timeout(None)), self.secret)
         self._output_chars: dict[int, int] = {}
         if self.workdir:
             # Not the autograded folder: the notebook there holds the hidden tests.
@@ -105,11 +108,8 @@ class SafeExecute(Execute):
                             cell)
             self._out_of_time = True
             return cell, self.resources
-        if is_grade(cell) and not self._guard(cell):
-            cell.outputs = [error_output(
-                "NotGraded", "not run: the notebook tampered with the grader's checks"
-            )]
-            return cell, self.resources
+        if is_grade(cell):
+            return self._check(cell), self.resources
         try:
             cell, resources = super().preprocess_cell(cell, resources, index)
         except DeadKernelError:
@@ -122,6 +122,8 @@ class SafeExecute(Execute):
                                  f"this cell ran longer than {self.timeout} s and did not stop "
                                  "when interrupted")
         self._ran.append(index)
+        if grade_id(cell) == SETUP:
+            self.checker.setup(cell.source)
         if any(o.get("ename") == "CellTimeoutError" for o in cell.outputs):
             self._event("timeout", f"a cell ran longer than {self.timeout} s", cell)
             self._ran.pop()
@@ -157,29 +159,34 @@ class SafeExecute(Execute):
     def _get_shell_msg(self, timeout: float):
         return run_sync(self.kc.get_shell_msg)(timeout=timeout)
 
-    def _guard(self, cell) -> bool:
-        """Restore the test machinery before a test cell; False if the notebook subverted it."""
-        if self._compromised:
-            return False
-        nonce = secrets.token_hex(8)
-        msg_id = self.kc.execute(
-            "", silent=True, store_history=False,
-            user_expressions={"guard": GUARD.format(nonce=nonce)},
-        )
-        reply = self._reply(msg_id, timeout=max(1.0, self._cell_timeout(cell)))
-        try:
-            answer = reply["content"]["user_expressions"]["guard"]["data"]["text/plain"]
-            result = json.loads(ast.literal_eval(answer))
-            assert result["nonce"] == nonce
-        except Exception:
-            self._compromised = True
-            self._event("tamper", "the grader's checks could not be restored; the remaining "
-                        "test cells were not run", cell)
-            return False
-        if result["changed"]:
-            self._event("tamper", "the notebook had changed " + ", ".join(result["changed"])
-                        + "; restored before this test", cell)
-        return True
+    def _check(self, cell):
+        """Run a test cell in the trusted checker; its report and score become the output."""
+        report, value, failure = self.checker.run(cell.source)
+        outputs = []
+        if report:
+            kept = report[: self.max_output_chars]
+            if len(report) > self.max_output_chars:
+                kept += "\n[output cut: too long]\n"
+            outputs.append(NotebookNode(output_type="stream", name="stdout", text=kept))
+        if failure is not None:
+            lines = error_lines(failure)
+            outputs.append(NotebookNode(output_type="error", ename=type(failure).__name__,
+                                        evalue=str(failure), traceback=lines))
+        elif value is not None:
+            outputs.append(NotebookNode(output_type="execute_result", metadata={},
+                                        execution_count=None,
+                                        data={"text/plain": repr(value)}))
+        cell.outputs = outputs
+        if self.checker.link.lost:  # a student function hung or killed its kernel
+            self._event("kernel", "the kernel stopped answering during the checks; grading "
+                        "went on with a fresh kernel", cell)
+            self.checker.link.lost = False
+            self._fresh_kernel()
+        elif not self._responsive():
+            self._event("kernel", "the kernel died during the checks; grading went on with a "
+                        "fresh kernel", cell)
+            self._fresh_kernel()
+        return cell
 
     def _fresh_kernel(self) -> None:
         """Start a new kernel and replay the cells that ran, unless out of restarts or time."""
@@ -196,25 +203,25 @@ class SafeExecute(Execute):
             if time.monotonic() >= self._deadline:
                 return
             replay = copy.deepcopy(self.nb.cells[index])
-            if is_grade(replay):
-                self._guard(replay)
             try:
                 super().preprocess_cell(replay, self.resources, index)
             except DeadKernelError:  # it died again on the replay: give up on this kernel
                 self._deadline = time.monotonic()
                 return
 
-    def output(self, outs, msg, display_id, cell_index):
-        """Drop a cell's output beyond ``max_output_chars`` as it arrives."""
-        content = msg.get("content", {})
-        size = len(str(content.get("text", ""))) + len(str(content.get("data", "")))
+    def process_message(self, msg, cell, cell_index):
+        """Drop a cell's messages beyond ``max_output_chars`` as they arrive, whatever their
+        kind (streams, display data, images, HTML, display updates)."""
+        if msg["msg_type"] in ("status", "execute_input", "error"):
+            return super().process_message(msg, cell, cell_index)
+        size = len(json.dumps(msg.get("content", {}), default=str))
         used = self._output_chars.get(cell_index, 0)
         self._output_chars[cell_index] = used + size
         if used + size > self.max_output_chars:
             if used <= self.max_output_chars:  # say so once
                 self._event("output", f"output over {self.max_output_chars} characters was cut",
                             self.nb.cells[cell_index])
-                outs.append(NotebookNode(output_type="stream", name="stdout",
-                                         text="\n[output cut: too long]\n"))
+                cell.outputs.append(NotebookNode(output_type="stream", name="stdout",
+                                                 text="\n[output cut: too long]\n"))
             return None
-        return super().output(outs, msg, display_id, cell_index)
+        return super().process_message(msg, cell, cell_index)

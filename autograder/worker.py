@@ -14,6 +14,7 @@ import ast
 import hashlib
 import json
 import os
+import secrets
 import shutil
 import tempfile
 import time
@@ -46,6 +47,7 @@ class Job:
     template_db: str  # a gradebook with every assignment and no students
     limits: Limits = field(default_factory=Limits)
     forked_kernels: bool = True  # kernels forked from a zygote (autograder/forkserver.py)
+    secret: str = ""  # seeds this student's hidden checks (autograder/checker.py)
 
 
 def sha256(path: Path) -> str:
@@ -224,7 +226,7 @@ def _prepare_process(course: Path, forked: bool) -> str:
 
 
 def _config(course: Path, private: Path, limits: Limits, events: Path, kernel: str,
-            workdir: Path):
+            workdir: Path, secret: str):
     from nbgrader.converters import Autograde
     from nbgrader.preprocessors import Execute
     from traitlets.config import Config, PyFileConfigLoader
@@ -252,6 +254,7 @@ def _config(course: Path, private: Path, limits: Limits, events: Path, kernel: s
             "max_output_chars": limits.output_chars,
             "workdir": str(workdir),
             "events_path": str(events),
+            "secret": secret,
         },
     }))
     return config
@@ -336,7 +339,8 @@ def _autograde(job: Job, notebook: dict, private: Path, result: dict, kernel: st
         COURSE_SANDBOX_CPU=str(int(limits.notebook_timeout * 2)),
         COURSE_SANDBOX_FILE=str(limits.file_bytes),
     )
-    api = NbGraderAPI(config=_config(Path(job.course), private, limits, events, kernel, workdir))
+    api = NbGraderAPI(config=_config(Path(job.course), private, limits, events, kernel, workdir,
+                                        job.secret or secrets.token_hex(16)))
     try:
         outcome = api.autograde(assignment, student, force=True, create=True)
     finally:

@@ -27,8 +27,9 @@ from . import selfcheck as _selfcheck
 
 __all__ = ["Checks", "compare"]
 
-# References taken when the module is imported, before any student code runs, so that a
-# notebook which rebinds torch.allclose cannot make a wrong answer look right.
+# References taken when the module is imported, so that a notebook which rebinds
+# torch.allclose does not fool the student's own checks by accident. (Grades never rely on
+# this: when grading, these checks run in the trusted checker, not in the kernel.)
 _allclose = torch.allclose
 _as_tensor = torch.as_tensor
 _isfinite = torch.isfinite
@@ -175,9 +176,6 @@ class Checks:
         self.points = points
         self.uses = uses
         self.results: list[tuple[str, str | None]] = []
-        restored = integrity.restore()
-        if restored:
-            print(f"(this notebook had changed {', '.join(restored)}; the checks put it back)")
         _selfcheck.started(exercise, points)  # for the notebook's self-check table
 
     def run(self, description: str, student_code: Callable[[], Any]) -> Any:
@@ -267,6 +265,3 @@ class Checks:
         _selfcheck.record(self.exercise, self.points, round(earned, 2), self.results)
         return float(round(earned, 2))
 
-
-# Imported last: it snapshots this module's finished namespace.
-from . import integrity  # noqa: E402
