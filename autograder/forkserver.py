@@ -5,15 +5,20 @@ notebooks' own code. A grading worker therefore starts one *zygote*: a process, 
 same bubblewrap sandbox as any kernel, that imports ipykernel, PyTorch, NumPy and matplotlib
 once and then waits. Each kernel the grader asks for is a fork of it, ready in milliseconds.
 Nothing a student runs ever executes in the zygote, so each notebook still starts from the
-same clean state; only the import work is shared.
+same clean state; only the import work is shared. Each fork walls itself in before it becomes
+a kernel (``autograder/walls.py``): namespaces of its own (no network, its own processes,
+/tmp and working folder), the zygote's folder covered, every privilege dropped. The zygote
+keeps the one capability that needs (making namespaces); the kernels cannot see, signal or
+reach it.
 
     python -m autograder.forkserver serve SOCKET      # the zygote (started by the worker)
     python -m autograder.forkserver -f FILE           # the kernelspec's command
 
 The ``kernel`` command is what the kernel manager starts and signals: it sends the
-connection info, working folder, environment and limits to the zygote, relays interrupts
-to the forked kernel over the same connection, and exits when the kernel does. If it is
-killed, the connection closes and the kernel ends itself.
+connection info (Unix sockets: ``transport: ipc``), environment and limits to the zygote,
+relays interrupts to the forked kernel over the same connection, and exits when the kernel
+does. If it is killed, the connection closes and the fork's keeper kills the kernel, and with
+it every process the kernel started.
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ import time
 import warnings
 from pathlib import Path
 
-from autograder import sandbox
+from autograder import sandbox, walls
 
 KERNEL_NAME = "course-forked"
 SOCKET_VARIABLE = "COURSE_FORKSERVER"
@@ -43,18 +48,32 @@ def install_kernelspec(kernels_dir: Path) -> None:
 # --- the zygote ---------------------------------------------------------------------------
 
 
-def start_zygote(run_dir: Path, work_root: Path) -> subprocess.Popen:
-    """Start a zygote serving on ``run_dir/zygote.sock``, sandboxed like a kernel with
-    ``work_root`` (where the kernels' working folders go) writable; wait until it listens."""
+def start_zygote(run_dir: Path, work_root: Path, cgroup: walls.Cgroup | None = None
+                 ) -> subprocess.Popen:
+    """Start a zygote serving on ``run_dir/zygote.sock``, sandboxed with ``run_dir`` (the
+    kernels' sockets) writable; wait until it listens. Its kernels cover ``run_dir`` and
+    ``work_root`` with empty folders."""
     path = run_dir / "zygote.sock"
-    command = [sys.executable, "-m", "autograder.forkserver", "serve", str(path)]
+    command = [sys.executable, "-m", "autograder.forkserver", "serve", str(path),
+               str(run_dir), str(work_root)]
     if sandbox.available():
         here = str(Path(__file__).resolve().parent)  # this module, nothing secret
-        command = sandbox.bwrap_command(command, [str(work_root), str(run_dir)], [here])
+        command = sandbox.bwrap_command(command, [str(run_dir), str(work_root)], [here],
+                                        capabilities=["CAP_SYS_ADMIN", "CAP_SETPCAP"])
+
+    def before_exec():  # in the child, as the grader: join the worker's group, stay alive
+        if cgroup is not None:
+            cgroup.join()
+        try:  # kernels set theirs to 1000: memory runs short, a kernel goes first
+            Path("/proc/self/oom_score_adj").write_text("-1000")
+        except OSError:
+            pass
+
     # Its /tmp (private, inside the sandbox) serves as HOME; its kernels get their own.
-    zygote = subprocess.Popen(command, env=sandbox.kernel_environment("/tmp"),
-                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL)
+    with open(run_dir / "zygote.log", "ab") as log:  # for the grader's eyes: kernels cover it
+        zygote = subprocess.Popen(command, env=sandbox.kernel_environment("/tmp"),
+                                  stdin=subprocess.DEVNULL, stdout=log, stderr=log,
+                                  preexec_fn=before_exec)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and zygote.poll() is None:
         try:
@@ -69,7 +88,7 @@ def start_zygote(run_dir: Path, work_root: Path) -> subprocess.Popen:
     raise RuntimeError("the kernel zygote did not start")
 
 
-def serve(path: str) -> None:
+def serve(path: str, *covered: str) -> None:
     # matplotlib reads its backend when imported: choose the inline one a kernel would.
     os.environ["MPLBACKEND"] = "module://matplotlib_inline.backend_inline"
     import ipykernel.kernelapp  # noqa: F401
@@ -86,41 +105,65 @@ def serve(path: str) -> None:
         connection, _ = server.accept()
         if os.fork() == 0:
             server.close()
-            _become_kernel(connection)  # never returns
+            _become_kernel(connection, list(covered))  # never returns
         connection.close()
 
 
-def _become_kernel(connection: socket.socket) -> None:
+def _become_kernel(connection: socket.socket, covered: list[str]) -> None:
+    """In a fresh fork: wall in, fork the kernel, and stay as its keeper."""
     request = json.loads(connection.makefile().readline() or "{}")
     if not request:
         os._exit(0)
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    info = request["connection"]
+    # Without bubblewrap the grader runs unwalled kernels, and has said so.
+    own = walls.enter(os.path.dirname(info["ip"]), covered) if sandbox.available() else None
+    if own is not None:
+        info["ip"] = os.path.join(own, os.path.basename(info["ip"]))
+    kernel = os.fork()
+    if kernel == 0:
+        connection.close()
+        _run_kernel(info, request["env"], walled=own is not None)  # never returns
+    threading.Thread(target=_relay, args=(connection, kernel), daemon=True).start()
+    os.waitpid(kernel, 0)
+    os._exit(0)
+
+
+def _run_kernel(info: dict, env: dict, walled: bool) -> None:
+    workdir = "/tmp/work"
+    if walled:
+        walls.lock(workdir)
+    else:
+        os.makedirs(workdir, exist_ok=True)
+        os.chdir(workdir)
     os.environ.clear()
-    os.environ.update(request["env"])
+    os.environ.update(env, HOME=workdir, MPLCONFIGDIR=os.path.join(workdir, ".matplotlib"))
     if os.environ.get("PYTHONWARNINGS") == "ignore":  # read at start-up, which was the zygote's
         warnings.simplefilter("ignore")
     sandbox.apply_limits()
-    os.chdir(request["cwd"])
-    info = Path(f"/tmp/kernel-{os.getpid()}.json")
-    info.write_text(json.dumps(request["connection"]))
-    threading.Thread(target=_relay, args=(connection,), daemon=True).start()
+    path = Path(f"/tmp/kernel-{os.getpid()}.json")
+    path.write_text(json.dumps(info))
     from ipykernel.kernelapp import IPKernelApp
 
-    sys.argv = ["ipykernel", "-f", str(info), "--HistoryManager.hist_file=:memory:"]
+    sys.argv = ["ipykernel", "-f", str(path), "--HistoryManager.hist_file=:memory:"]
     app = IPKernelApp.instance()
     app.initialize()
     app.start()
     os._exit(0)
 
 
-def _relay(connection: socket.socket) -> None:
-    """Interrupts from the launcher; when it goes away, so does this kernel."""
+def _relay(connection: socket.socket, kernel: int) -> None:
+    """Interrupts from the launcher; when it goes away, the kernel and all its processes go."""
     while True:
-        data = connection.recv(1)
+        try:
+            data = connection.recv(1)
+        except OSError:
+            data = b""
         if not data:
+            os.kill(kernel, signal.SIGKILL)
             os._exit(1)
         if data == INTERRUPT:
-            os.kill(os.getpid(), signal.SIGINT)
+            os.kill(kernel, signal.SIGINT)
 
 
 # --- the launcher (the kernelspec's command) ----------------------------------------------
@@ -144,6 +187,6 @@ def launch(connection_file: str) -> None:
 
 if __name__ == "__main__":
     if sys.argv[1] == "serve":
-        serve(sys.argv[2])
+        serve(*sys.argv[2:])
     else:  # the kernelspec: -f CONNECTION_FILE
         launch(sys.argv[sys.argv.index("-f") + 1])

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import copy
 import json
+import os
+import tempfile
 import time
 
 from jupyter_core.utils import run_sync
@@ -54,6 +56,17 @@ class SafeExecute(Execute):
     secret = Unicode("", help="This student's secret for the hidden checks' seeds.").tag(
         config=True
     )
+    ipc_root = Unicode("", help="Folder for the kernels' Unix sockets (empty: TCP).").tag(
+        config=True
+    )
+
+    def create_kernel_manager(self):
+        """Kernels talk over Unix sockets, one fresh folder each: they have no network."""
+        km = super().create_kernel_manager()
+        if self.ipc_root:
+            km.transport = "ipc"
+            km.ip = os.path.join(tempfile.mkdtemp(prefix="k-", dir=self.ipc_root), "kernel")
+        return km
 
     def preprocess(self, nb, resources=None, km=None):
         self._deadline = time.monotonic() + self.notebook_timeout

@@ -70,13 +70,18 @@ def _paths(variable: str) -> list[str]:
     return [p for p in os.environ.get(variable, "").split(os.pathsep) if p]
 
 
-def bwrap_command(command: list[str], writable: list[str], readable: list[str]) -> list[str]:
+def bwrap_command(command: list[str], writable: list[str], readable: list[str],
+                  capabilities: tuple[str, ...] | list[str] = ()) -> list[str]:
     """``command`` wrapped in bubblewrap: everything read-only, secrets hidden, ``writable``
-    folders writable and ``readable`` files visible. A new PID namespace keeps other
-    students' kernels out of /proc."""
+    folders writable and ``readable`` files visible; no network (not even loopback: kernels
+    talk over Unix sockets), its own PID namespace and session, no capabilities but
+    ``capabilities``."""
     wrapped = ["bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
     scratch = ["--size", str(SCRATCH_BYTES), "--tmpfs"]
-    wrapped += [*scratch, "/tmp", *scratch, "/dev/shm", "--unshare-pid", "--unshare-ipc"]
+    wrapped += [*scratch, "/tmp", *scratch, "/dev/shm", "--unshare-pid", "--unshare-ipc",
+                "--unshare-net", "--unshare-uts", "--new-session"]
+    if capabilities and os.geteuid() != 0:
+        wrapped += ["--unshare-user", "--uid", "0", "--gid", "0"]
     for hidden in _paths("COURSE_SANDBOX_HIDE"):
         wrapped += ["--tmpfs", hidden]
     # The interpreter (the venv and the Python it was made from) stays visible.
@@ -87,6 +92,8 @@ def bwrap_command(command: list[str], writable: list[str], readable: list[str]) 
     for hidden in _paths("COURSE_SANDBOX_HIDE"):  # after the binds that need folders there
         wrapped += ["--remount-ro", hidden]
     wrapped += ["--chdir", writable[0], "--cap-drop", "ALL", "--die-with-parent"]
+    for capability in capabilities:
+        wrapped += ["--cap-add", capability]
     return wrapped + ["--"] + command
 
 
@@ -99,7 +106,10 @@ def main(argv: list[str]) -> None:
     apply_limits()
     kernel = [sys.executable, "-m", "ipykernel_launcher", "-f", connection_file]
     kernel.append("--HistoryManager.hist_file=:memory:")
-    command = bwrap_command(kernel, [workdir], [connection_file]) if available() else kernel
+    info = json.loads(Path(connection_file).read_text())
+    sockets = [os.path.dirname(info["ip"])] if info.get("transport") == "ipc" else []
+    command = (bwrap_command(kernel, [workdir, *sockets], [connection_file]) if available()
+               else kernel)
     # The kernel manager interrupts a cell by signalling the whole process group; bubblewrap
     # must ignore that SIGINT (the kernel installs its own handler) or it ends the sandbox.
     signal.signal(signal.SIGINT, signal.SIG_IGN)

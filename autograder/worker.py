@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import hashlib
 import json
+import multiprocessing.util
 import os
 import secrets
 import shutil
@@ -22,7 +23,7 @@ import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from autograder import forkserver, sandbox
+from autograder import forkserver, sandbox, walls
 from autograder.release import assignments as course_assignments
 
 HIDDEN = ("### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS")
@@ -193,11 +194,21 @@ class _Process:
 
     course: Path | None = None
     zygote = None
+    cgroup = None
     run_dir: Path
     work_root: Path
 
 
-def _prepare_process(course: Path, forked: bool) -> str:
+def _stop_zygote() -> None:
+    """At the worker's exit: the zygote (and any kernel) ends, then its control group goes."""
+    if _Process.zygote is not None and _Process.zygote.poll() is None:
+        _Process.zygote.kill()
+        _Process.zygote.wait()
+    if _Process.cgroup is not None:
+        _Process.cgroup.remove()
+
+
+def _prepare_process(course: Path, forked: bool, limits: Limits) -> str:
     """Ready this process to grade; the name of the kernel to use."""
     state = _Process
     if state.course != course:
@@ -221,7 +232,12 @@ def _prepare_process(course: Path, forked: bool) -> str:
         return sandbox.KERNEL_NAME
     if state.zygote is None or state.zygote.poll() is not None:
         (state.run_dir / "zygote.sock").unlink(missing_ok=True)
-        state.zygote = forkserver.start_zygote(state.run_dir, state.work_root)
+        if state.cgroup is None:  # the zygote and its kernels: 1024 tasks, memory capped
+            state.cgroup = walls.Cgroup(f"course-grading-{os.getpid()}", 1024,
+                                        limits.memory_bytes + (2 << 30))
+            # multiprocessing's workers end with os._exit: atexit would not run there.
+            multiprocessing.util.Finalize(None, _stop_zygote, exitpriority=10)
+        state.zygote = forkserver.start_zygote(state.run_dir, state.work_root, state.cgroup)
     return forkserver.KERNEL_NAME
 
 
@@ -255,6 +271,7 @@ def _config(course: Path, private: Path, limits: Limits, events: Path, kernel: s
             "workdir": str(workdir),
             "events_path": str(events),
             "secret": secret,
+            "ipc_root": str(_Process.run_dir),
         },
     }))
     return config
@@ -307,7 +324,7 @@ def grade(job: Job) -> dict:
             result["events"].append({"kind": "format", "cell": None, "message":
                                      f"the file bends the notebook format ({problem}); graded"
                                      " anyway"})
-        kernel = _prepare_process(course, job.forked_kernels)
+        kernel = _prepare_process(course, job.forked_kernels, job.limits)
         with warnings.catch_warnings():  # nbgrader's and nbformat's own chatter, not the student's
             warnings.simplefilter("ignore")
             _autograde(job, notebook, private, result, kernel)
