@@ -15,7 +15,7 @@ export JUPYTER_CONFIG_PATH := $(CURDIR)/autograder
 export JUPYTER_PREFER_ENV_PATH := 1
 
 .PHONY: setup lab test lint release check-release images bench clean progress check browser \
-	sandbox grade bench-grade
+	sandbox grade bench-grade student-release
 
 # Re-runs when pyproject.toml changes. pip's full log goes to .venv/install.log and is
 # shown only if the install fails.
@@ -81,6 +81,12 @@ release: $(READY)
 	python autograder/sync_notebooks.py
 	python autograder/release.py generate
 
+## Build what students receive (no solutions, hidden tests or grading machinery) in
+## dist/student-release, for the address it will be published at:
+##   make student-release STUDENT_REPO=https://github.com/you/course-student
+student-release: $(READY)
+	python -m autograder.student_release $(if $(STUDENT_REPO),--repo $(STUDENT_REPO))
+
 ## Fail if notebooks/ differs from what `make release` would generate.
 check-release: $(READY)
 	python autograder/sync_notebooks.py --check
@@ -116,4 +122,4 @@ bench: $(READY)
 	python benchmarks/run.py
 
 clean:
-	rm -rf grading .pytest_cache .ruff_cache
+	rm -rf grading dist .pytest_cache .ruff_cache

@@ -25,11 +25,11 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import signal
 import socket
 import subprocess
 import sys
-import threading
 import time
 import warnings
 from pathlib import Path
@@ -124,9 +124,7 @@ def _become_kernel(connection: socket.socket, covered: list[str]) -> None:
     if kernel == 0:
         connection.close()
         _run_kernel(info, request["env"], walled=own is not None)  # never returns
-    threading.Thread(target=_relay, args=(connection, kernel), daemon=True).start()
-    os.waitpid(kernel, 0)
-    os._exit(0)
+    _keep(connection, kernel)
 
 
 def _run_kernel(info: dict, env: dict, walled: bool) -> None:
@@ -152,9 +150,13 @@ def _run_kernel(info: dict, env: dict, walled: bool) -> None:
     os._exit(0)
 
 
-def _relay(connection: socket.socket, kernel: int) -> None:
-    """Interrupts from the launcher; when it goes away, the kernel and all its processes go."""
-    while True:
+def _keep(connection: socket.socket, kernel: int) -> None:
+    """Relay interrupts from the launcher; when it goes away, the kernel and all its processes
+    go; when the kernel ends, so does this keeper. (No threads: a process that has unshared
+    its PID namespace may not start any.)"""
+    while not os.waitpid(kernel, os.WNOHANG)[0]:
+        if not select.select([connection], [], [], 0.2)[0]:
+            continue
         try:
             data = connection.recv(1)
         except OSError:
@@ -164,6 +166,7 @@ def _relay(connection: socket.socket, kernel: int) -> None:
             os._exit(1)
         if data == INTERRUPT:
             os.kill(kernel, signal.SIGINT)
+    os._exit(0)
 
 
 # --- the launcher (the kernelspec's command) ----------------------------------------------

@@ -1,0 +1,144 @@
+"""Build what students receive: ``make student-release``.
+
+    python -m autograder.student_release --repo https://github.com/you/course-student [--out DIR]
+
+This repository is the instructor's: it holds the solutions, the hidden tests and the grading
+machinery, and should stay private. Students get a separate folder (``dist/student-release``
+by default, also packed as ``.tar.gz``) to publish as its own repository: the release
+notebooks, the helper package, a README and the set-up for ``make lab``. No ``solutions/``,
+``autograder/``, ``tests/``, hidden test or solution line is in it; ``check`` proves that by
+parsing every file. ``--repo`` is the address it will be published at: the notebooks' Colab
+set-up installs the package from there, so the placeholder address is refused.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import re
+import shutil
+import sys
+import tarfile
+from pathlib import Path
+
+from autograder.sync_notebooks import REPO_LINE, course_repo
+
+COURSE = Path(__file__).resolve().parent.parent
+PLACEHOLDER = "YOUR-ACCOUNT"
+MARKERS = ("BEGIN SOLUTION", "END SOLUTION", "BEGIN HIDDEN TESTS", "END HIDDEN TESTS")
+# The library and what its in-kernel checks use; nothing of the grader's.
+COPIED = ["notebooks", "transformer_course"]
+
+README = """# Transformers, by hand
+
+A hands-on course that takes you from a single query vector to a trained encoder–decoder
+Transformer, one JupyterLab notebook at a time. Every exercise checks itself as you go.
+
+```bash
+make lab    # set up (first time only) and open the course in JupyterLab
+```
+
+`make lab` needs Python 3.11+ and `make`; it installs everything into `.venv`. Start with
+`notebooks/00_welcome.ipynb`. On Colab, open a notebook from `notebooks/` of this repository
+({repo}) and run its first cell.
+
+Check your own work at any time with
+`make check NB=notebooks/01_vector_attention/01_vector_attention.ipynb`.
+Your instructor grades the same notebooks with further, hidden checks on new inputs, so
+write every function for the general case.
+"""
+
+MAKEFILE = """# `make lab` is all the set-up there is: it creates .venv on first use.
+PYTHON ?= python3
+BIN := $(CURDIR)/.venv/bin
+
+.PHONY: lab check
+$(CURDIR)/.venv/.ready: pyproject.toml
+\t@test -x $(BIN)/python || $(PYTHON) -m venv .venv
+\t@echo "Installing the course environment into .venv (first time: a few minutes)..."
+\t@$(BIN)/python -m pip install -e . > .venv/install.log 2>&1 \\
+\t\t|| {{ cat .venv/install.log; exit 1; }}
+\t@touch $@
+
+lab: $(CURDIR)/.venv/.ready
+\t$(BIN)/jupyter lab --no-browser --ServerApp.ip=127.0.0.1 --LabApp.default_url=/lab/tree/notebooks
+
+check: $(CURDIR)/.venv/.ready
+\t$(BIN)/python -m transformer_course.selfcheck $(NB)
+"""
+
+
+def pyproject() -> str:
+    """The course's pyproject, for the package alone."""
+    text = (COURSE / "pyproject.toml").read_text()
+    text = re.sub(r"\[project.optional-dependencies\].*?(?=\n\[tool.setuptools)", "", text,
+                  flags=re.S)
+    return text.replace('include = ["transformer_course*", "autograder*"]',
+                        'include = ["transformer_course*"]')
+
+
+def build(repo: str, out: Path) -> Path:
+    if PLACEHOLDER in repo or not repo.strip():
+        sys.exit(f"Refusing to build the student release for the placeholder address {repo!r}:"
+                 " pass --repo with the address students will install from (make "
+                 "student-release STUDENT_REPO=https://...).")
+    shutil.rmtree(out, ignore_errors=True)
+    out.mkdir(parents=True)
+    for name in COPIED:
+        source = COURSE / name
+        if source.is_dir():
+            shutil.copytree(source, out / name,
+                            ignore=shutil.ignore_patterns("__pycache__", ".ipynb_checkpoints"))
+        else:
+            shutil.copy(source, out / name)
+    placeholder = course_repo()
+    for path in (out / "notebooks").rglob("*.ipynb"):
+        path.write_text(path.read_text().replace(placeholder, repo))
+    (out / "README.md").write_text(README.format(repo=repo))
+    (out / "Makefile").write_text(MAKEFILE.format())
+    (out / "pyproject.toml").write_text(pyproject())
+    (out / ".gitignore").write_text(".venv/\n__pycache__/\n*.egg-info/\n.ipynb_checkpoints/\n")
+    problems = check(out)
+    if problems:
+        sys.exit("The student release is not clean:\n" + "\n".join(problems))
+    archive = out.with_suffix(".tar.gz")
+    with tarfile.open(archive, "w:gz") as tar:
+        tar.add(out, arcname=out.name)
+    return archive
+
+
+def check(folder: Path) -> list[str]:
+    """What a student must not see, file by file: empty when the release is clean."""
+    problems = []
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        name = path.relative_to(folder)
+        if name.parts[0] in ("solutions", "autograder", "tests", "benchmarks", "grading"):
+            problems.append(f"{name}: grading material")
+            continue
+        text = path.read_text(errors="replace")
+        if path.suffix == ".ipynb":
+            cells = json.loads(text)["cells"]
+            text = "\n".join("".join(c.get("source", "")) for c in cells)
+        elif path.suffix == ".py":
+            ast.parse(text)  # a file that does not parse cannot be vouched for
+        problems += [f"{name}: contains {marker}" for marker in MARKERS if marker in text]
+        if REPO_LINE.search(text) and PLACEHOLDER in text:
+            problems.append(f"{name}: the placeholder COURSE_REPO")
+    return problems
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repo", default=course_repo(),
+                        help="the address the student release is published at")
+    parser.add_argument("--out", type=Path, default=COURSE / "dist" / "student-release")
+    args = parser.parse_args(argv)
+    archive = build(args.repo, args.out)
+    print(f"Student release in {args.out} (and {archive}): publish this folder, keep this "
+          "repository private.")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
