@@ -306,7 +306,8 @@ for path in paths:
     except OSError as error:
         print("blocked", path, error)
 for pid in os.listdir("/proc"):
-    if pid.isdigit() and "forkserver" in open(f"/proc/{pid}/cmdline").read():
+    if pid.isdigit() and int(pid) != os.getpid() \
+            and "forkserver" in open(f"/proc/{pid}/cmdline").read():
         os.kill(int(pid), signal.SIGKILL)
         print("KILLED", pid)
 """ + STUB,

@@ -53,6 +53,15 @@ def write(submitted: Path, student: str, content: dict) -> None:
     path.write_text(json.dumps(content))
 
 
+def outputs(path: Path) -> str:
+    """Everything a notebook's cells printed or displayed."""
+    if not path.exists():
+        return ""
+    return "".join("".join(o.get("text", "")) + json.dumps(o.get("data", {}), ensure_ascii=False)
+                   + str(o.get("evalue", ""))
+                   for c in load(path)["cells"] for o in c.get("outputs", []))
+
+
 def git_status() -> str:
     return subprocess.run(["git", "status", "--porcelain", "--ignored"], cwd=REPO,
                           capture_output=True, text=True).stdout
@@ -89,8 +98,8 @@ def test_no_hostile_notebook_earns_a_point(graded, name):
 
 @pytest.mark.parametrize("name", HOSTILE)
 def test_no_wall_was_breached(graded, name):
-    page = graded["course"].autograded / ORDER[name] / A / f"{A}.ipynb"
-    found = BREACHES.findall(page.read_text()) if page.exists() else []
+    printed = outputs(graded["course"].autograded / ORDER[name] / A / f"{A}.ipynb")
+    found = BREACHES.findall(printed)
     assert not found, found
 
 
@@ -98,12 +107,12 @@ def test_no_wall_was_breached(graded, name):
 def test_honest_students_graded_between_them_keep_every_point(graded, student):
     result = graded["results"][student]
     assert result["score"] == FULL, result
-    cells = load(graded["course"].autograded / student / A / f"{A}.ipynb")["cells"]
-    printed = "".join("".join(o.get("text", "")) for c in cells for o in c.get("outputs", []))
+    printed = outputs(graded["course"].autograded / student / A / f"{A}.ipynb")
     tmp, cwd, planted = re.search(r"PROBE tmp: (.*) cwd: (.*) planted: (\w+)", printed).groups()
-    # A fresh /tmp holds only this kernel's own connection file, sockets and working folder.
+    # A fresh /tmp holds only this kernel's own connection file, sockets and working folder,
+    # which holds only what IPython keeps there.
     assert set(eval(tmp)) <= {".kernel", "kernel-1.json", "work"}, tmp
-    assert eval(cwd) == [] and planted == "False"
+    assert set(eval(cwd)) <= {".ipython", ".matplotlib", ".cache"} and planted == "False", cwd
 
 
 def test_nothing_outside_the_grading_folder_changed(graded):
@@ -150,5 +159,5 @@ def test_a_hostile_student_cannot_reach_the_dask_worker(tmp_path):
               for p in grading.glob(f"autograded/*/{A}/{pipeline.RESULT}")}
     assert scores == {"attacker": 0, "honest": FULL}
     assert not marker.exists()
-    page = (grading / "autograded" / "attacker" / A / f"{A}.ipynb").read_text()
-    assert "blocked" in page and "REACHED DASK" not in page
+    printed = outputs(grading / "autograded" / "attacker" / A / f"{A}.ipynb")
+    assert "blocked" in printed and "REACHED DASK" not in printed
