@@ -73,7 +73,7 @@ sandbox:
 	$(call apt_install,bubblewrap,bwrap,grading runs without the sandbox and its tests are skipped)
 
 lint: $(READY)
-	ruff check transformer_course tests autograder images benchmarks
+	ruff check transformer_course course_checks tests autograder images benchmarks
 
 ## Regenerate the student release notebooks/ from solutions/ (first bringing the source
 ## notebooks' set-up cells, self-check cells and embedded figures up to date).
@@ -95,11 +95,11 @@ check-release: $(READY)
 ## Check one notebook as a student, without an instructor: make check NB=notebooks/01_.../01_....ipynb
 check: $(READY)
 	@test -n "$(NB)" || { echo "usage: make check NB=path/to/notebook.ipynb"; exit 2; }
-	python -m transformer_course.selfcheck $(NB)
+	python -m course_checks.selfcheck $(NB)
 
 ## Your progress over every notebook in notebooks/: a table, and a chart in progress.png.
 progress: $(READY)
-	python -m transformer_course.selfcheck --progress --chart progress.png notebooks
+	python -m course_checks.selfcheck --progress --chart progress.png notebooks
 
 ## Grade the class: every notebook in grading/submitted/<student>/<assignment>/, or first
 ## import a plain folder of <student>/<notebook>.ipynb with IMPORT=folder. Extra options for

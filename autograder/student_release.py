@@ -28,7 +28,7 @@ COURSE = Path(__file__).resolve().parent.parent
 PLACEHOLDER = "YOUR-ACCOUNT"
 MARKERS = ("BEGIN SOLUTION", "END SOLUTION", "BEGIN HIDDEN TESTS", "END HIDDEN TESTS")
 # The library and what its in-kernel checks use; nothing of the grader's.
-COPIED = ["notebooks", "transformer_course"]
+COPIED = ["notebooks", "transformer_course", "course_checks"]
 
 README = """# Transformers, by hand
 
@@ -65,7 +65,7 @@ lab: $(CURDIR)/.venv/.ready
 \t$(BIN)/jupyter lab --no-browser --ServerApp.ip=127.0.0.1 --LabApp.default_url=/lab/tree/notebooks
 
 check: $(CURDIR)/.venv/.ready
-\t$(BIN)/python -m transformer_course.selfcheck $(NB)
+\t$(BIN)/python -m course_checks.selfcheck $(NB)
 """
 
 
@@ -74,8 +74,8 @@ def pyproject() -> str:
     text = (COURSE / "pyproject.toml").read_text()
     text = re.sub(r"\[project.optional-dependencies\].*?(?=\n\[tool.setuptools)", "", text,
                   flags=re.S)
-    return text.replace('include = ["transformer_course*", "autograder*"]',
-                        'include = ["transformer_course*"]')
+    return text.replace('include = ["transformer_course*", "course_checks*", "autograder*"]',
+                        'include = ["transformer_course*", "course_checks*"]')
 
 
 def build(repo: str, out: Path) -> Path:

@@ -10,7 +10,7 @@ Three things are generated here, never edited by hand in a notebook:
   the top of README.md; anywhere the package is already importable it does nothing.
 * **The self-check cell**, the last cell of every graded notebook (``grade_id: self_check``),
   with a short heading above it: the table of the notebook's exercises, from the check cells
-  run so far (``transformer_course.selfcheck``).
+  run so far (``course_checks.selfcheck``).
 * **Figures**, embedded as cell attachments: a markdown link to ``../../images/NAME.png`` (or
   to ``attachment:NAME.png``) shows ``images/NAME.png``, carried inside the notebook so that it
   renders in a clone, in a copy nbgrader hands out, and on Colab alike. The attachment is the
@@ -19,6 +19,7 @@ Three things are generated here, never edited by hand in a notebook:
 
 from __future__ import annotations
 
+import ast
 import base64
 import json
 import re
@@ -26,7 +27,8 @@ import sys
 from pathlib import Path
 
 from autograder.release import WELCOME, assignments
-from transformer_course.selfcheck import CHECKS_LINE
+from course_checks import shortcuts
+from course_checks.selfcheck import CHECKS_LINE
 
 AUTOGRADER = Path(__file__).resolve().parent
 COURSE = AUTOGRADER.parent
@@ -70,12 +72,12 @@ SELF_CHECK_INTRO = """\
 The cell below lists every exercise of this notebook with what its check cell found when it
 last ran: **passed**, **failed** (with the first problem it noticed), or **not attempted**.
 Run it whenever you like; to re-check everything first, use *Run All* or **Validate**. From a
-terminal, `python -m transformer_course.selfcheck` followed by this notebook's path runs it from
+terminal, `python -m course_checks.selfcheck` followed by this notebook's path runs it from
 scratch and prints the same table, and `make progress` does so for every notebook."""
 
 SELF_CHECK_TEMPLATE = """\
 # Your progress in this notebook, from the check cells run so far. It earns no points.
-from transformer_course import selfcheck
+from course_checks import selfcheck
 
 selfcheck.report({{
 {entries}
@@ -162,12 +164,54 @@ def _embed_figures(cell: dict, problems: list[str]) -> None:
         cell.pop("attachments", None)
 
 
+REFUSES_PREFIX = "*Write this one yourself:*"
+
+
+def _refused(test_cell: dict) -> tuple[str, ...]:
+    """The shortcuts a test cell's ``Checks(..., refuses=...)`` declares."""
+    tree = ast.parse("".join(test_cell["source"]))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "Checks":
+            for keyword in node.keywords:
+                if keyword.arg == "refuses":  # course code: names of shortcuts' groups
+                    return eval(compile(ast.Expression(keyword.value), "<refuses>", "eval"),
+                                {"shortcuts": shortcuts})
+    return ()
+
+
+def _state_refusals(cells: list[dict]) -> None:
+    """End the text above each exercise's answer with the shortcuts its checks refuse."""
+    for cell in cells:
+        meta = cell["metadata"].get("nbgrader", {})
+        if not meta.get("grade"):
+            continue
+        prefix = meta["grade_id"].split("_")[0] + "_"
+        answer = next((i for i, c in enumerate(cells) if c["metadata"].get("nbgrader", {})
+                       .get("solution") and c["metadata"]["nbgrader"].get("grade_id", "")
+                       .startswith(prefix)), None)
+        text_index = next((i for i in range(answer - 1, -1, -1)
+                           if cells[i]["cell_type"] == "markdown"), None) if answer else None
+        if text_index is None:
+            continue
+        text = "".join(cells[text_index]["source"])
+        kept = "\n".join(line for line in text.rstrip("\n").split("\n")
+                         if not line.startswith(REFUSES_PREFIX)).rstrip("\n")
+        names = _refused(cell)
+        if names:
+            listed = ", ".join(f"`{shortcuts.short_name(n)}`" for n in names)
+            which = "it" if len(names) == 1 else "one of them"
+            kept += f"\n\n{REFUSES_PREFIX} its checks refuse {listed}; an answer that calls " \
+                    f"{which} fails them."
+        cells[text_index]["source"] = _lines(kept)
+
+
 def synced(notebook: dict, repo: str, graded: bool, problems: list[str]) -> dict:
     """The notebook with its set-up cell, self-check cell and figures as they should be."""
     generated = (SETUP_ID, SELF_CHECK_ID, SELF_CHECK_INTRO_ID)
     cells = [c for c in notebook["cells"] if c.get("id") not in generated]
     for cell in cells:
         _embed_figures(cell, problems)
+    _state_refusals(cells)
     first_code = next((i for i, c in enumerate(cells) if c["cell_type"] == "code"), len(cells))
     cells.insert(first_code, _code_cell(SETUP_ID, "course_setup", setup_source(repo)))
     if graded:

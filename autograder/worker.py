@@ -144,7 +144,7 @@ SUSPICIOUS_ATTRIBUTES = {
     "kill": "kills a process",
 }
 PROTECTED_ROOTS = {"torch", "checking", "Checks", "builtins", "sys", "transformer_course",
-                   "integrity", "F", "nn"}
+                   "course_checks", "F", "nn"}
 
 
 def suspicious(source: str) -> list[str]:
@@ -215,6 +215,7 @@ def _prepare_process(course: Path, forked: bool, limits: Limits) -> str:
         kernels = Path(tempfile.mkdtemp(prefix="course-kernels-"))
         sandbox.install_kernelspec(kernels / "kernels")
         forkserver.install_kernelspec(kernels / "kernels")
+        import course_checks
         import transformer_course
 
         hide = {str(course), str(Path.home()), tempfile.gettempdir()} - {"/tmp"}
@@ -223,7 +224,9 @@ def _prepare_process(course: Path, forked: bool, limits: Limits) -> str:
             OMP_NUM_THREADS="1",
             MKL_NUM_THREADS="1",
             COURSE_SANDBOX_HIDE=os.pathsep.join(sorted(hide)),
-            COURSE_SANDBOX_EXPOSE=str(Path(transformer_course.__file__).parent),
+            COURSE_SANDBOX_EXPOSE=os.pathsep.join(
+                str(Path(package.__file__).parent) for package in (transformer_course,
+                                                                    course_checks)),
         )
         state.run_dir = Path(tempfile.mkdtemp(prefix="course-zygote-"))
         state.work_root = Path(tempfile.mkdtemp(prefix="course-work-"))

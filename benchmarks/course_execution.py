@@ -17,7 +17,7 @@ from nbclient import NotebookClient
 
 COURSE = Path(__file__).resolve().parent.parent
 FLOOR_SOURCE = (
-    "import torch\nimport transformer_course.checking\nimport transformer_course.multihead"
+    "import torch\nimport course_checks.checking\nimport transformer_course.multihead"
 )
 
 

@@ -145,11 +145,16 @@ def main() -> None:
             (p.parent.parent.name, p.parent.name): json.loads(p.read_text())
             for p in grading.glob(f"autograded/*/*/{pipeline.RESULT}")
         }
+        def identical(key) -> bool:
+            return {e: s[0] for e, s in results[key]["exercises"].items()} == reference[key]
+
+        # Honest submissions must score alike; a wrong answer's hidden checks now draw new
+        # inputs for every student, so it may pass a different share of them.
         compared = [key for key in results if key in reference and kinds[key] != "malformed"]
-        same = sum(
-            {e: s[0] for e, s in results[key]["exercises"].items()} == reference[key]
-            for key in compared
-        )
+        honest = [key for key in compared if kinds[key] != "mistake"]
+        same = sum(identical(key) for key in honest)
+        mistakes = [key for key in compared if kinds[key] == "mistake"]
+        same_mistakes = sum(identical(key) for key in mistakes)
         rejected = sum(r["status"] == "rejected" for r in results.values())
 
     floor_mean = statistics.mean(floors[a] for a in assignments)
@@ -168,8 +173,10 @@ def main() -> None:
         f"cost/floor {cost / floor_mean:.2f} |",
         f"| kernel start + `import torch` + the package alone | | {kernel_floor:.2f} | |",
         "",
-        f"Identical per-exercise scores for {same} of {len(compared)} submissions graded by "
-        f"both; the pipeline also reported the {rejected} malformed files (0, with the "
+        f"Identical per-exercise scores for {same} of {len(honest)} honest submissions "
+        f"(correct, untouched, a test cell deleted) graded by both, and for {same_mistakes} of "
+        f"{len(mistakes)} with a known mistake (their hidden checks draw new inputs for every "
+        f"student); the pipeline also reported the {rejected} malformed files (0, with the "
         "reason), which plain nbgrader stops on with an error.",
     ])
     print(table)

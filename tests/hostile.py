@@ -78,7 +78,7 @@ torch.equal = lambda *a, **k: True
 torch.testing.assert_close = lambda *a, **k: None
 """ + STUB,
     "patch_checks": """
-import transformer_course.checking as checking
+import course_checks.checking as checking
 checking.Checks.score = lambda self: float(self.points)
 checking.Checks.close = lambda self, *a, **k: True
 checking.compare = lambda *a, **k: None
@@ -91,13 +91,13 @@ builtins.isinstance = lambda *a: True
 """ + STUB,
     "patch_sys_modules": """
 import sys, types
-fake = types.ModuleType("transformer_course.checking")
+fake = types.ModuleType("course_checks.checking")
 class Checks:
     def __init__(self, *a, points=1, **k): self.points = points
     def __getattr__(self, name): return lambda *a, **k: True
     def score(self): return float(self.points)
 fake.Checks = Checks
-sys.modules["transformer_course.checking"] = fake
+sys.modules["course_checks.checking"] = fake
 """ + STUB,
     "input_transformer": """
 def _full_marks(lines):

@@ -8,8 +8,8 @@ import warnings
 import pytest
 import torch
 
-from transformer_course import misconceptions
-from transformer_course.checking import Checks, compare
+from course_checks import misconceptions
+from course_checks.checking import Checks, compare
 from transformer_course.decoder import causal_mask
 from transformer_course.positional import rotation, sinusoidal_table
 from transformer_course.transformer import shift_right

@@ -73,7 +73,7 @@ except OSError as error:
 """
 TAMPER = """
 import torch, torch.testing
-import transformer_course.checking as checking
+import course_checks.checking as checking
 torch.allclose = lambda *args, **kwargs: True
 torch.testing.assert_close = lambda *args, **kwargs: None
 checking._allclose = lambda *args, **kwargs: True

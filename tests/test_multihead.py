@@ -6,8 +6,9 @@ import pytest
 import torch
 import torch.nn as nn
 
-from transformer_course import examples, misconceptions
-from transformer_course.checking import compare
+from course_checks import misconceptions
+from course_checks.checking import compare
+from transformer_course import examples
 from transformer_course.multihead import (
     HeadList,
     MultiHeadAttention,

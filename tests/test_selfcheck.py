@@ -12,8 +12,8 @@ import torch
 from conftest import load, release_path, solution_path, solution_sources, student_submission
 from submissions import WRONG
 
-from transformer_course import selfcheck
-from transformer_course.checking import Checks
+from course_checks import selfcheck
+from course_checks.checking import Checks
 
 NB = "01_vector_attention"  # the quickest notebook to run (about 5 s)
 

@@ -5,8 +5,8 @@ Inside a notebook, every check cell records its result here when it ends with
 From a terminal, the same table for a whole notebook, run headless as **Validate** would
 run it (heavy demos shrink, nothing is graded, your file is not changed)::
 
-    python -m transformer_course.selfcheck notebooks/01_vector_attention/01_vector_attention.ipynb
-    python -m transformer_course.selfcheck --progress notebooks   # every notebook, with a chart
+    python -m course_checks.selfcheck notebooks/01_vector_attention/01_vector_attention.ipynb
+    python -m course_checks.selfcheck --progress notebooks   # every notebook, with a chart
 
 The command exits with status 0 when every exercise passes and 1 otherwise.
 
@@ -168,7 +168,7 @@ CHECKS_LINE = re.compile(r"Checks\(\s*[\"']([^\"']+)[\"']\s*,\s*points\s*=\s*(\d
 _DUMP_MARK = "__transformer_course_selfcheck__"
 _DUMP_CELL = (
     "import json as _selfcheck_json\n"
-    "from transformer_course import selfcheck as _selfcheck\n"
+    "from course_checks import selfcheck as _selfcheck\n"
     f"print({_DUMP_MARK!r} + _selfcheck_json.dumps(_selfcheck.dump()))"
 )
 
@@ -374,7 +374,7 @@ def progress_chart(checked: Sequence[NotebookResult], path: Path) -> Path:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m transformer_course.selfcheck",
+        prog="python -m course_checks.selfcheck",
         description="Run notebooks headless and list each exercise: passed, failed (and why), "
         "or not attempted. Exit status 0 when every exercise passes.",
     )

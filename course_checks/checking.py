@@ -24,6 +24,7 @@ from typing import Any
 import torch
 
 from . import selfcheck as _selfcheck
+from . import shortcuts
 
 __all__ = ["Checks", "compare"]
 
@@ -170,11 +171,14 @@ class Checks:
     >>> checks.score()  # last line of the cell: printed report, then the points
     """
 
-    def __init__(self, exercise: str, points: float, uses: str = ""):
-        """``uses`` names earlier answers the checks call, e.g. "your `score` (exercise 2)"."""
+    def __init__(self, exercise: str, points: float, uses: str = "",
+                 refuses: tuple[str, ...] = ()):
+        """``uses`` names earlier answers the checks call, e.g. "your `score` (exercise 2)";
+        ``refuses`` the functions the answer may not call (``course_checks.shortcuts``)."""
         self.exercise = exercise
         self.points = points
         self.uses = uses
+        self.refuses = tuple(refuses)
         self.results: list[tuple[str, str | None]] = []
         _selfcheck.started(exercise, points)  # for the notebook's self-check table
 
@@ -182,13 +186,16 @@ class Checks:
         """Run ``student_code()``; a raised error becomes a failed check with its message.
 
         Warnings and stderr output of student code are shown on stdout instead, so that a
-        harmless warning does not cost the points.
+        harmless warning does not cost the points. The exercise's refused shortcuts raise
+        while it runs, also under the names the notebook gave them.
         """
         captured = io.StringIO()
+        namespace = getattr(student_code, "__globals__", None)
         try:
             with (
                 warnings.catch_warnings(record=True) as caught,
                 contextlib.redirect_stderr(captured),
+                shortcuts.refused(self.refuses, [namespace] if namespace is not None else []),
             ):
                 warnings.simplefilter("always")
                 result = student_code()
@@ -202,6 +209,8 @@ class Checks:
             return _NO_ANSWER
         except Exception as error:  # any student error becomes feedback, never a crash
             message = f"raised {type(error).__name__}: {error}" + _hint_for(str(error))
+            if type(error).__name__ == "ShortcutError":  # raised here or in the kernel
+                message = f"{error}."
             self.results.append((description, message))
             return _NO_ANSWER
         finally:

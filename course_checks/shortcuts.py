@@ -1,0 +1,105 @@
+"""The shortcuts an exercise refuses: the library functions that would answer it for the
+student (the helper package is the answer key of earlier exercises), and the built-ins its
+text asks them not to use.
+
+A test cell declares them, ``Checks("Exercise 3 · softmax", points=2, refuses=SOFTMAX)``;
+while a check runs the student's code, each refused function raises ``ShortcutError``
+("this exercise asks you to write it yourself: your answer calls torch.softmax"), which the
+check reports as a failure. In the grader the same list travels with every call into the
+kernel (``autograder/agent.py``), so grading refuses what the student's own checks refuse.
+``make release`` writes each exercise's list into its text (``autograder/sync_notebooks.py``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+from collections.abc import Iterable, Iterator, MutableMapping
+
+SOFTMAX = ("torch.softmax", "torch.nn.functional.softmax", "torch.Tensor.softmax",
+           "torch.special.softmax", "transformer_course.attention.softmax")
+ATTENTION = ("torch.nn.functional.scaled_dot_product_attention", "torch.nn.MultiheadAttention",
+             "transformer_course.attention.attention_weights",
+             "transformer_course.attention.explicit_attention",
+             "transformer_course.attention.scaled_dot_product_attention")
+MULTIHEAD = ("torch.nn.MultiheadAttention", "torch.nn.functional.multi_head_attention_forward",
+             "transformer_course.multihead.MultiHeadAttention",
+             "transformer_course.multihead.HeadList")
+LAYER_NORM = ("torch.nn.LayerNorm", "torch.nn.functional.layer_norm", "torch.layer_norm")
+SINUSOIDS = ("transformer_course.positional.sinusoidal_table",
+             "transformer_course.positional.PositionalEncoding")
+
+_active: list[tuple[str, ...]] = []  # the refusals of the check now running, innermost last
+
+
+class ShortcutError(RuntimeError):
+    """Raised by a refused function while a check runs the student's code."""
+
+
+def active() -> tuple[str, ...]:
+    """What the check now running refuses (the grader sends it along with each call)."""
+    return _active[-1] if _active else ()
+
+
+def short_name(name: str) -> str:
+    """How the notebooks write it: ``F.softmax``, ``nn.LayerNorm``."""
+    for long, short in (("torch.nn.functional.", "F."), ("torch.nn.", "nn.")):
+        if name.startswith(long):
+            return short + name[len(long):]
+    return name
+
+
+def _owner(name: str):
+    """The object holding ``name``'s last part: a module or a class."""
+    parts = name.split(".")
+    for split in range(len(parts) - 1, 0, -1):
+        try:
+            owner = importlib.import_module(".".join(parts[:split]))
+        except ImportError:
+            continue
+        for part in parts[split:-1]:
+            owner = getattr(owner, part)
+        return owner, parts[-1]
+    raise ImportError(name)
+
+
+def _refusal(name: str):
+    def refused(*args, **kwargs):
+        raise ShortcutError(f"this exercise asks you to write it yourself: your answer calls "
+                            f"{short_name(name)}")
+
+    refused.__name__ = name.rsplit(".", 1)[-1]
+    return refused
+
+
+@contextlib.contextmanager
+def refused(names: Iterable[str], namespaces: Iterable[MutableMapping] = ()) -> Iterator[None]:
+    """Inside, every function in ``names`` raises ``ShortcutError``, where it lives and
+    wherever a namespace (a notebook's) holds it under another name; restored on the way out."""
+    names = tuple(names)
+    undo = []
+    try:
+        for name in names:
+            try:
+                owner, attribute = _owner(name)
+                original = getattr(owner, attribute)
+            except (ImportError, AttributeError):
+                continue  # an older PyTorch without it: nothing to refuse
+            replacement = _refusal(name)
+            setattr(owner, attribute, replacement)
+            undo.append((owner, attribute, original))
+            for namespace in namespaces:
+                for key, value in list(namespace.items()):
+                    if value is original:
+                        namespace[key] = replacement
+                        undo.append((namespace, key, original))
+        _active.append(names)
+        yield
+    finally:
+        if _active and _active[-1] is names:
+            _active.pop()
+        for owner, key, original in reversed(undo):
+            if isinstance(owner, MutableMapping):
+                owner[key] = original
+            else:
+                setattr(owner, key, original)
