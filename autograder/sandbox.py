@@ -70,6 +70,11 @@ def _paths(variable: str) -> list[str]:
     return [p for p in os.environ.get(variable, "").split(os.pathsep) if p]
 
 
+def exposed() -> list[str]:
+    """Folders inside hidden ones that kernels see again, read-only (the course's packages)."""
+    return _paths("COURSE_SANDBOX_EXPOSE")
+
+
 def bwrap_command(command: list[str], writable: list[str], readable: list[str],
                   capabilities: tuple[str, ...] | list[str] = ()) -> list[str]:
     """``command`` wrapped in bubblewrap: everything read-only, secrets hidden, ``writable``
@@ -85,8 +90,8 @@ def bwrap_command(command: list[str], writable: list[str], readable: list[str],
     for hidden in _paths("COURSE_SANDBOX_HIDE"):
         wrapped += ["--tmpfs", hidden]
     # The interpreter (the venv and the Python it was made from) stays visible.
-    for exposed in [sys.prefix, sys.base_prefix, *_paths("COURSE_SANDBOX_EXPOSE"), *readable]:
-        wrapped += ["--ro-bind", exposed, exposed]
+    for folder in [sys.prefix, sys.base_prefix, *exposed(), *readable]:
+        wrapped += ["--ro-bind", folder, folder]
     for path in writable:
         wrapped += ["--bind", path, path]
     for hidden in _paths("COURSE_SANDBOX_HIDE"):  # after the binds that need folders there

@@ -28,7 +28,7 @@ from pathlib import Path
 
 CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC = 0x00020000, 0x04000000, 0x08000000
 CLONE_NEWPID, CLONE_NEWNET = 0x20000000, 0x40000000
-MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REMOUNT = 1, 2, 4, 8, 32
 MS_BIND, MS_REC, MS_PRIVATE = 4096, 16384, 1 << 18
 PR_CAPBSET_DROP, PR_SET_NO_NEW_PRIVS = 24, 38
 LAST_CAPABILITY = 63
@@ -53,24 +53,36 @@ def _mount(source: str | None, target: str, kind: str | None, flags: int = 0,
                        _bytes(options)), f"mount {target}")
 
 
-def enter(sockets: str, covered: list[str]) -> str:
+def enter(sockets: str, covered: list[str], keep: list[str]) -> str:
     """Unshare everything but the user namespace and build this kernel's file view; returns
-    where the kernel's socket folder ``sockets`` now is. The caller must fork once more: the
-    child is the first process of the new PID namespace."""
+    where the kernel's socket folder ``sockets`` now is. ``keep`` (the interpreter, the course's
+    packages) stays visible, read-only, even where it lives under /tmp. The caller must fork
+    once more: the child is the first process of the new PID namespace."""
     _check(_libc.unshare(CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWPID
                          | CLONE_NEWNET), "unshare")
     _mount(None, "/", None, MS_REC | MS_PRIVATE)
-    folder = os.open(sockets, os.O_RDONLY | os.O_DIRECTORY)  # still reachable once /tmp is new
+    # Folders the fresh /tmp would hide, held open so they can be bound in again.
+    hidden = [path for path in dict.fromkeys(keep) if _under(path, ("/tmp", "/dev/shm"))]
+    held = {path: os.open(path, os.O_RDONLY | os.O_DIRECTORY) for path in [sockets, *hidden]}
     _mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, SCRATCH)
     _mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, "size=64m,mode=1777")
     own = "/tmp/.kernel"
     os.mkdir(own)
-    _mount(f"/proc/self/fd/{folder}", own, None, MS_BIND)
-    os.close(folder)
-    for hidden in covered:  # the zygote's socket and other kernels' folders, if outside /tmp
-        if os.path.isdir(hidden):
-            _mount("tmpfs", hidden, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV, "size=4k")
+    _mount(f"/proc/self/fd/{held.pop(sockets)}", own, None, MS_BIND)
+    for path, folder in held.items():
+        os.makedirs(path, exist_ok=True)
+        _mount(f"/proc/self/fd/{folder}", path, None, MS_BIND | MS_REC)
+        _mount(None, path, None, MS_REMOUNT | MS_BIND | MS_RDONLY)
+    for folder in held.values():
+        os.close(folder)
+    for path in covered:  # the zygote's socket and other kernels' folders, if still in sight
+        if os.path.isdir(path) and not any(_under(k, (path,)) for k in hidden):
+            _mount("tmpfs", path, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV, "size=4k")
     return own
+
+
+def _under(path: str, folders: tuple[str, ...]) -> bool:
+    return any(os.path.commonpath([path, folder]) == folder for folder in folders)
 
 
 def lock(workdir: str) -> None:

@@ -28,8 +28,10 @@ LIMITS = Limits(cell_timeout=8, notebook_timeout=60, memory_bytes=3 << 30)
 HOSTILE = sorted(hostile.ATTACKS) + sorted(hostile.FORGERIES)
 # Honest students sort between the hostile ones: "<n>a_attack", then "<n>b_honest".
 ORDER = {name: f"{n:02d}a_{name}" for n, name in enumerate(HOSTILE)}
-HONEST = [f"{n:02d}b_honest" for n in range(0, len(HOSTILE), 2)]
+HONEST = [f"{n:02d}b_honest" for n in range(len(HOSTILE))]
 LEFT_BEHIND = [Path("/tmp/pwned"), Path("/tmp/dask_pwned"), REPO / "written_by_a_student.txt"]
+# A course that lives under /tmp stays in sight there, read-only (its packages and venv).
+KEPT_IN_TMP = {REPO.parts[2]} if REPO.parts[1] == "tmp" else set()
 # What a hostile notebook would print had it got through a wall.
 BREACHES = re.compile(r"\b(READ /|SECRET|HIDDEN|CONNECTED|REACHED|KILLED|WROTE) ")
 
@@ -57,8 +59,8 @@ def outputs(path: Path) -> str:
     """Everything a notebook's cells printed or displayed."""
     if not path.exists():
         return ""
-    return "".join("".join(o.get("text", "")) + json.dumps(o.get("data", {}), ensure_ascii=False)
-                   + str(o.get("evalue", ""))
+    return "".join("".join(o.get("text", "")) + str(o.get("evalue", ""))
+                   + (json.dumps(o["data"], ensure_ascii=False) if o.get("data") else "")
                    for c in load(path)["cells"] for o in c.get("outputs", []))
 
 
@@ -111,7 +113,7 @@ def test_honest_students_graded_between_them_keep_every_point(graded, student):
     tmp, cwd, planted = re.search(r"PROBE tmp: (.*) cwd: (.*) planted: (\w+)", printed).groups()
     # A fresh /tmp holds only this kernel's own connection file, sockets and working folder,
     # which holds only what IPython keeps there.
-    assert set(eval(tmp)) <= {".kernel", "kernel-1.json", "work"}, tmp
+    assert set(eval(tmp)) <= {".kernel", "kernel-1.json", "work", *KEPT_IN_TMP}, tmp
     assert set(eval(cwd)) <= {".ipython", ".matplotlib", ".cache"} and planted == "False", cwd
 
 
