@@ -25,7 +25,6 @@ import hashlib
 import io
 import json
 import pickle
-import time
 import traceback
 import warnings
 
@@ -171,13 +170,13 @@ class KernelLink:
         try:
             result = reply["content"]["user_expressions"]["r"]
         except (KeyError, TypeError):
-            raise wire.WireError("the kernel's reply is not plain data") from None
-        if not isinstance(result, dict) or result.get("status") != "ok":
-            ename = str(result.get("ename", "Error")) if isinstance(result, dict) else "Error"
-            raise _error_class(ename)(str(result.get("evalue", "")) if isinstance(result, dict)
-                                      else "")
-        text = result.get("data", {}).get("text/plain") if isinstance(result.get("data"),
-                                                                       dict) else None
+            result = None
+        if not isinstance(result, dict):
+            raise wire.WireError("the kernel's reply is not plain data")
+        if result.get("status") != "ok":  # the agent itself failed (or was replaced)
+            raise _error_class(str(result.get("ename", "Error")))(str(result.get("evalue", "")))
+        data = result.get("data")
+        text = data.get("text/plain") if isinstance(data, dict) else None
         if not isinstance(text, str):
             raise wire.WireError("the kernel's reply is not plain data")
         return text
@@ -271,7 +270,6 @@ class Checker:
 
     def run(self, source: str) -> tuple[str, object, BaseException | None]:
         """Run a test cell: (printed report, value of its last expression, error if any)."""
-        started = time.perf_counter()
         stdout = io.StringIO()
         value, failure = None, None
         with contextlib.redirect_stdout(stdout), warnings.catch_warnings(record=True) as caught:
@@ -287,7 +285,6 @@ class Checker:
                 failure = error
             for warning in caught:
                 print(f"(warning: {warning.category.__name__}: {warning.message})")
-        self.seconds = time.perf_counter() - started
         return stdout.getvalue(), value, failure
 
     def _exec(self, code: str, last: bool):
