@@ -31,9 +31,9 @@ import warnings
 import torch
 
 from autograder import wire
+from autograder.worker import split_hidden
 from course_checks import shortcuts
 
-HIDDEN = ("### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS")
 AGENT = "__import__('autograder.agent', fromlist=['handle']).handle({request!r})"
 MAX_REPLY_CHARS = 3 * wire.MAX_BYTES // 2
 
@@ -226,19 +226,6 @@ def _names(tree: ast.AST) -> tuple[set[str], set[str]]:
         elif isinstance(node, ast.ExceptHandler) and node.name:
             binds.add(node.name)
     return loads, binds
-
-
-def split_hidden(source: str) -> list[tuple[str, bool]]:
-    """The cell's code in pieces: (code, hidden?) in order."""
-    pieces, current, hidden = [], [], False
-    for line in source.splitlines():
-        if line.strip() in HIDDEN:
-            pieces.append(("\n".join(current), hidden))
-            current, hidden = [], line.strip() == HIDDEN[0]
-        else:
-            current.append(line)
-    pieces.append(("\n".join(current), hidden))
-    return [(code, hidden) for code, hidden in pieces if code.strip()]
 
 
 class Checker:

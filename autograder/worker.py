@@ -280,21 +280,25 @@ def _config(course: Path, private: Path, limits: Limits, events: Path, kernel: s
     return config
 
 
+def split_hidden(source: str) -> list[tuple[str, bool]]:
+    """A test cell's code in pieces, in order: (code, hidden?)."""
+    pieces, current, hidden = [], [], False
+    for line in source.splitlines():
+        if line.strip() in HIDDEN:
+            pieces.append(("\n".join(current), hidden))
+            current, hidden = [], line.strip() == HIDDEN[0]
+        else:
+            current.append(line)
+    pieces.append(("\n".join(current), hidden))
+    return [(code, hidden) for code, hidden in pieces if code.strip()]
+
+
 def strip_hidden_tests(notebook: dict) -> dict:
     """The notebook a student may see: test cells keep their visible checks only."""
     for cell in notebook["cells"]:
-        if HIDDEN[0] not in source(cell):
-            continue
-        kept, hidden = [], False
-        for line in source(cell).splitlines():
-            if line.strip() == HIDDEN[0]:
-                hidden = True
-                kept.append(HIDDEN_NOTE)
-            elif line.strip() == HIDDEN[1]:
-                hidden = False
-            elif not hidden:
-                kept.append(line)
-        cell["source"] = "\n".join(kept)
+        if HIDDEN[0] in source(cell):
+            cell["source"] = "\n".join(HIDDEN_NOTE if hidden else code
+                                       for code, hidden in split_hidden(source(cell)))
     return notebook
 
 
