@@ -151,7 +151,9 @@ def merge(course: Course, result: dict) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     if result["notebook"]:
         (folder / f"{assignment}.ipynb").write_text(result["notebook"])
-        result["diagnoses"] = report.diagnoses(json.loads(result["notebook"]))
+        autograded = json.loads(result["notebook"])
+        result["diagnoses"] = report.diagnoses(autograded)
+        result["titles"] = report.titles(autograded)
     if result["feedback"]:
         page = course.feedback / student / assignment / f"{assignment}.html"
         page.parent.mkdir(parents=True, exist_ok=True)

@@ -8,9 +8,19 @@ import statistics
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from autograder.worker import grade_id
+from autograder.worker import grade_id, source
 
-MISCONCEPTION = re.compile(r"This matches ([^.\n]+)\.")
+# "This matches <description>." ends a message line; the description may hold "." itself.
+MISCONCEPTION = re.compile(r"This matches (.+)\.\s*$", re.M)
+# A test cell's title, as students see it: the first argument of Checks("Exercise 3 · attention", …)
+TITLE = re.compile(r"""\bChecks\(\s*(["'])(.+?)\1""")
+
+
+def _output_text(cell: dict) -> str:
+    return "".join(
+        o.get("text", "") if isinstance(o.get("text", ""), str) else "".join(o["text"])
+        for o in cell.get("outputs", [])
+    )
 
 
 def diagnoses(notebook: dict) -> dict[str, list[str]]:
@@ -20,13 +30,32 @@ def diagnoses(notebook: dict) -> dict[str, list[str]]:
         cell_id = grade_id(cell)
         if not cell_id or cell.get("cell_type") != "code":
             continue
-        text = "".join(
-            o.get("text", "") if isinstance(o.get("text", ""), str) else "".join(o["text"])
-            for o in cell.get("outputs", [])
-        )
-        if names := sorted(set(MISCONCEPTION.findall(text))):
+        if names := sorted(set(MISCONCEPTION.findall(_output_text(cell)))):
             found[cell_id] = names
     return found
+
+
+def titles(notebook: dict) -> dict[str, str]:
+    """The exercises' titles, per test cell: grade_id -> "Exercise 3 · attention"."""
+    found = {}
+    for cell in notebook["cells"]:
+        nbgrader = cell.get("metadata", {}).get("nbgrader", {})
+        if not grade_id(cell) or not nbgrader.get("grade") or nbgrader.get("solution"):
+            continue  # only test cells, whose source is the instructor's
+        if match := TITLE.search(source(cell)):
+            found[grade_id(cell)] = match.group(2)
+    return found
+
+
+def _rounded(value):
+    """Points to two decimals (3.4299999999999997 -> 3.43); anything else as it is."""
+    return round(value, 2) if isinstance(value, float) else value
+
+
+def _titles(results: list[dict]) -> dict[tuple[str, str], str]:
+    """(assignment, grade_id) -> title, from any student whose notebook showed it."""
+    return {(r["assignment"], cell): title
+            for r in results for cell, title in r.get("titles", {}).items()}
 
 
 def _histogram(scores: list[float], maximum: float, bins: int = 5) -> str:
@@ -42,19 +71,21 @@ def summary(results: list[dict]) -> str:
     by_assignment = defaultdict(list)
     for r in results:
         by_assignment[r["assignment"]].append(r)
+    names = _titles(results)
     lines = []
     for assignment, rows in sorted(by_assignment.items()):
         scores = [r.get("score", 0) for r in rows]
-        maximum = max(r.get("max_score", 0) for r in rows)
+        maximum = _rounded(max(r.get("max_score", 0) for r in rows))
+        median = _rounded(statistics.median(scores))
         lines.append(f"## {assignment}: {len(rows)} students, mean {statistics.mean(scores):.2f}"
-                     f" of {maximum:g} (median {statistics.median(scores):g})")
+                     f" of {maximum:g} (median {median:g})")
         lines.append("")
         lines.append("```")
         lines.append(_histogram(scores, maximum))
         lines.append("```")
         lines.append("")
-        lines.append("| exercise | full marks | most common diagnosed mistake |")
-        lines.append("| --- | ---: | --- |")
+        lines.append("| exercise | title | full marks | most common diagnosed mistake |")
+        lines.append("| --- | --- | ---: | --- |")
         exercises = sorted({e for r in rows for e in r.get("exercises", {})})
         for exercise in exercises:
             full = sum(
@@ -65,7 +96,8 @@ def summary(results: list[dict]) -> str:
             mistakes = Counter(d for r in rows for d in r.get("diagnoses", {}).get(exercise, []))
             common = (f"{mistakes.most_common(1)[0][0]} ({mistakes.most_common(1)[0][1]})"
                       if mistakes else "–")
-            lines.append(f"| {exercise} | {full / len(rows):.0%} | {common} |")
+            title = names.get((assignment, exercise), "–")
+            lines.append(f"| {exercise} | {title} | {full / len(rows):.0%} | {common} |")
         problems = [r for r in rows if r["status"] != "graded" or r.get("events")]
         if problems:
             lines.append("")
@@ -80,19 +112,22 @@ def summary(results: list[dict]) -> str:
 
 def write_csv(path: Path, results: list[dict]) -> None:
     exercises = sorted({(r["assignment"], e) for r in results for e in r.get("exercises", {})})
+    names = _titles(results)
     with path.open("w", newline="") as out:
         writer = csv.writer(out)
         writer.writerow(["student", "assignment", "score", "max_score", "status", "notes"]
-                        + [f"{a}:{e}" for a, e in exercises])
+                        + [f"{a}:{e} ({names[a, e]})" if (a, e) in names else f"{a}:{e}"
+                           for a, e in exercises])
         for r in sorted(results, key=lambda r: (r["assignment"], r["student"])):
             notes = "; ".join(([r["reason"]] if r["reason"] else [])
                               + [e["message"] for e in r.get("events", [])])
             cells = [
-                (r.get("exercises", {}).get(e) or [""])[0] if a == r["assignment"] else ""
+                _rounded((r.get("exercises", {}).get(e) or [""])[0]) if a == r["assignment"]
+                else ""
                 for a, e in exercises
             ]
-            writer.writerow([r["student"], r["assignment"], r.get("score", 0),
-                             r.get("max_score", ""), r["status"], notes] + cells)
+            writer.writerow([r["student"], r["assignment"], _rounded(r.get("score", 0)),
+                             _rounded(r.get("max_score", "")), r["status"], notes] + cells)
 
 
 def plot(path: Path, results: list[dict]) -> None:
@@ -109,7 +144,7 @@ def plot(path: Path, results: list[dict]) -> None:
     fig, axes = plt.subplots(1, len(names), figsize=(3 * len(names), 2.8), squeeze=False)
     for ax, name in zip(axes[0], names, strict=True):
         rows = by_assignment[name]
-        maximum = max(r.get("max_score", 0) for r in rows) or 1
+        maximum = _rounded(max(r.get("max_score", 0) for r in rows)) or 1
         scores = [r.get("score", 0) for r in rows]
         ax.hist(scores, bins=10, range=(0, maximum), color="#4c72b0", edgecolor="white")
         mean = statistics.mean(scores)

@@ -311,10 +311,12 @@ def test_csv_report_and_plot_are_written(graded):
     grading = graded["course"].grading
     rows = list(csv.reader((grading / "grades.csv").open()))
     assert rows[0][:6] == ["student", "assignment", "score", "max_score", "status", "notes"]
+    assert f"{A}:ex3_tests (Exercise 3 · softmax)" in rows[0]  # the title students see
     assert len(rows) == 1 + len(EXPECTED)
     assert (grading / "report.md").read_text().startswith("# Grading report")
     assert (grading / "score_distribution.png").stat().st_size > 5000
     assert "the plain dot product, without the 1/√D scaling" in graded["summary"]
+    assert "| ex3_tests | Exercise 3 · softmax |" in graded["summary"]
 
 
 def test_grades_equal_plain_sequential_nbgrader(graded, tmp_path):

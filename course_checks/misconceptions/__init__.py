@@ -1,0 +1,75 @@
+"""Known wrong answers, so that feedback can name the mistake instead of only noticing it.
+
+Each function takes the same inputs as an exercise and returns ``{description: tensor}``:
+what a student would get with that misconception. A test passes the dictionary to
+``Checks.close``; when the student's answer equals one of the tensors, the feedback says
+"This matches <description>". Descriptions complete the sentence "This matches ...".
+
+Tokens are rows here (``(seq_len, d)``); notebook 01's column vectors are stacked into rows
+by the tests before they ask for variants.
+
+One module per notebook: ``vector_attention`` (01), ``matrix_attention`` (02),
+``multihead_attention`` (03), ``positional`` (04), ``encoder`` (05), ``decoder`` (06) and
+``schedules`` (07). A function that several notebooks use lives with the first of them.
+Test cells use the names re-exported here: ``misconceptions.softmax(...)``.
+"""
+
+from __future__ import annotations
+
+from .decoder import (
+    causal_attention,
+    causal_attention_weights,
+    causal_mask,
+    cross_attention,
+    decoder_block,
+    greedy_decode,
+    shift_right,
+)
+from .encoder import encoder_block, feed_forward, layer_norm
+from .matrix_attention import masked_attention, padding_mask
+from .multihead_attention import expand_mask, heads_cols, merge_heads, multihead, split_heads
+from .positional import pe_table, positional_encoding, rotation
+from .schedules import accuracies, cosine_warmup, learning_rates, transformer_lr
+from .vector_attention import (
+    WRONG_ORDER,
+    attention,
+    attention_weights,
+    projection,
+    score,
+    softmax,
+    weighted_sum,
+)
+
+__all__ = [
+    "WRONG_ORDER",
+    "accuracies",
+    "attention",
+    "attention_weights",
+    "causal_attention",
+    "causal_attention_weights",
+    "causal_mask",
+    "cosine_warmup",
+    "cross_attention",
+    "decoder_block",
+    "encoder_block",
+    "expand_mask",
+    "feed_forward",
+    "greedy_decode",
+    "heads_cols",
+    "learning_rates",
+    "layer_norm",
+    "masked_attention",
+    "merge_heads",
+    "multihead",
+    "padding_mask",
+    "pe_table",
+    "positional_encoding",
+    "projection",
+    "rotation",
+    "score",
+    "shift_right",
+    "softmax",
+    "split_heads",
+    "transformer_lr",
+    "weighted_sum",
+]
