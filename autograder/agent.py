@@ -62,7 +62,33 @@ def _in(data):
     return wire.decode(data, lambda *_: None)
 
 
-def _run(request: dict):
+def _tensors(args: list, kwargs: dict):
+    """(path, tensor) for the tensors among a call's arguments, one container deep."""
+    import torch
+
+    for kind, items in (("arg", enumerate(args)), ("kwarg", kwargs.items())):
+        for key, value in items:
+            inner = value.items() if isinstance(value, dict) else \
+                enumerate(value) if isinstance(value, (list, tuple)) else ()
+            if isinstance(value, torch.Tensor):
+                yield [kind, key], value
+            for sub, item in inner:
+                if isinstance(item, torch.Tensor):
+                    yield [kind, key, sub], item
+
+
+def _changed(before: list, after: list) -> list:
+    """[path, new value] for every argument the call modified in place."""
+
+    changed = []
+    for (path, tensor), copy in zip(after, before, strict=True):
+        if tensor.shape != copy.shape or not bool(
+                ((tensor == copy) | (tensor.isnan() & copy.isnan())).all()):
+            changed.append([path, wire.encode(tensor.detach(), lambda _: None)])
+    return changed
+
+
+def _run(request: dict, reply: dict):
     op = request["op"]
     if op == "lookup":
         namespace = _namespace()
@@ -73,8 +99,13 @@ def _run(request: dict):
     if op == "call":
         args = [_in(a) for a in request["args"]]
         kwargs = {k: _in(v) for k, v in request["kwargs"].items()}
-        with shortcuts.refused(request.get("refuses", []), [_namespace()]):
-            return target(*args, **kwargs)
+        inputs = list(_tensors(args, kwargs))
+        copies = [tensor.detach().clone() for _, tensor in inputs]
+        try:
+            with shortcuts.refused(request.get("refuses", []), [_namespace()]):
+                return target(*args, **kwargs)
+        finally:  # inputs changed in place go back, so the checks can see it
+            reply["changed"] = _changed(copies, inputs)
     if op == "getattr":
         return getattr(target, request["name"])
     if op == "len":
@@ -95,7 +126,7 @@ def handle(request: str) -> str:
             contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
         warnings.simplefilter("always")
         try:
-            reply["value"] = _out(_run(request))
+            reply["value"] = _out(_run(request, reply))
         except BaseException as error:  # noqa: BLE001 - every failure is the student's answer
             if isinstance(error, KeyboardInterrupt):
                 error = TimeoutError("interrupted: it ran out of time")

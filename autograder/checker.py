@@ -74,7 +74,7 @@ class Remote:
     def __call__(self, *args, **kwargs):
         return self._link.request("call", ref=self._id, args=[self._link.out(a) for a in args],
                                   kwargs={k: self._link.out(v) for k, v in kwargs.items()},
-                                  refuses=list(shortcuts.active()))
+                                  refuses=list(shortcuts.active()), inputs=(args, kwargs))
 
     def __getattr__(self, name: str):
         if name.startswith("__"):
@@ -117,10 +117,14 @@ class KernelLink:
                 raise TypeError(f"cannot pass a {type(obj).__name__} to the kernel") from error
         return wire.encode(value, other)
 
-    def request(self, op: str, **fields):
+    def request(self, op: str, inputs: tuple | None = None, **fields):
+        """Run ``op`` in the kernel; ``inputs``, a call's (args, kwargs), take the changes
+        the kernel reports the call made to them, as a call in the kernel would."""
         payload = base64.b64encode(json.dumps({"op": op, **fields}).encode()).decode()
         reply = self._parse(self._expression(AGENT.format(request=payload)))
         self._relay(reply)
+        if inputs is not None and isinstance(reply.get("changed"), list):
+            _apply_changes(reply["changed"][:64], *inputs)
         if "error" in reply:
             name, message = (str(part) for part in list(reply["error"])[:2])
             raise _error_class(name)(message)
@@ -180,6 +184,25 @@ class KernelLink:
         if not isinstance(text, str):
             raise wire.WireError("the kernel's reply is not plain data")
         return text
+
+
+def _apply_changes(changed: list, args: tuple, kwargs: dict) -> None:
+    """Write the kernel's modified arguments into the checker's own tensors."""
+    for item in changed:
+        try:
+            (kind, key, *sub), encoded = item
+            target = (args if kind == "arg" else kwargs)[key]
+            for part in sub[:1]:
+                target = target[part]
+            new = wire.decode(encoded, lambda *_: None)
+        except (ValueError, TypeError, KeyError, IndexError, wire.WireError):
+            continue  # not a change this call could have made: ignored
+        if isinstance(target, torch.Tensor) and isinstance(new, torch.Tensor):
+            with torch.no_grad():
+                if new.shape == target.shape:
+                    target.copy_(new)
+                else:
+                    target.data = new.to(target.dtype)
 
 
 # --- hidden seeds -------------------------------------------------------------------------
@@ -262,7 +285,8 @@ class Checker:
         with contextlib.redirect_stdout(stdout), warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             try:
-                self._resolve(ast.parse(source))
+                if self.link is not None:  # None: everything is in the namespace already
+                    self._resolve(ast.parse(source))
                 pieces = split_hidden(source)
                 for number, (code, hidden) in enumerate(pieces):
                     last = number == len(pieces) - 1

@@ -32,7 +32,9 @@ from nbgrader.utils import is_grade
 from traitlets import Float, Integer, Unicode
 
 from autograder.checker import Checker, KernelLink, error_lines
+from autograder.mutants import VariantAnswers
 from autograder.worker import grade_id
+from course_checks import checking, selfcheck
 
 SETUP = "setup"  # the grade id of the locked cell of imports that test cells rely on
 
@@ -59,6 +61,8 @@ class SafeExecute(Execute):
     ipc_root = Unicode("", help="Folder for the kernels' Unix sockets (empty: TCP).").tag(
         config=True
     )
+    reference = Unicode("", help="The assignment's source notebook, whose answers' mutants "
+                        "name the mistakes the checks find (empty: none).").tag(config=True)
 
     def create_kernel_manager(self):
         """Kernels talk over Unix sockets, one fresh folder each: they have no network."""
@@ -74,6 +78,11 @@ class SafeExecute(Execute):
         self._restarts = 0
         self._out_of_time = False
         self.checker = Checker(KernelLink(self, lambda: self._cell_timeout(None)), self.secret)
+        checking.variant_answers = None
+        selfcheck.forget()  # the previous student's results must not speak for this one
+        if self.reference and os.path.exists(self.reference):
+            with open(self.reference) as source:
+                checking.variant_answers = VariantAnswers(json.load(source))
         self._output_chars: dict[int, int] = {}
         if self.workdir:
             # Not the autograded folder: the notebook there holds the hidden tests.

@@ -245,7 +245,7 @@ def _prepare_process(course: Path, forked: bool, limits: Limits) -> str:
 
 
 def _config(course: Path, private: Path, limits: Limits, events: Path, kernel: str,
-            workdir: Path, secret: str):
+            workdir: Path, secret: str, assignment: str):
     from nbgrader.converters import Autograde
     from nbgrader.preprocessors import Execute
     from traitlets.config import Config, PyFileConfigLoader
@@ -275,6 +275,7 @@ def _config(course: Path, private: Path, limits: Limits, events: Path, kernel: s
             "events_path": str(events),
             "secret": secret,
             "ipc_root": str(_Process.run_dir),
+            "reference": str(course / "solutions" / assignment / f"{assignment}.ipynb"),
         },
     }))
     return config
@@ -364,7 +365,7 @@ def _autograde(job: Job, notebook: dict, private: Path, result: dict, kernel: st
         COURSE_SANDBOX_FILE=str(limits.file_bytes),
     )
     api = NbGraderAPI(config=_config(Path(job.course), private, limits, events, kernel, workdir,
-                                        job.secret or secrets.token_hex(16)))
+                                        job.secret or secrets.token_hex(16), assignment))
     try:
         outcome = api.autograde(assignment, student, force=True, create=True)
     finally:

@@ -16,7 +16,9 @@ from __future__ import annotations
 import contextlib
 import io
 import math
+import re
 import sys
+import time
 import warnings
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -132,11 +134,87 @@ def _difference(
         [int(i) for i in torch.unravel_index(torch.tensor(flat), got.shape)] if got.dim() else []
     )
     position = f" at index {where}" if where else ""
+    want, have = _numbers(float(expected.reshape(-1)[flat]), float(got.reshape(-1)[flat]))
     return (
-        f"{name} differs from the expected value{position}: expected "
-        f"{float(expected.reshape(-1)[flat]):.4f}, got {float(got.reshape(-1)[flat]):.4f} "
+        f"{name} differs from the expected value{position}: expected {want}, got {have} "
         f"(largest difference {float(diff.reshape(-1)[flat]):.3g})."
     )
+
+
+def _numbers(expected: float, got: float) -> tuple[str, str]:
+    """Both numbers with as many significant digits as it takes to tell them apart: 4
+    decimals for everyday sizes, scientific notation for tiny or huge ones (1.2e-07)."""
+    for digits in range(4, 12):
+        texts = tuple(f"{x:.{digits}f}" if 1e-3 <= abs(x) < 1e5 or x == 0 else f"{x:.{digits - 3}e}"
+                      for x in (expected, got))
+        if texts[0] != texts[1]:
+            break
+    return texts
+
+
+def _inputs(student_code: Callable[[], Any]) -> list[tuple[str, torch.Tensor]]:
+    """The tensors a check passes to student code: the names its lambda reads (and the
+    tensors one container deep in them), so that changes made in place can be noticed."""
+    code = getattr(student_code, "__code__", None)
+    if code is None:
+        return []
+    namespace = getattr(student_code, "__globals__", {})
+    values = [(name, namespace[name]) for name in code.co_names if name in namespace]
+    values += [(name, cell.cell_contents) for name, cell in
+               zip(code.co_freevars, student_code.__closure__ or (), strict=False)
+               if _has_contents(cell)]
+    found = []
+    for name, value in values:
+        if isinstance(value, torch.Tensor):
+            found.append((f"`{name}`", value))
+        elif isinstance(value, (list, tuple, dict)) and len(value) <= 64:
+            items = value.items() if isinstance(value, dict) else enumerate(value)
+            found += [(f"`{name}[{key!r}]`", item) for key, item in items
+                      if isinstance(item, torch.Tensor)]
+    return found[:64]
+
+
+def _bindings(student_code: Callable[[], Any]) -> dict[str, Any]:
+    """The global names a check's lambda reads, with the values they have now."""
+    code = getattr(student_code, "__code__", None)
+    namespace = getattr(student_code, "__globals__", {})
+    return {name: namespace[name] for name in (code.co_names if code else ())
+            if name in namespace}
+
+
+def _has_contents(cell) -> bool:
+    try:
+        cell.cell_contents  # noqa: B018 - an empty cell raises
+    except ValueError:
+        return False
+    return True
+
+
+def _changed_in_place(inputs, copies) -> list[str]:
+    """Names of the inputs that differ from their copies; each is put back as it was."""
+    changed = []
+    for (name, tensor), copy in zip(inputs, copies, strict=True):
+        if tensor.shape == copy.shape and tensor.dtype == copy.dtype and bool(
+                ((tensor == copy) | (tensor.isnan() & copy.isnan())).all()):
+            continue
+        changed.append(name)
+        with torch.no_grad():
+            tensor.data = copy  # later checks see the input they were written for
+    return changed
+
+
+def _not_passing(uses: str) -> bool:
+    """Whether an exercise that ``uses`` names ("exercise 3", "exercises 2 and 3",
+    "exercises 1 to 5") has not passed all its checks in this notebook (or not run)."""
+    numbers = set()
+    for first, word, last in re.findall(r"exercises? (\d+)(?: (and|to) (\d+))?", uses):
+        numbers |= set(range(int(first), int(last) + 1)) if word == "to" else \
+            {int(first)} | ({int(last)} if last else set())
+    if not numbers:
+        return True
+    passed = {r.exercise for r in _selfcheck.results() if r.status == _selfcheck.PASSED}
+    return any(not any(re.match(rf"Exercise {n}\b", name) for name in passed)
+               for n in numbers)
 
 
 def _hint_for(error: str) -> str:
@@ -163,6 +241,15 @@ def _hint_for(error: str) -> str:
     return ""
 
 
+# Wrong answers to name when no hand-written misconception matches: a function from an
+# exercise's title to ``[(description, {name: function})]``, each a one-change variant of
+# the reference answer ("divides by `d` instead of its square root"). Only the trusted
+# grader sets it (``autograder/mutants.py``); in a student's kernel it stays None, so the
+# reference answer never travels with the course.
+variant_answers: Callable[[str], list[tuple[str, dict[str, Any]]]] | None = None
+VARIANT_SECONDS = 3.0  # time to spend looking for the variant a wrong answer matches
+
+
 class Checks:
     """The checks of one test cell, and the points they earn.
 
@@ -180,6 +267,9 @@ class Checks:
         self.uses = uses
         self.refuses = tuple(refuses)
         self.results: list[tuple[str, str | None]] = []
+        self._variants: list[tuple[str, dict[str, Any]]] | None = None  # still matching
+        self._passed_before: list[tuple] = []  # checks passed before the first failure
+        self._variant_deadline = 0.0
         _selfcheck.started(exercise, points)  # for the notebook's self-check table
 
     def run(self, description: str, student_code: Callable[[], Any]) -> Any:
@@ -191,6 +281,8 @@ class Checks:
         """
         captured = io.StringIO()
         namespace = getattr(student_code, "__globals__", None)
+        inputs = _inputs(student_code)
+        copies = [tensor.detach().clone() for _, tensor in inputs]
         try:
             with (
                 warnings.catch_warnings(record=True) as caught,
@@ -213,11 +305,18 @@ class Checks:
                 message = f"{error}."
             self.results.append((description, message))
             return _NO_ANSWER
-        finally:
+        finally:  # warnings too: a deprecation warning before an error often names the bug
             if captured.getvalue():
                 print(f"(your code wrote to stderr: {captured.getvalue().strip()})")
-        for warning in caught:
-            print(f"(warning from your code: {warning.category.__name__}: {warning.message})")
+            for warning in caught:
+                print(f"(warning from your code: {warning.category.__name__}: "
+                      f"{warning.message})")
+        if changed := _changed_in_place(inputs, copies):
+            self.results.append((description, (
+                f"your function changed its input {' and '.join(changed)} in place. The caller"
+                " still needs it: compute a new tensor (`x - m`, `masked_fill`) instead of "
+                "changing the one you were given (`x -= m`, `x.sub_(m)`, `masked_fill_`).")))
+            return _NO_ANSWER
         return result
 
     def close(
@@ -245,6 +344,7 @@ class Checks:
             squeeze=squeeze,
         )
         self.results.append((description, message))
+        self._narrow_variants(student_code, got, message, atol, rtol)
         return message is None
 
     def true(self, description: str, student_code: Callable[[], Any], hint: str) -> bool:
@@ -264,7 +364,10 @@ class Checks:
         for description, message in self.results:
             mark = "✓" if message is None else "✗"
             print(f"  {mark} {description}" + ("" if message is None else f"\n      {message}"))
-        if self.uses and passed < total:
+        named = any(message and "This matches" in message for _, message in self.results)
+        if passed < total and self._variants and not named:
+            print(f"  This matches an answer that {self._variants[0][0]}.")
+        if self.uses and passed < total and _not_passing(self.uses):
             print(
                 f"  Note: these checks call {self.uses}. If an earlier exercise is not passing yet,"
                 " fix it first."
@@ -274,3 +377,53 @@ class Checks:
         _selfcheck.record(self.exercise, self.points, round(earned, 2), self.results)
         return float(round(earned, 2))
 
+
+    def _narrow_variants(self, student_code, got, message, atol, rtol) -> None:
+        """From the first failed check on, keep the variant answers that give what the
+        student's answer gave on every check. Checks run the variants as they come, since
+        a check's lambda reads its inputs when called and later checks rebind them; the
+        checks passed before the first failure replay with the inputs they had."""
+        if variant_answers is None:
+            return
+        this = (student_code, got, atol, rtol, _bindings(student_code))
+        if self._variants is None and message is None:
+            self._passed_before.append(this)
+            return
+        if self._variants is None:
+            self._variants = variant_answers(self.exercise)
+            self._variant_deadline = time.monotonic() + VARIANT_SECONDS
+        for check in [*self._passed_before, this]:
+            if time.monotonic() > self._variant_deadline:
+                self._variants = []
+            self._variants = [(description, functions)
+                              for description, functions in self._variants
+                              if self._same_answer(*check, functions)]
+        self._passed_before = []
+
+    @staticmethod
+    def _same_answer(student_code, got, atol, rtol, bindings, functions) -> bool:
+        """Whether ``student_code`` gives ``got`` again with ``functions`` in place of the
+        student's, and the names it reads bound as they were (all put back afterwards)."""
+        namespace = getattr(student_code, "__globals__", {})
+        swapped = bindings | functions
+        saved = {name: namespace.get(name, _NO_ANSWER) for name in swapped}
+        namespace.update(swapped)
+        inputs = _inputs(student_code)
+        copies = [tensor.detach().clone() for _, tensor in inputs]
+        try:
+            with contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                value = student_code()
+        except Exception:  # noqa: BLE001 - a variant that fails matches nothing
+            return False
+        finally:
+            for name, old in saved.items():
+                if old is _NO_ANSWER:
+                    namespace.pop(name, None)
+                else:
+                    namespace[name] = old
+            _changed_in_place(inputs, copies)
+        got_t, _ = _to_tensor(got, "")
+        value_t, _ = _to_tensor(value, "")
+        return got_t is not None and value_t is not None and _matches(got_t, value_t, atol,
+                                                                      rtol)

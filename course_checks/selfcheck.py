@@ -63,6 +63,11 @@ class Result:
 _RESULTS: dict[str, Result] = {}
 
 
+def forget() -> None:
+    """Start afresh: a new notebook (or the next student's, when grading) is checked."""
+    _RESULTS.clear()
+
+
 def started(exercise: str, points: float) -> None:
     """A check cell began (``Checks(...)``); until its score arrives, it counts as stopped."""
     _RESULTS.pop(exercise, None)

@@ -101,6 +101,59 @@ def test_no_cross_attention_misconception_equals_the_correct_answer():
         assert compare(wrong, correct) is not None, description
 
 
+def output_of(result):
+    # how the test cells of the exercises that return (output, weights) read the output
+    return result[0] if isinstance(result, (tuple, list)) else result
+
+
+def attention_in_the_wrong_order(Q, K, V, mask=None):
+    scores = Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1])
+    if mask is not None:
+        scores = scores.masked_fill(~mask, float("-inf"))
+    weights = torch.softmax(scores, dim=-1)
+    return weights, weights @ V  # should be (output, weights)
+
+
+PADDING = torch.tensor([True, True, False, True]).expand(4, 4)
+CAUSAL = torch.ones(4, 4, dtype=torch.bool).tril()
+
+
+@pytest.mark.parametrize(
+    "mask, variants",
+    [
+        (None, misconceptions.attention(Q, K, V)),
+        (PADDING, misconceptions.masked_attention(Q, K, V, PADDING)),
+        (CAUSAL, misconceptions.causal_attention(Q, K, V)),
+    ],
+)
+def test_a_pair_returned_in_the_wrong_order_is_named(mask, variants):
+    expected = torch.nn.functional.scaled_dot_product_attention(Q, K, V, attn_mask=mask)
+    got = output_of(attention_in_the_wrong_order(Q, K, V, mask))
+    message = compare(got, expected, misconceptions=variants)
+    assert message.endswith(
+        "This matches the pair returned in the wrong order: (weights, output) instead of "
+        "(output, weights)."
+    )
+
+
+def test_a_cross_attention_pair_in_the_wrong_order_is_named():
+    torch.manual_seed(0)
+    to_q, to_k, to_v = (torch.nn.Linear(5, 3) for _ in range(3))
+    x, memory = Q[None], torch.randn(1, 6, 5)
+    with torch.no_grad():
+        q, k, v = to_q(x), to_k(memory), to_v(memory)
+        swapped = attention_in_the_wrong_order(q, k, v)
+        variants = misconceptions.cross_attention(x, memory, to_q, to_k, to_v)
+    expected = torch.nn.functional.scaled_dot_product_attention(q, k, v)
+    message = compare(output_of(swapped), expected, misconceptions=variants)
+    assert message.endswith(f"This matches {misconceptions.WRONG_ORDER}.")
+
+
+def test_self_attention_without_a_pair_is_not_told_about_one():
+    # notebook 01's and 02's self-attention return the output alone: no pair to swap
+    assert misconceptions.WRONG_ORDER not in misconceptions.attention(Q, K, V, X)
+
+
 def test_overflow_is_diagnosed():
     large = torch.tensor([1000.0, 1001.0, 1002.0])
     naive = torch.exp(large) / torch.exp(large).sum()
@@ -161,3 +214,75 @@ def test_mixed_dtypes_get_a_hint_and_dependencies_are_named(capsys):
     report = capsys.readouterr().out
     assert "float32 and float64 tensors were mixed" in report
     assert "these checks call your `softmax` (exercise 3)" in report
+
+
+def test_the_dependency_note_appears_only_when_that_exercise_is_not_passing(capsys):
+    from course_checks import selfcheck
+
+    selfcheck.forget()
+    passing = Checks("Exercise 3 · softmax", points=1)
+    passing.close("fine", lambda: CORRECT, CORRECT)
+    passing.score()
+    later = Checks("Exercise 4 · later", points=1, uses="your `softmax` (exercise 3)")
+    later.close("wrong", lambda: CORRECT + 1, CORRECT)
+    later.score()
+    assert "these checks call" not in capsys.readouterr().out
+    failing = Checks("Exercise 3 · softmax", points=1)
+    failing.close("wrong", lambda: CORRECT + 1, CORRECT)
+    failing.score()
+    later = Checks("Exercise 4 · later", points=1, uses="your functions from exercises 1 to 5")
+    later.close("wrong", lambda: CORRECT + 1, CORRECT)
+    later.score()
+    assert "these checks call your functions from exercises 1 to 5" in capsys.readouterr().out
+    selfcheck.forget()
+
+
+def change_in_place(x):
+    x -= x.max()
+    return x.exp() / x.exp().sum()
+
+
+def test_an_input_changed_in_place_fails_its_check_and_is_put_back(capsys):
+    z = torch.tensor([1.0, 2.0, 3.0])
+    checks = Checks("Exercise I", points=1)
+    checks.close("in place", lambda: change_in_place(z), torch.softmax(z, 0))
+    assert checks.score() == 0.0
+    assert "your function changed its input `z` in place" in capsys.readouterr().out
+    assert torch.equal(z, torch.tensor([1.0, 2.0, 3.0]))  # the next check sees the original
+
+
+def test_tiny_numbers_print_with_the_digits_that_tell_them_apart():
+    message = compare(torch.tensor([1.0e-7]), torch.tensor([1.2e-7]), atol=0, rtol=1e-6)
+    assert "expected 1.2e-07, got 1.0e-07" in message
+    assert "0.0000" not in message
+
+
+def test_warnings_printed_before_an_error_are_kept(capsys):
+    def warns_then_fails():
+        warnings.warn("torch.foo is deprecated, use torch.bar", DeprecationWarning, stacklevel=1)
+        raise RuntimeError("shapes do not match")
+
+    checks = Checks("Exercise D", points=1)
+    checks.close("fails", warns_then_fails, CORRECT)
+    checks.score()
+    report = capsys.readouterr().out
+    assert "DeprecationWarning: torch.foo is deprecated" in report
+    assert "raised RuntimeError: shapes do not match" in report
+
+
+def test_the_grader_names_the_variant_answer_a_wrong_answer_matches(capsys, monkeypatch):
+    from course_checks import checking
+
+    # The reference divides by sqrt(d) = 4; this student divides by d = 16.
+    variants = [("multiplies instead", {"scale": lambda x: x * 4}),
+                ("divides by `d` instead of its square root", {"scale": lambda x: x / 16})]
+    monkeypatch.setattr(checking, "variant_answers", lambda exercise: variants)
+    namespace = {"scale": lambda x: x / 16}
+    checks = Checks("Exercise V", points=1)
+    for value in (torch.ones(3), torch.arange(3.0)):  # each check rebinds x, as cells do
+        namespace["x"] = value
+        code = eval("lambda: scale(x)", namespace)  # noqa: S307 - a test cell's lambda
+        checks.close(f"x = {value.tolist()}", code, value / 4)
+    checks.score()
+    assert "This matches an answer that divides by `d` instead of its square root." \
+        in capsys.readouterr().out
