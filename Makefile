@@ -15,7 +15,7 @@ export JUPYTER_CONFIG_PATH := $(CURDIR)/autograder
 export JUPYTER_PREFER_ENV_PATH := 1
 
 .PHONY: setup lab test lint release check-release images bench clean progress check browser \
-	sandbox grade bench-grade student-release
+	sandbox grade bench-grade student-release mutants
 
 # Re-runs when pyproject.toml changes. pip's full log goes to .venv/install.log and is
 # shown only if the install fails.
@@ -106,6 +106,12 @@ progress: $(READY)
 ## autograder/grade.py in GRADE_ARGS (e.g. GRADE_ARGS="--assignment 01_vector_attention").
 grade: $(READY) sandbox
 	python -m autograder.grade $(if $(IMPORT),--import $(IMPORT)) $(GRADE_ARGS)
+
+## Mutation analysis: every mutant of every reference answer against its exercise's checks
+## (a minute or two); prints a table per notebook and fails below 99% killed for any exercise.
+## MUTANTS_ARGS picks notebooks or a sample, e.g. MUTANTS_ARGS="02 05 --sample 8".
+mutants: $(READY)
+	python -m autograder.mutation $(MUTANTS_ARGS)
 
 ## Time grading a synthetic class with plain sequential nbgrader and with `make grade`
 ## (STUDENTS=40 by default; tens of minutes on 2 cores). Writes benchmarks/grading.md.

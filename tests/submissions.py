@@ -701,3 +701,160 @@ WRONG["07_warmup_scheduler"] = {
         [("ex4_tests", "when any of its tokens is")],
     ),
 }
+
+# One mistake each, of the kinds mutation analysis showed the checks used to miss or could
+# not name (autograder/mutation.py). Graded by the trusted checker in-process
+# (tests/test_grading_power.py), so a phrase may come from a hand-written variant or from
+# the mutant the answer matches. None: the answer must only lose points.
+ONE_MISTAKE = {
+    "01_vector_attention": {
+        "softmax_in_place": (
+            {"ex3_softmax": (
+                "def softmax(z):\n    z -= z.max()\n    return z.exp() / z.exp().sum()\n")},
+            [("ex3_tests", "changed its input `example_scores` in place")],
+        ),
+        "softmax_min_shift": (
+            {"ex3_softmax": (
+                "def softmax(z):\n    e = torch.exp(z - z.min())\n    return e / e.sum()\n")},
+            [("ex3_tests", "uses `min` where `max` belongs")],
+        ),
+        "bias_forgotten": (
+            {"ex1_project": "def project(W, b, x):\n    return torch.matmul(W, x)\n"},
+            [("ex1_tests", "without the bias")],
+        ),
+    },
+    "02_matrix_attention": {
+        "cols_min_shift": (
+            {"ex1_softmax_cols": (
+                "def softmax_cols(S):\n"
+                "    e = (S - S.min(dim=0, keepdim=True).values).exp()\n"
+                "    return e / e.sum(0, keepdim=True)\n")},
+            [("ex1_tests", "NaN")],
+        ),
+        "pair_reversed": (
+            {"ex3_attention": (
+                "def attention(Q, K, V, mask=None):\n"
+                "    s = Q @ K.mT / Q.shape[-1] ** 0.5\n"
+                "    if mask is not None:\n"
+                "        s = s.masked_fill(mask.logical_not(), -torch.inf)\n"
+                "    p = s.softmax(dim=-1)\n"
+                "    return p, p @ V\n")},
+            [("ex3_tests", "the pair returned in the wrong order")],
+        ),
+        "batch_only": (
+            {"ex3_attention": (
+                "def attention(Q, K, V, mask=None):\n"
+                "    s = Q @ K.transpose(1, 2) / math.sqrt(Q.shape[-1])\n"
+                "    if mask is not None:\n"
+                "        s = s.masked_fill(~mask, float('-inf'))\n"
+                "    w = torch.softmax(s, dim=-1)\n"
+                "    return w @ V, w\n")},
+            [("ex3_tests", None)],
+        ),
+        "mask_in_place": (
+            {"ex3_attention": (
+                "def attention(Q, K, V, mask=None):\n"
+                "    s = Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1])\n"
+                "    if mask is not None:\n"
+                "        mask.logical_not_()\n"
+                "        s = s.masked_fill(mask, float('-inf'))\n"
+                "    w = torch.softmax(s, dim=-1)\n"
+                "    return w @ V, w\n")},
+            [("ex3_tests", "changed its input `mask` in place")],
+        ),
+        "padding_one_too_many": (
+            {"ex4_padding_mask": (
+                "def padding_mask(lengths, seq_len):\n"
+                "    return torch.arange(seq_len).unsqueeze(0) <= lengths.unsqueeze(1)\n")},
+            [("ex4_tests", None)],
+        ),
+    },
+    "04_positional_encoding": {
+        "max_len_ignored": (
+            {"ex3_positional_encoding": (
+                "class PositionalEncoding(nn.Module):\n"
+                "    def __init__(self, d_model, max_len=500):\n"
+                "        super().__init__()\n"
+                "        self.register_buffer('table', sinusoidal_table(500, d_model),\n"
+                "                             persistent=False)\n"
+                "\n"
+                "    def forward(self, x):\n"
+                "        return x + self.table[:x.shape[1]]\n")},
+            [("ex3_tests", None)],
+        ),
+        "last_position_missing": (
+            {"ex1_pe_table_loops": (
+                "def pe_table_loops(seq_len, d_model):\n"
+                "    table = torch.zeros(seq_len, d_model)\n"
+                "    for pos in range(seq_len - 1):\n"
+                "        for i in range(0, d_model, 2):\n"
+                "            table[pos, i] = math.sin(pos / 10000 ** (i / d_model))\n"
+                "            table[pos, i + 1] = math.cos(pos / 10000 ** (i / d_model))\n"
+                "    return table\n")},
+            [("ex1_tests", "uses `seq_len` − 1 instead of `seq_len`")],
+        ),
+    },
+    "05_encoder": {
+        "eps_ignored": (
+            {"ex1_layer_norm": (
+                "def layer_norm(x, gamma, beta, eps=1e-5):\n"
+                "    mean = x.mean(-1, keepdim=True)\n"
+                "    var = x.var(-1, keepdim=True, unbiased=False)\n"
+                "    return (x - mean) / torch.sqrt(var + 1e-5) * gamma + beta\n")},
+            [("ex1_tests", "does not use the eps it is given")],
+        ),
+        "no_output_bias": (
+            {"ex2_feed_forward": (
+                "def feed_forward(x, W1, b1, W2, b2):\n"
+                "    return torch.relu(x @ W1.T + b1) @ W2.T\n")},
+            [("ex2_tests", None)],
+        ),
+        "mask_not_passed_on": (
+            {"ex4_encode": (
+                "def encode(x, blocks, mask=None):\n"
+                "    maps = []\n"
+                "    for block in blocks:\n"
+                "        x, w = block(x, need_weights=True)\n"
+                "        maps.append(w)\n"
+                "    return x, maps\n")},
+            [("ex4_tests", "ignores its `mask` argument")],
+        ),
+        "residual_in_place": (
+            {"ex3_encoder_block": (
+                "def encoder_block(x, attention, feed_forward_net, norm1, norm2, mask=None):\n"
+                "    x += attention(x, mask=mask)[0]\n"
+                "    h = norm1(x)\n"
+                "    return norm2(h + feed_forward_net(h))\n")},
+            [("ex3_tests", "changed its input `x` in place")],
+        ),
+    },
+    "06_decoder": {
+        "softmax_then_mask": (
+            {"ex2_masked_self_attention": (
+                "def masked_self_attention(x, to_q, to_k, to_v):\n"
+                "    q, k, v = to_q(x), to_k(x), to_v(x)\n"
+                "    w = torch.softmax(q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5, dim=-1)\n"
+                "    w = w.masked_fill(~causal_mask(x.shape[-2]), 0.0)\n"
+                "    return w @ v, w\n")},
+            [("ex2_tests", None)],
+        ),
+        "memory_as_queries": (
+            {"ex3_cross_attention": (
+                "def cross_attention(x, memory, to_q, to_k, to_v):\n"
+                "    return scaled_dot_product_attention(to_q(memory), to_k(x), to_v(x),\n"
+                "                                        need_weights=True)\n")},
+            [("ex3_tests", None)],
+        ),
+    },
+    "07_warmup_scheduler": {
+        "cosine_sin": (
+            {"ex2_cosine_warmup": (
+                "def cosine_warmup(step, warmup, max_iters):\n"
+                "    factor = 0.5 * (1 + math.sin(math.pi * step / max_iters))\n"
+                "    if step <= warmup:\n"
+                "        factor *= step / warmup\n"
+                "    return factor\n")},
+            [("ex2_tests", "uses `sin` where `cos` belongs")],
+        ),
+    },
+}

@@ -1,0 +1,126 @@
+"""Mutants of reference answers (autograder/mutants.py): each kind of typed mistake."""
+
+from __future__ import annotations
+
+import pytest
+
+from autograder.mutants import NEVER_EQUIVALENT, VariantAnswers, defined_names, mutants
+
+
+def answer(body: str, signature: str = "def f(Q, K, V, mask=None):") -> str:
+    lines = "\n".join("    " + line for line in body.strip().splitlines())
+    return f"{signature}\n    ### BEGIN SOLUTION\n{lines}\n    ### END SOLUTION\n"
+
+
+ATTENTION = answer("""
+scores = Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1])
+if mask is not None:
+    scores = scores.masked_fill(~mask, float("-inf"))
+weights = torch.softmax(scores, dim=-1)
+return weights @ V, weights
+""")
+LAYER = answer("""
+h = norm1(x + attention(x, mask=mask)[0])
+return gamma * h + beta
+""", "def f(x, memory, attention, norm1, gamma, beta, mask=None):")
+TABLE = answer("""
+table = torch.zeros(seq_len, d_model)
+for pos in range(seq_len):
+    for i in range(d_model // 2):
+        angle = pos / 10000 ** (2 * i / d_model)
+        table[pos, 2 * i] = math.sin(angle)
+        table[pos, 2 * i + 1] = math.cos(angle)
+return table
+""", "def f(seq_len, d_model):")
+SOFTMAX = answer("""
+exps = torch.exp(z - z.max())
+return exps / exps.sum()
+""", "def f(z):")
+MASK = answer("return torch.arange(n)[None, :] < lengths[:, None]", "def f(lengths, n):")
+
+
+def descriptions(source: str) -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
+    for m in mutants(source):
+        found.setdefault(m.description, []).append(m.source)
+    return found
+
+
+# (source, description, text the mutant's code holds) for every class of mistake the
+# mutants must cover.
+CLASSES = [
+    (ATTENTION, "uses `V` where `K` belongs", "Q @ V.transpose(-2, -1)"),
+    (LAYER, "uses `memory` where `x` belongs", "norm1(memory + attention"),
+    (ATTENTION, "leaves out the division by `math.sqrt(Q.shape[-1])`",
+     "scores = Q @ K.transpose(-2, -1)\n"),
+    (ATTENTION, "divides by `Q.shape[-1]` instead of its square root",
+     "/ Q.shape[-1]"),
+    (ATTENTION, "takes `torch.softmax` over dim -2 instead of dim -1", "dim=-2"),
+    (ATTENTION, "leaves out the transpose of `K`", "Q @ K /"),
+    (ATTENTION, "transposes `V` before the product", "weights @ V.transpose(-2, -1)"),
+    (SOFTMAX, "uses `min` where `max` belongs", "z.min()"),
+    (TABLE, "uses `seq_len` − 1 instead of `seq_len`", "range(seq_len - 1)"),
+    (MASK, "tests `torch.arange(n)[None, :] <= lengths[:, None]` instead of "
+           "`torch.arange(n)[None, :] < lengths[:, None]`", "<="),
+    (LAYER, "leaves out + `beta`", "return gamma * h\n"),
+    (LAYER, "leaves out the factor `gamma`", "return h + beta"),
+    (LAYER, "leaves out `x` +", "norm1(attention(x, mask=mask)[0])"),
+    (LAYER, "adds `x` after `norm1` instead of before (the residual and the normalisation "
+            "in the wrong order)", "norm1(attention(x, mask=mask)[0]) + x"),
+    (ATTENTION, "runs `weights = torch.softmax(scores, dim=-1)` before `if mask is not None:",
+     "weights = torch.softmax(scores, dim=-1)\n    if mask"),
+    (ATTENTION, "ignores its `mask` argument (as if it were None)", "masked_fill(~None"),
+    (LAYER, "calls `attention` without `mask=`", "attention(x)[0]"),
+    (SOFTMAX, "changes its input `z` in place (`z.sub_(…)`) instead of making a new tensor",
+     "z.sub_(z.max())"),
+    (TABLE, "uses `cos` where `sin` belongs", "table[pos, 2 * i] = math.cos(angle)"),
+    (TABLE, "leaves out the factor `2`", "10000 ** (i / d_model)"),
+    (ATTENTION, "returns `(weights, weights @ V)`: the results in the wrong order",
+     "return (weights, weights @ V)"),
+    (ATTENTION, "uses `mask` instead of `~mask` (the mask's polarity inverted)",
+     "masked_fill(mask,"),
+    (ATTENTION, "fills with 0 instead of −infinity", "float('0')"),
+    (TABLE, "uses 2 instead of 1 in `2 * i + 1`", "2 * i + 2"),
+]
+
+
+@pytest.mark.parametrize("source, description, code", CLASSES,
+                         ids=[c[1][:40] for c in CLASSES])
+def test_each_kind_of_mistake_has_a_described_mutant(source, description, code):
+    found = {d: s for d, s in descriptions(source).items() if d.startswith(description)}
+    assert found, f"no mutant described as {description!r}; got {list(descriptions(source))}"
+    assert any(code in s + "\n" for sources in found.values() for s in sources), found
+
+
+def test_only_the_solution_is_rewritten_and_every_mutant_compiles():
+    source = "import math\nSCALE = 2\n" + SOFTMAX
+    for mutant in mutants(source):
+        assert mutant.source.startswith("import math\nSCALE = 2\n")
+        compile(mutant.source, "<mutant>", "exec")
+    assert len({m.source for m in mutants(source)}) == len(mutants(source))  # no duplicates
+
+
+def test_an_argument_ignored_or_an_input_changed_in_place_is_never_equivalent():
+    kinds = {m.kind for m in mutants(ATTENTION) + mutants(SOFTMAX)}
+    assert NEVER_EQUIVALENT <= kinds
+
+
+def test_variant_answers_are_working_functions_that_call_the_other_references():
+    def cell(grade_id, text, **meta):
+        return {"cell_type": "code", "source": text,
+                "metadata": {"nbgrader": {"grade_id": grade_id, **meta}}}
+    notebook = {"cells": [
+        cell("setup", "import torch"),
+        cell("ex1_softmax", SOFTMAX.replace("def f(", "def softmax("), solution=True),
+        cell("ex1_tests", 'checks = Checks("Exercise 1 · softmax", points=1)', grade=True),
+        cell("ex2_attend", answer("return softmax(z * 2)", "def attend(z):"), solution=True),
+        cell("ex2_tests", 'checks = Checks("Exercise 2 · attend", points=1)', grade=True),
+    ]}
+    variants = VariantAnswers(notebook)
+    import torch
+    z = torch.tensor([1.0, 2.0, 3.0])
+    found = dict(variants("Exercise 2 · attend"))
+    assert set(found) >= {"leaves out the factor `2`", "leaves out the call to `softmax`"}
+    assert torch.allclose(found["leaves out the factor `2`"]["attend"](z), torch.softmax(z, 0))
+    assert variants("Exercise 9 · unknown") == []
+    assert defined_names(notebook["cells"][3]["source"]) == ["attend"]
