@@ -90,6 +90,26 @@ class Exercise:
 
 
 @contextlib.contextmanager
+def _as_graded(folder: Path):
+    """Run a notebook's cells as nbgrader would (quick mode, no display), in its folder, with
+    one thread (forks of a process with a thread pool may hang); all put back afterwards."""
+    saved_env = {k: os.environ.get(k) for k in ("NBGRADER_EXECUTION", "MPLBACKEND")}
+    threads = torch.get_num_threads()
+    os.environ.update(NBGRADER_EXECUTION="autograde", MPLBACKEND="agg")
+    torch.set_num_threads(1)
+    try:
+        with contextlib.chdir(folder):
+            yield
+    finally:
+        torch.set_num_threads(threads)
+        for key, value in saved_env.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+
+
+@contextlib.contextmanager
 def _quiet():
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()), \
             warnings.catch_warnings():
@@ -140,13 +160,10 @@ class NotebookAnalysis:
         self.exercises: list[Exercise] = []
 
     def run(self) -> list[Exercise]:
-        torch.set_num_threads(1)  # forks of a process with a thread pool may hang
-        os.environ.setdefault("NBGRADER_EXECUTION", "autograde")  # the notebooks' quick mode
-        os.environ.setdefault("MPLBACKEND", "agg")
         solutions = solution_cells(self.notebook)
         self.variants = VariantAnswers(self.notebook)
         namespace: dict = {"__name__": "__main__"}
-        with contextlib.chdir(self.path.parent):
+        with _as_graded(self.path.parent):
             self._run_cells(namespace, solutions)
         return self.exercises
 
@@ -215,14 +232,11 @@ def feedback(path: Path, answers: dict[str, str]) -> dict[str, tuple[float | Non
         grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
         if grade_id in answers:
             cell["source"] = answers[grade_id]
-    torch.set_num_threads(1)
-    os.environ.setdefault("NBGRADER_EXECUTION", "autograde")
-    os.environ.setdefault("MPLBACKEND", "agg")
     checking.variant_answers = VariantAnswers(json.loads(path.read_text()))
     selfcheck.forget()
     checker = Checker(None, SECRET)
     reports = {}
-    with contextlib.chdir(path.parent):
+    with _as_graded(path.parent):
         _run_cells(notebook, checker, reports)
     return reports
 
