@@ -79,7 +79,6 @@ def _tensors(args: list, kwargs: dict):
 
 def _changed(before: list, after: list) -> list:
     """[path, new value] for every argument the call modified in place."""
-
     changed = []
     for (path, tensor), copy in zip(after, before, strict=True):
         if tensor.shape != copy.shape or not bool(

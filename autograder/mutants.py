@@ -176,7 +176,7 @@ class _Scope:
 
 
 def _rewrites(node: ast.AST, parent: ast.AST, field: str, scope: _Scope
-              ) -> Iterator[tuple[str, str, ast.AST | list]]:
+              ) -> Iterator[tuple[str, str, ast.AST]]:
     """(kind, description, replacement) for every typed mistake at ``node``."""
     if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
         for other in scope.partners(node.id):
@@ -314,8 +314,8 @@ def _call_rewrites(node: ast.Call, scope: _Scope) -> Iterator[tuple[str, str, as
                     yield ("changes an axis", f"takes {func} over dim {other} instead of dim "
                            f"{axis}", ast.Call(node.func, node.args,
                                                node.keywords[:index] + [new] + rest[index:]))
-    if name in ("tril", "triu") and not node.args[1:] and len(node.args) <= (
-            0 if isinstance(node.func, ast.Attribute) else 1):
+    method = isinstance(node.func, ast.Attribute) and ast.unparse(node.func.value) != "torch"
+    if name in ("tril", "triu") and not node.keywords and len(node.args) == (0 if method else 1):
         for diagonal in (1, -1):
             yield ("off by one", f"keeps diagonal {diagonal} in {func} instead of the main one",
                    ast.Call(node.func, node.args + [_number(diagonal)], node.keywords))

@@ -131,20 +131,14 @@ def _in_fork(work, timeout: float):
             out.write(payload)
         os._exit(0)
     os.close(write)
-    chunks, deadline = [], time.monotonic() + timeout
     with os.fdopen(read) as pipe:
-        while (left := deadline - time.monotonic()) > 0:
-            ready, _, _ = select.select([pipe], [], [], left)
-            if not ready:
-                continue
-            chunk = pipe.read()
-            chunks.append(chunk)
-            break
-    if not chunks:
+        ready, _, _ = select.select([pipe], [], [], timeout)
+        payload = pipe.read() if ready else None  # the child writes once, then exits
+    if payload is None:
         os.kill(pid, signal.SIGKILL)
     os.waitpid(pid, 0)
     try:
-        return json.loads("".join(chunks)) if chunks else {"error": "timed out"}
+        return json.loads(payload) if payload is not None else {"error": "timed out"}
     except json.JSONDecodeError:
         return {"error": "the mutant's process died"}
 

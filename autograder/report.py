@@ -8,12 +8,11 @@ import statistics
 from collections import Counter, defaultdict
 from pathlib import Path
 
+from autograder.mutants import title
 from autograder.worker import grade_id, source
 
 # "This matches <description>." ends a message line; the description may hold "." itself.
 MISCONCEPTION = re.compile(r"This matches (.+)\.\s*$", re.M)
-# A test cell's title, as students see it: the first argument of Checks("Exercise 3 · attention", …)
-TITLE = re.compile(r"""\bChecks\(\s*(["'])(.+?)\1""")
 
 
 def _output_text(cell: dict) -> str:
@@ -42,8 +41,8 @@ def titles(notebook: dict) -> dict[str, str]:
         nbgrader = cell.get("metadata", {}).get("nbgrader", {})
         if not grade_id(cell) or not nbgrader.get("grade") or nbgrader.get("solution"):
             continue  # only test cells, whose source is the instructor's
-        if match := TITLE.search(source(cell)):
-            found[grade_id(cell)] = match.group(2)
+        if name := title(source(cell)):
+            found[grade_id(cell)] = name
     return found
 
 

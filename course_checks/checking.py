@@ -311,7 +311,8 @@ class Checks:
             for warning in caught:
                 print(f"(warning from your code: {warning.category.__name__}: "
                       f"{warning.message})")
-        if changed := _changed_in_place(inputs, copies):
+            changed = _changed_in_place(inputs, copies)  # and the inputs put back
+        if changed:
             self.results.append((description, (
                 f"your function changed its input {' and '.join(changed)} in place. The caller"
                 " still needs it: compute a new tensor (`x - m`, `masked_fill`) instead of "
@@ -376,7 +377,6 @@ class Checks:
         earned = self.points * passed / total if total else 0.0
         _selfcheck.record(self.exercise, self.points, round(earned, 2), self.results)
         return float(round(earned, 2))
-
 
     def _narrow_variants(self, student_code, got, message, atol, rtol) -> None:
         """From the first failed check on, keep the variant answers that give what the

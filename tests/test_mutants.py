@@ -37,6 +37,7 @@ exps = torch.exp(z - z.max())
 return exps / exps.sum()
 """, "def f(z):")
 MASK = answer("return torch.arange(n)[None, :] < lengths[:, None]", "def f(lengths, n):")
+CAUSAL = answer("return torch.tril(torch.ones(n, n, dtype=torch.bool))", "def f(n):")
 
 
 def descriptions(source: str) -> dict[str, list[str]]:
@@ -81,6 +82,8 @@ CLASSES = [
      "masked_fill(mask,"),
     (ATTENTION, "fills with 0 instead of −infinity", "float('0')"),
     (TABLE, "uses 2 instead of 1 in `2 * i + 1`", "2 * i + 2"),
+    (CAUSAL, "keeps diagonal 1 in `torch.tril`", "dtype=torch.bool), 1)"),
+    (CAUSAL, "uses `triu` where `tril` belongs", "torch.triu("),
 ]
 
 
