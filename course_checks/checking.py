@@ -222,8 +222,8 @@ def _hint_for(error: str) -> str:
     text = error.lower()
     if "float" in text and "double" in text:
         return (
-            " (float32 and float64 tensors were mixed: keep the dtype of the inputs,"
-            " for example by not calling .double())"
+            " (float32 and float64 tensors were mixed: work in the dtype of the inputs; a"
+            " tensor or a layer you create is float32 unless you give it their dtype)"
         )
     if "division by zero" in text or "raised to a negative power" in text:
         return (

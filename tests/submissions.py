@@ -809,6 +809,17 @@ ONE_MISTAKE = {
                 "    return torch.relu(x @ W1.T + b1) @ W2.T\n")},
             [("ex2_tests", None)],
         ),
+        "float32_modules": (  # right in float32; float64 inputs meet float32 weights
+            {"ex2_feed_forward": (
+                "def feed_forward(x, W1, b1, W2, b2):\n"
+                "    first, second = nn.Linear(*W1.T.shape), nn.Linear(*W2.T.shape)\n"
+                "    with torch.no_grad():\n"
+                "        for layer, W, b in ((first, W1, b1), (second, W2, b2)):\n"
+                "            layer.weight.copy_(W)\n"
+                "            layer.bias.copy_(b)\n"
+                "        return second(torch.relu(first(x)))\n")},
+            [("ex2_tests", "float32 and float64 tensors were mixed")],
+        ),
         "mask_not_passed_on": (
             {"ex4_encode": (
                 "def encode(x, blocks, mask=None):\n"
