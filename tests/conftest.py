@@ -97,6 +97,7 @@ def plain_course(course: Path, assignments: list[str]) -> Path:
     shutil.copytree(
         REPO / "autograder", course / "autograder", ignore=shutil.ignore_patterns("__pycache__")
     )
+    shutil.copy(REPO / "nbgrader_config.py", course)
     for assignment in assignments:
         result = nbgrader(course, "generate_assignment", assignment, "--force")
         assert result.returncode == 0, result.stderr

@@ -8,8 +8,10 @@ instructor's run would; the tests then read the gradebook and the feedback pages
 
 from __future__ import annotations
 
+import csv
 import json
 import os
+import subprocess
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -21,6 +23,7 @@ from conftest import (
     plain_course,
     solution_sources,
     student_submission,
+    tool_env,
 )
 from submissions import OTHER_STYLE, WRONG
 
@@ -70,7 +73,7 @@ def grade_assignment(course: Path, assignment: str) -> dict:
             scores[student]["total"] = submission.score
             page = course / "grading" / "feedback" / student / assignment / f"{assignment}.html"
             feedback[student] = page.read_text()
-    return {"scores": scores, "feedback": feedback, "max_score": max_score}
+    return {"scores": scores, "feedback": feedback, "max_score": max_score, "course": course}
 
 
 @pytest.fixture(scope="module")
@@ -135,3 +138,19 @@ def test_a_hard_coded_answer_passes_the_example_but_not_the_hidden_tests(graded)
     scores = graded["01_vector_attention"]["scores"]["hard_coded"]
     assert scores["ex6_tests"] == pytest.approx(3 * 1 / 4, abs=0.01)
     assert scores["total"] == pytest.approx(10 - 3 + 0.75, abs=0.01)
+
+
+def test_nbgrader_export_from_the_root_lists_the_class(graded):
+    """The root nbgrader_config.py: no JUPYTER_CONFIG_PATH needed, no empty gradebook made."""
+    course = graded["01_vector_attention"]["course"]
+    env = {k: v for k, v in tool_env().items() if k != "JUPYTER_CONFIG_PATH"}
+    result = subprocess.run(["nbgrader", "export", "--to", "export.csv"], cwd=course, env=env,
+                            capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr[-3000:]
+    with (course / "export.csv").open() as rows:
+        exported = {(r["assignment"], r["student_id"]): float(r["raw_score"])
+                    for r in csv.DictReader(rows)}
+    scores = graded["01_vector_attention"]["scores"]
+    assert {s for a, s in exported if a == "01_vector_attention"} == set(scores)
+    assert exported["01_vector_attention", "solution"] == scores["solution"]["total"]
+    assert not (course / "gradebook.db").exists()
