@@ -5,6 +5,9 @@ PYTHON ?= python3
 VENV := $(CURDIR)/.venv
 BIN := $(VENV)/bin
 READY := $(VENV)/.ready
+LAB_SETTINGS := $(VENV)/share/jupyter/lab/settings/overrides.json
+LAB_OVERRIDES := {"@jupyterlab/apputils-extension:notification": \
+	{"fetchNews": "false", "checkForUpdates": false}}
 LAB_PORT ?= 8888
 
 # nbgrader's commands (and `alembic`, which it calls) come from the venv, and its
@@ -15,7 +18,7 @@ export JUPYTER_CONFIG_PATH := $(CURDIR)/autograder
 export JUPYTER_PREFER_ENV_PATH := 1
 
 .PHONY: setup lab test lint release check-release images bench clean progress check browser \
-	sandbox grade bench-grade student-release mutants
+	sandbox grade bench-grade student-release mutants export
 
 # Re-runs when pyproject.toml changes. pip's full log goes to .venv/install.log and is
 # shown only if the install fails.
@@ -29,17 +32,22 @@ $(READY): pyproject.toml
 		jupyter server extension enable --sys-prefix nbgrader.server_extensions.$$ext > /dev/null 2>&1; done
 	@touch $@
 
-setup: $(READY)
+setup: $(READY) $(LAB_SETTINGS)
 
-## Open the course in JupyterLab (localhost only), with the student notebooks in view.
-lab: $(READY)
+# JupyterLab's settings for the course: no pop-up about Jupyter news over the first notebook.
+$(LAB_SETTINGS): $(READY)
+	@mkdir -p $(dir $@)
+	@echo '$(LAB_OVERRIDES)' > $@
+
+## Open the course in JupyterLab (localhost only) at the welcome notebook.
+lab: $(READY) $(LAB_SETTINGS)
 	@echo "JupyterLab is starting; open the URL printed below (it carries the access token)."
 	jupyter lab --no-browser --ServerApp.ip=127.0.0.1 --ServerApp.port=$(LAB_PORT) \
-		--ServerApp.root_dir=$(CURDIR) --LabApp.default_url=/lab/tree/notebooks \
+		--ServerApp.root_dir=$(CURDIR) --LabApp.default_url=/lab/tree/notebooks/00_welcome.ipynb \
 		$(if $(filter 0,$(shell id -u)),--allow-root)
 
 ## Run every test: package, notebooks, release, real nbgrader end to end, the browser, lint.
-test: lint browser sandbox
+test: lint browser sandbox $(LAB_SETTINGS)
 	python -m pytest
 
 ## System packages from Debian, installed with apt-get when missing and this user may (root,
@@ -106,6 +114,11 @@ progress: $(READY)
 ## autograder/grade.py in GRADE_ARGS (e.g. GRADE_ARGS="--assignment 01_vector_attention").
 grade: $(READY) sandbox
 	python -m autograder.grade $(if $(IMPORT),--import $(IMPORT)) $(GRADE_ARGS)
+
+## nbgrader's own export of the gradebook that `make grade` fills: grading/nbgrader_grades.csv
+## (`make grade` also writes grading/grades.csv, with the course's notes and exercise titles).
+export: $(READY)
+	nbgrader export --to grading/nbgrader_grades.csv
 
 ## Mutation analysis: every mutant of every reference answer against its exercise's checks
 ## (a minute or two); prints a table per notebook and fails below 99% killed for any exercise.

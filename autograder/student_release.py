@@ -61,8 +61,15 @@ $(CURDIR)/.venv/.ready: pyproject.toml
 \t\t|| {{ cat .venv/install.log; exit 1; }}
 \t@touch $@
 
-lab: $(CURDIR)/.venv/.ready
-\t$(BIN)/jupyter lab --no-browser --ServerApp.ip=127.0.0.1 --LabApp.default_url=/lab/tree/notebooks
+# No pop-up about Jupyter news over the first notebook.
+SETTINGS := $(CURDIR)/.venv/share/jupyter/lab/settings/overrides.json
+$(SETTINGS): $(CURDIR)/.venv/.ready
+\t@mkdir -p $(dir $@)
+\t@echo '{{"@jupyterlab/apputils-extension:notification": {{"fetchNews": "false"}}}}' > $@
+
+lab: $(CURDIR)/.venv/.ready $(SETTINGS)
+\t$(BIN)/jupyter lab --no-browser --ServerApp.ip=127.0.0.1 \\
+\t\t--LabApp.default_url=/lab/tree/notebooks/00_welcome.ipynb
 
 check: $(CURDIR)/.venv/.ready
 \t$(BIN)/python -m course_checks.selfcheck $(NB)

@@ -268,3 +268,41 @@ def test_student_answers_runs_all_and_validates(lab):
     saved = {nbgrader_meta(c).get("grade_id"): c["source"] for c in load(lab["file"])["cells"]}
     assert "".join(saved[TYPED]).strip() == lab["typed_answer"].strip()
     print(f"browser session: {time.perf_counter() - start:.1f} s")
+
+
+def test_make_lab_opens_the_welcome_notebook_with_nothing_over_it(tmp_path):
+    """`make lab` as a student runs it: the welcome notebook is open on arrival, and no
+    pop-up about Jupyter news covers it (the course's JupyterLab settings)."""
+    executable = chromium()
+    port = free_port()
+    env = tool_env()
+    env.update(JUPYTERLAB_SETTINGS_DIR=str(tmp_path / "settings"),
+               JUPYTERLAB_WORKSPACES_DIR=str(tmp_path / "workspaces"),
+               JUPYTER_RUNTIME_DIR=str(tmp_path / "runtime"))
+    log = ARTIFACTS / "make-lab.log"
+    ARTIFACTS.mkdir(exist_ok=True)
+    with open(log, "w") as out:
+        server = subprocess.Popen(["make", "-s", "lab", f"LAB_PORT={port}"], cwd=REPO, env=env,
+                                  stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 90
+        while not (found := re.search(r"token=([0-9a-f]+)", log.read_text())):
+            assert time.monotonic() < deadline and server.poll() is None, log.read_text()
+            time.sleep(0.3)
+        token = found.group(1)
+        wait_until_serving(f"{base}/api/status?token={token}", server, log, timeout=60)
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=executable, headless=True,
+                                                 args=CHROMIUM_ARGS)
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.goto(f"{base}/?token={token}")
+            current = page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab.lm-mod-current")
+            expect(current).to_contain_text("00_welcome.ipynb", timeout=60_000)
+            expect(page.locator(".jp-NotebookPanel")).to_be_visible()
+            page.wait_for_timeout(3000)  # the news question, when asked, comes after a moment
+            page.screenshot(path=ARTIFACTS / "browser-make-lab.png")
+            assert page.get_by_text("official Jupyter news").count() == 0
+            browser.close()
+    finally:
+        stop(server)
