@@ -93,9 +93,10 @@ class Exercise:
 def _as_graded(folder: Path):
     """Run a notebook's cells as nbgrader would (quick mode, no display), in its folder, with
     one thread (forks of a process with a thread pool may hang); all put back afterwards."""
-    saved_env = {k: os.environ.get(k) for k in ("NBGRADER_EXECUTION", "MPLBACKEND")}
+    saved_env = {k: os.environ.get(k) for k in ("NBGRADER_EXECUTION", "MPLBACKEND",
+                                                 "OMP_NUM_THREADS")}
     threads = torch.get_num_threads()
-    os.environ.update(NBGRADER_EXECUTION="autograde", MPLBACKEND="agg")
+    os.environ.update(NBGRADER_EXECUTION="autograde", MPLBACKEND="agg", OMP_NUM_THREADS="1")
     torch.set_num_threads(1)
     try:
         with contextlib.chdir(folder):
