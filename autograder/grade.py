@@ -154,6 +154,7 @@ def merge(course: Course, result: dict) -> None:
         autograded = json.loads(result["notebook"])
         result["diagnoses"] = report.diagnoses(autograded)
         result["titles"] = report.titles(autograded)
+        result["untouched"] = report.untouched(autograded)
     if result["feedback"]:
         page = course.feedback / student / assignment / f"{assignment}.html"
         page.parent.mkdir(parents=True, exist_ok=True)
@@ -208,7 +209,7 @@ def main(argv: list[str] | None = None) -> int:
     limits = Limits(args.cell_timeout, args.notebook_timeout, int(args.memory_gib * (1 << 30)))
     summary = grade_class(course, executor, args.assignment, limits, args.regrade,
                           forked=args.forked)
-    print(summary)
+    print(report.plain(summary))
     return 0
 
 

@@ -34,6 +34,14 @@ def diagnoses(notebook: dict) -> dict[str, list[str]]:
     return found
 
 
+def untouched(notebook: dict) -> bool:
+    """Whether every check of every test cell found its answer cell still holding the stub."""
+    texts = [_output_text(cell) for cell in notebook["cells"]
+             if cell.get("cell_type") == "code"
+             and cell.get("metadata", {}).get("nbgrader", {}).get("grade")]
+    return bool(texts) and all("not attempted" in t and "✓" not in t for t in texts)
+
+
 def titles(notebook: dict) -> dict[str, str]:
     """The exercises' titles, per test cell: grade_id -> "Exercise 3 · attention"."""
     found = {}
@@ -97,6 +105,10 @@ def summary(results: list[dict]) -> str:
                       if mistakes else "–")
             title = names.get((assignment, exercise), "–")
             lines.append(f"| {exercise} | {title} | {full / len(rows):.0%} | {common} |")
+        if blank := sorted(r["student"] for r in rows if r.get("untouched")):
+            lines.append("")
+            lines.append(f"Untouched submissions, every answer still the stub ({len(blank)}): "
+                         + ", ".join(blank))
         problems = [r for r in rows if r["status"] != "graded" or r.get("events")]
         if problems:
             lines.append("")
@@ -157,6 +169,12 @@ def plot(path: Path, results: list[dict]) -> None:
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
+
+
+def plain(markdown: str) -> str:
+    """The summary for a terminal: no code fences, headings and bold as plain text."""
+    lines = [line for line in markdown.splitlines() if line.strip() != "```"]
+    return "\n".join(line.removeprefix("## ").replace("**", "") for line in lines)
 
 
 def write(course, results: list[dict]) -> str:

@@ -85,3 +85,16 @@ def test_the_summary_shows_titles_whole_diagnoses_and_rounded_numbers():
     assert f"| {DOTTED} (2) |" in text
     assert "(median 3.43)" in text and "mean 3.21 of 5 " in text
     assert "99999" not in text and "00000" not in text
+
+
+def test_untouched_submissions_are_listed_and_the_terminal_gets_plain_text():
+    stub = "Exercise 1: 0 of 2 checks passed\n  ✗ a\n      not attempted yet (the answer cell...)"
+    blank = {"cells": [graded_cell("ex1_tests", "", stub), graded_cell("ex3_tests", "", stub)]}
+    tried = {"cells": [graded_cell("ex1_tests", "", stub),
+                       graded_cell("ex3_tests", "", "Exercise 3: 1 of 2 checks passed\n  ✓ a")]}
+    assert report.untouched(blank) and not report.untouched(tried)
+    text = report.summary([row("dee", 0.0, 0.0, 0.0, untouched=True), *RESULTS])
+    assert "Untouched submissions, every answer still the stub (1): dee" in text
+    terminal = report.plain(text)
+    assert "```" not in terminal and "## " not in terminal and "**" not in terminal
+    assert "02_matrix_attention: 4 students" in terminal
