@@ -18,7 +18,7 @@ export JUPYTER_CONFIG_PATH := $(CURDIR)/autograder
 export JUPYTER_PREFER_ENV_PATH := 1
 
 .PHONY: setup lab test lint release check-release images bench clean progress check browser \
-	sandbox grade bench-grade student-release mutants export
+	sandbox grade bench-grade student-release mutants export instructor
 
 # Re-runs when pyproject.toml changes. pip's full log goes to .venv/install.log and is
 # shown only if the install fails.
@@ -39,11 +39,21 @@ $(LAB_SETTINGS): $(READY)
 	@mkdir -p $(dir $@)
 	@echo '$(LAB_OVERRIDES)' > $@
 
-## Open the course in JupyterLab (localhost only) at the welcome notebook.
+## Open the course in JupyterLab (localhost only) at the welcome notebook, as a student:
+## Validate, without nbgrader's instructor tools (autograder/student_lab/).
 lab: $(READY) $(LAB_SETTINGS)
 	@echo "JupyterLab is starting; open the URL printed below (it carries the access token)."
-	jupyter lab --no-browser --ServerApp.ip=127.0.0.1 --ServerApp.port=$(LAB_PORT) \
+	JUPYTER_CONFIG_PATH=$(CURDIR)/autograder/student_lab:$(CURDIR)/autograder \
+		jupyter lab --no-browser --ServerApp.ip=127.0.0.1 --ServerApp.port=$(LAB_PORT) \
 		--ServerApp.root_dir=$(CURDIR) --LabApp.default_url=/lab/tree/notebooks/00_welcome.ipynb \
+		$(if $(filter 0,$(shell id -u)),--allow-root)
+
+## JupyterLab for instructors: nbgrader's Formgrader, Create Assignment and course tools,
+## with nbgrader's exchange in grading/exchange.
+instructor: $(READY) $(LAB_SETTINGS)
+	@echo "JupyterLab is starting; open the URL printed below (it carries the access token)."
+	jupyter lab --no-browser --ServerApp.ip=127.0.0.1 --ServerApp.port=$(LAB_PORT) \
+		--ServerApp.root_dir=$(CURDIR) --LabApp.default_url=/formgrader \
 		$(if $(filter 0,$(shell id -u)),--allow-root)
 
 ## Run every test: package, notebooks, release, real nbgrader end to end, the browser, lint.

@@ -22,6 +22,10 @@ c.CourseDirectory.autograded_directory = "grading/autograded"
 c.CourseDirectory.feedback_directory = "grading/feedback"
 c.CourseDirectory.solution_directory = "grading/solution"
 c.CourseDirectory.db_url = f"sqlite:///{course_root / 'grading' / 'gradebook.db'}"
+# nbgrader's exchange (release_assignment, fetch, submit, collect, feedback) on this machine,
+# with the rest of the grading state: `make instructor` and its course tools find it there.
+c.Exchange.root = str(course_root / "grading" / "exchange")
+(course_root / "grading" / "exchange").mkdir(exist_ok=True)
 # Only notebooks travel with an assignment; the helper package is installed, not copied.
 c.CourseDirectory.include = ["*.ipynb"]
 

@@ -68,8 +68,8 @@ $(SETTINGS): $(CURDIR)/.venv/.ready
 \t@echo '{{"@jupyterlab/apputils-extension:notification": {{"fetchNews": "false"}}}}' > $@
 
 lab: $(CURDIR)/.venv/.ready $(SETTINGS)
-\t$(BIN)/jupyter lab --no-browser --ServerApp.ip=127.0.0.1 \\
-\t\t--LabApp.default_url=/lab/tree/notebooks/00_welcome.ipynb
+\tJUPYTER_CONFIG_PATH=$(CURDIR)/jupyter $(BIN)/jupyter lab --no-browser \\
+\t\t--ServerApp.ip=127.0.0.1 --LabApp.default_url=/lab/tree/notebooks/00_welcome.ipynb
 
 check: $(CURDIR)/.venv/.ready
 \t$(BIN)/python -m course_checks.selfcheck $(NB)
@@ -102,6 +102,8 @@ def build(repo: str, out: Path) -> Path:
     placeholder = course_repo()
     for path in (out / "notebooks").rglob("*.ipynb"):
         path.write_text(path.read_text().replace(placeholder, repo))
+    # JupyterLab without nbgrader's instructor tools, as in the course's `make lab`.
+    shutil.copytree(COURSE / "autograder" / "student_lab", out / "jupyter")
     (out / "README.md").write_text(README.format(repo=repo))
     (out / "Makefile").write_text(MAKEFILE.format())
     (out / "pyproject.toml").write_text(pyproject())

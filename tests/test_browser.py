@@ -271,8 +271,9 @@ def test_student_answers_runs_all_and_validates(lab):
 
 
 def test_make_lab_opens_the_welcome_notebook_with_nothing_over_it(tmp_path):
-    """`make lab` as a student runs it: the welcome notebook is open on arrival, and no
-    pop-up about Jupyter news covers it (the course's JupyterLab settings)."""
+    """`make lab` as a student runs it: the welcome notebook is open on arrival, no pop-up
+    about Jupyter news covers it (the course's JupyterLab settings), and nbgrader shows the
+    student's Validate without the instructor's tools or their exchange errors."""
     executable = chromium()
     port = free_port()
     env = tool_env()
@@ -303,6 +304,11 @@ def test_make_lab_opens_the_welcome_notebook_with_nothing_over_it(tmp_path):
             page.wait_for_timeout(3000)  # the news question, when asked, comes after a moment
             page.screenshot(path=ARTIFACTS / "browser-make-lab.png")
             assert page.get_by_text("official Jupyter news").count() == 0
+            expect(page.locator(".validate-button")).to_be_visible()
+            for instructor_only in ("Create Assignment", "Formgrader", "exchange directory"):
+                assert page.get_by_text(instructor_only).count() == 0, instructor_only
+            menus = page.locator(".lm-MenuBar-item").all_text_contents()
+            assert "Run" in menus and "Nbgrader" not in menus, menus
             browser.close()
     finally:
         stop(server)
