@@ -1,10 +1,12 @@
 # The course's commands. On a fresh machine `make lab` and `make test` are all the set-up:
 # both create the virtual environment in .venv on first use.
 
+SHELL := /bin/bash
 PYTHON ?= python3
 VENV := $(CURDIR)/.venv
 BIN := $(VENV)/bin
 READY := $(VENV)/.ready
+DEV_READY := $(VENV)/.dev-ready
 LAB_SETTINGS := $(VENV)/share/jupyter/lab/settings/overrides.json
 LAB_OVERRIDES := {"@jupyterlab/apputils-extension:notification": \
 	{"fetchNews": "false", "checkForUpdates": false}}
@@ -20,16 +22,28 @@ export JUPYTER_PREFER_ENV_PATH := 1
 .PHONY: setup lab test lint release check-release images bench clean progress check browser \
 	sandbox grade bench-grade student-release mutants export instructor
 
-# Re-runs when pyproject.toml changes. pip's full log goes to .venv/install.log and is
-# shown only if the install fails.
+# pip install $(1), showing each package as pip gets it; pip's full log goes to
+# .venv/install.log and is shown whole only if the install fails.
+define pip_install
+	@$(BIN)/python -m pip install $(1) 2>&1 | tee $(VENV)/install.log \
+		| sed -un 's/^Collecting \([^ ]*\).*/  getting \1/p'; \
+		test $${PIPESTATUS[0]} = 0 || { cat $(VENV)/install.log; exit 1; }
+endef
+
+# What the notebooks need (make lab); re-runs when pyproject.toml changes.
 $(READY): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	@echo "Installing the course environment into .venv (first time: a few minutes)..."
-	@$(BIN)/python -m pip install -e '.[dev]' > $(VENV)/install.log 2>&1 \
-		|| { cat $(VENV)/install.log; exit 1; }
+	$(call pip_install,-e .)
 	@jupyter labextension enable @jupyter/nbgrader > /dev/null 2>&1
 	@for ext in validate_assignment formgrader; do \
 		jupyter server extension enable --sys-prefix nbgrader.server_extensions.$$ext > /dev/null 2>&1; done
+	@touch $@
+
+# What tests and tools need on top: pytest, ruff, Playwright, Dask (make test, lint, bench).
+$(DEV_READY): $(READY)
+	@echo "Installing the tests' and tools' extras into .venv..."
+	$(call pip_install,-e '.[dev]')
 	@touch $@
 
 setup: $(READY) $(LAB_SETTINGS)
@@ -57,7 +71,7 @@ instructor: $(READY) $(LAB_SETTINGS)
 		$(if $(filter 0,$(shell id -u)),--allow-root)
 
 ## Run every test: package, notebooks, release, real nbgrader end to end, the browser, lint.
-test: lint browser sandbox $(LAB_SETTINGS)
+test: $(DEV_READY) lint browser sandbox $(LAB_SETTINGS)
 	python -m pytest
 
 ## System packages from Debian, installed with apt-get when missing and this user may (root,
@@ -90,7 +104,7 @@ browser:
 sandbox:
 	$(call apt_install,bubblewrap,bwrap,grading runs without the sandbox and its tests are skipped)
 
-lint: $(READY)
+lint: $(DEV_READY)
 	ruff check transformer_course course_checks tests autograder images benchmarks
 
 ## Regenerate the student release notebooks/ from solutions/ (first bringing the source
@@ -138,7 +152,7 @@ mutants: $(READY)
 
 ## Time grading a synthetic class with plain sequential nbgrader and with `make grade`
 ## (STUDENTS=40 by default; tens of minutes on 2 cores). Writes benchmarks/grading.md.
-bench-grade: $(READY) sandbox
+bench-grade: $(DEV_READY) sandbox
 	python benchmarks/grade_bench.py --students $(or $(STUDENTS),40)
 
 ## Redraw the figures in images/ from images/make_images.py.
@@ -147,7 +161,7 @@ images: $(READY)
 
 ## Measure the course and the package (a few minutes); writes benchmarks/results.md and the
 ## README's Performance section.
-bench: $(READY)
+bench: $(DEV_READY)
 	python benchmarks/run.py
 
 clean:
