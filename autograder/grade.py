@@ -122,6 +122,9 @@ def find_jobs(course: Course, assignments: list[str], limits: Limits, regrade: b
     return jobs, done
 
 
+EXCHANGE_FILES = ("timestamp.txt", "submission_secret.txt")  # beside a collected submission
+
+
 def merge(course: Course, result: dict) -> None:
     """Record one result: gradebook rows, autograded notebook, feedback, then the marker."""
     from nbgrader.api import Gradebook
@@ -159,6 +162,12 @@ def merge(course: Course, result: dict) -> None:
         page = course.feedback / student / assignment / f"{assignment}.html"
         page.parent.mkdir(parents=True, exist_ok=True)
         page.write_text(result["feedback"])
+    # What nbgrader's own steps carry along, and `nbgrader release_feedback` reads.
+    for name in EXCHANGE_FILES:
+        if (kept := course.submitted / student / assignment / name).exists():
+            for where in (folder, course.feedback / student / assignment):
+                if where.exists():
+                    shutil.copy(kept, where / name)
     summary = {k: v for k, v in result.items() if k not in ("notebook", "feedback")}
     (folder / RESULT).write_text(json.dumps(summary, indent=1))  # last: marks the job done
 

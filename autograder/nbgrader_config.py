@@ -27,7 +27,8 @@ c.CourseDirectory.db_url = f"sqlite:///{course_root / 'grading' / 'gradebook.db'
 c.Exchange.root = str(course_root / "grading" / "exchange")
 (course_root / "grading" / "exchange").mkdir(exist_ok=True)
 # Only notebooks travel with an assignment; the helper package is installed, not copied.
-c.CourseDirectory.include = ["*.ipynb"]
+# nbgrader's collect keeps the hand-in time and the key its feedback is released under.
+c.CourseDirectory.include = ["*.ipynb", "timestamp.txt", "submission_secret.txt"]
 
 # The answer-cell stub students see.
 c.ClearSolutions.code_stub = {"python": "# YOUR CODE HERE\nraise NotImplementedError()"}

@@ -1,0 +1,68 @@
+"""nbgrader's exchange, end to end, with nbgrader's own commands and `make grade`'s pipeline.
+
+The instructor releases an assignment into the exchange; a student fetches it, answers it
+and submits it; the instructor collects the submissions, grades them with the course's
+pipeline (`python -m autograder.grade`, what `make grade` runs) and releases the feedback;
+the student fetches it. Each side runs in its own folder, as on a shared machine or a hub.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from conftest import REPO, load, plain_course, solution_sources, student_submission, tool_env
+
+from autograder import sandbox
+
+A = "01_vector_attention"
+COURSE_ID = "transformer-course"
+
+
+def run(cwd, *command, env):
+    result = subprocess.run(list(command), cwd=cwd, env=env, capture_output=True, text=True,
+                            timeout=900)
+    assert result.returncode == 0, f"{command}:\n{result.stdout[-3000:]}{result.stderr[-3000:]}"
+    return result
+
+
+def test_release_fetch_submit_collect_grade_and_feedback(tmp_path):
+    if not sandbox.available():
+        pytest.skip("bubblewrap (bwrap) is not installed: `make test` installs it with apt")
+    course = plain_course(tmp_path / "course", [A])  # generate_assignment done: notebooks/
+    exchange = tmp_path / "exchange"
+    exchange.mkdir()
+    instructor = {k: v for k, v in tool_env().items() if k != "JUPYTER_CONFIG_PATH"}
+    nbgrader = ["nbgrader"]
+    run(course, *nbgrader, "release_assignment", A, f"--Exchange.root={exchange}",
+        env=instructor)
+
+    # The student: a home of their own, no course configuration, only the exchange.
+    home = tmp_path / "student"
+    home.mkdir()
+    student = tool_env(tmp_path / "no-config") | {"HOME": str(home)}
+    flags = [f"--Exchange.root={exchange}", f"--course={COURSE_ID}"]
+    run(home, *nbgrader, "fetch_assignment", A, *flags, env=student)
+    fetched = home / A / f"{A}.ipynb"
+    answered = student_submission(load(fetched), solution_sources(A))
+    fetched.write_text(json.dumps(answered))
+    run(home, *nbgrader, "submit", A, *flags, env=student)
+
+    run(course, *nbgrader, "collect", A, f"--Exchange.root={exchange}", env=instructor)
+    (submitted,) = (course / "grading" / "submitted").iterdir()
+    grade = run(REPO, sys.executable, "-m", "autograder.grade", "--grading",
+                str(course / "grading"), "--assignment", A, env=instructor)
+    assert f"{A}: 1 students" in grade.stdout, grade.stdout
+    result = json.loads((course / "grading" / "autograded" / submitted.name / A
+                         / "grading_result.json").read_text())
+    assert result["status"] == "graded" and result["score"] == result["max_score"] == 10
+
+    run(course, *nbgrader, "release_feedback", A, f"--Exchange.root={exchange}",
+        env=instructor)
+    run(home, *nbgrader, "fetch_feedback", A, *flags, env=student)
+    (page,) = (home / A / "feedback").rglob(f"{A}.html")
+    text = page.read_text()
+    assert "Exercise 6 · self_attention: 4 of 4 checks passed" in text
+    assert "BEGIN HIDDEN TESTS" not in text
