@@ -23,6 +23,7 @@ import warnings
 
 from autograder import wire
 from course_checks import shortcuts
+from course_checks.checking import unchanged
 
 _handles: dict[int, object] = {}
 MAX_ITERATED = 10_000  # items read from an iterator a student function returns
@@ -79,12 +80,9 @@ def _tensors(args: list, kwargs: dict):
 
 def _changed(before: list, after: list) -> list:
     """[path, new value] for every argument the call modified in place."""
-    changed = []
-    for (path, tensor), copy in zip(after, before, strict=True):
-        if tensor.shape != copy.shape or not bool(
-                ((tensor == copy) | (tensor.isnan() & copy.isnan())).all()):
-            changed.append([path, wire.encode(tensor.detach(), lambda _: None)])
-    return changed
+    return [[path, wire.encode(tensor.detach(), lambda _: None)]
+            for (path, tensor), copy in zip(after, before, strict=True)
+            if not unchanged(tensor, copy)]
 
 
 def _run(request: dict, reply: dict):

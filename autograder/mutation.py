@@ -78,7 +78,6 @@ class Exercise:
     # and how many of those the feedback names.
     wrong_values: int = 0
     named: int = 0
-    reference_score: float | None = None
 
     @property
     def counted(self) -> int:
@@ -195,7 +194,6 @@ class NotebookAnalysis:
             return work
 
         reference = _in_fork(checks_with(None), TIME_LIMIT)
-        exercise.reference_score = reference.get("score")
         if not reference.get("full"):
             raise RuntimeError(f"{self.path.name}: the reference answer to {exercise.name} "
                                f"does not get full marks:\n{reference}")

@@ -158,8 +158,7 @@ def _inputs(student_code: Callable[[], Any]) -> list[tuple[str, torch.Tensor]]:
     code = getattr(student_code, "__code__", None)
     if code is None:
         return []
-    namespace = getattr(student_code, "__globals__", {})
-    values = [(name, namespace[name]) for name in code.co_names if name in namespace]
+    values = list(_bindings(student_code).items())
     values += [(name, cell.cell_contents) for name, cell in
                zip(code.co_freevars, student_code.__closure__ or (), strict=False)
                if _has_contents(cell)]
@@ -190,12 +189,17 @@ def _has_contents(cell) -> bool:
     return True
 
 
+def unchanged(tensor: torch.Tensor, copy: torch.Tensor) -> bool:
+    """Whether ``tensor`` still equals its earlier ``copy`` (NaN where NaN was)."""
+    return tensor.shape == copy.shape and tensor.dtype == copy.dtype and bool(
+        ((tensor == copy) | (tensor.isnan() & copy.isnan())).all())
+
+
 def _changed_in_place(inputs, copies) -> list[str]:
     """Names of the inputs that differ from their copies; each is put back as it was."""
     changed = []
     for (name, tensor), copy in zip(inputs, copies, strict=True):
-        if tensor.shape == copy.shape and tensor.dtype == copy.dtype and bool(
-                ((tensor == copy) | (tensor.isnan() & copy.isnan())).all()):
+        if unchanged(tensor, copy):
             continue
         changed.append(name)
         with torch.no_grad():
