@@ -126,24 +126,25 @@ def summary(items: Sequence[Result]) -> str:
     return f"{_number(earned)} of {_number(points)} points · " + ", ".join(counts)
 
 
-def format_table(title: str, items: Sequence[Result]) -> str:
-    """The table the notebook's last cell and the command print."""
-    width = max([len("exercise")] + [len(r.exercise) for r in items])
+def format_table(title: str, items: Sequence[Result], width: int = 104) -> str:
+    """The table the notebook's last cell and the command print; diagnoses wrap at
+    ``width`` characters."""
+    name_width = max([len("exercise")] + [len(r.exercise) for r in items])
     status_width = max(len(f"{MARKS[s]} {s}") for s in MARKS)
     lines = [
         f"{title}: {summary(items)}" if title else summary(items),
         "",
-        f"  {'exercise':<{width}}  {'status':<{status_width}}  points",
+        f"  {'exercise':<{name_width}}  {'status':<{status_width}}  points",
     ]
     for r in items:
         status = f"{MARKS[r.status]} {r.status}"
         lines.append(
-            f"  {r.exercise:<{width}}  {status:<{status_width}}  "
+            f"  {r.exercise:<{name_width}}  {status:<{status_width}}  "
             f"{_number(r.earned)} / {_number(r.points)}"
         )
         if r.diagnosis:
             lines += textwrap.wrap(
-                r.diagnosis, 98, initial_indent=" " * 6, subsequent_indent=" " * 6
+                r.diagnosis, width - 6, initial_indent=" " * 6, subsequent_indent=" " * 6
             )
     return "\n".join(lines)
 
@@ -207,10 +208,17 @@ class NotebookResult:
     seconds: float = 0.0
     problem: str = ""  # set when the notebook could not be run at all
     notebook: object = field(default=None, repr=False)  # the executed copy, outputs included
+    # Other cells that stopped with an error: "cell [7]: ValueError: ..." (a stub's
+    # NotImplementedError is left out: its exercise already shows as not attempted).
+    cell_errors: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
-        return not self.problem and all(r.status == PASSED for r in self.results)
+        return (
+            not self.problem
+            and not self.cell_errors
+            and all(r.status == PASSED for r in self.results)
+        )
 
 
 def check_notebook(path: Path | str, timeout: int = 120) -> NotebookResult:
@@ -240,22 +248,17 @@ def check_notebook(path: Path | str, timeout: int = 120) -> NotebookResult:
         interrupt_on_timeout=True,
         resources={"metadata": {"path": str(path.parent.resolve())}},
     )
-    previous = os.environ.get("NBGRADER_EXECUTION")
-    os.environ["NBGRADER_EXECUTION"] = "validate"
     start = time.perf_counter()
     problem = ""
     try:
         # The kernel's own chatter (a warning about TCP, say) stays out of the student's table.
-        client.execute(stderr=subprocess.DEVNULL)
+        client.execute(
+            stderr=subprocess.DEVNULL, env={**os.environ, "NBGRADER_EXECUTION": "validate"}
+        )
     except DeadKernelError as error:
         problem = f"the kernel died while running the notebook ({error})."
     except Exception as error:
         problem = f"the notebook could not be run: {type(error).__name__}: {error}"
-    finally:
-        if previous is None:
-            os.environ.pop("NBGRADER_EXECUTION", None)
-        else:
-            os.environ["NBGRADER_EXECUTION"] = previous
     seconds = time.perf_counter() - start
 
     recorded = _read_dump(notebook.cells[-1])
@@ -268,7 +271,8 @@ def check_notebook(path: Path | str, timeout: int = 120) -> NotebookResult:
         if error and result.status in (ERROR, NOT_RUN):
             result = Result(exercise, ERROR, 0.0, points, f"the check cell raised {error}")
         items.append(result)
-    return NotebookResult(name, items, seconds, problem, notebook)
+    others = _other_errors(notebook.cells[:-1], timeout)
+    return NotebookResult(name, items, seconds, problem, notebook, others)
 
 
 def _read_dump(cell) -> dict[str, dict]:
@@ -289,9 +293,31 @@ def _cell_errors(cells) -> dict[str, str]:
         name = found[0]
         for output in cell.get("outputs", []):
             if output.output_type == "error":
-                evalue = output.evalue.strip().splitlines()
-                errors[name] = f"{output.ename}: {evalue[0] if evalue else ''}".rstrip(": ")
+                errors[name] = _error_line(output)
     return errors
+
+
+def _error_line(output) -> str:
+    evalue = output.evalue.strip().splitlines()
+    return f"{output.ename}: {evalue[0] if evalue else ''}".rstrip(": ")
+
+
+def _other_errors(cells, timeout: float) -> list[str]:
+    """``cell [N]: Error: message`` for each cell other than a check cell that raised; N
+    counts code cells from 1, as Run All's execution counts do."""
+    found = []
+    code_cells = (cell for cell in cells if cell["cell_type"] == "code")
+    for number, cell in enumerate(code_cells, 1):
+        if _exercise(cell):
+            continue
+        for output in cell.get("outputs", []):
+            if output.output_type != "error" or output.ename == "NotImplementedError":
+                continue
+            if output.ename == "KeyboardInterrupt":  # what interrupting a cell at its timeout gives
+                found.append(f"cell [{number}] was stopped after {timeout:g} s")
+            else:
+                found.append(f"cell [{number}]: {_error_line(output)}")
+    return found
 
 
 def notebooks_in(paths: Iterable[Path | str]) -> list[Path]:
@@ -406,6 +432,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(format_table(f"{nb.name} ({nb.seconds:.0f} s)", nb.results))
         if nb.problem:
             print(f"  Problem: {nb.problem}")
+        for error in nb.cell_errors:
+            print(f"  Also stopped with an error: {error}")
         print(flush=True)
     if args.progress:
         print("Progress over all notebooks\n")

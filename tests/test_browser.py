@@ -1,12 +1,13 @@
 """A student's session in a real browser: JupyterLab, an exercise, Run All, Validate.
 
-The test starts `jupyter lab` from the course's environment on 127.0.0.1, serving a
-temporary folder with a copy of notebook 01 in which every exercise but the first is
-answered (typing them all would only be slower). In headless Chromium (Debian's package,
-driven by Playwright; no browser is ever downloaded) it presses nbgrader's Validate, which
-must fail on the unanswered exercise; types a correct answer into that cell; runs all
-cells; reads the exercise's check report; and presses Validate again, which must now
-report success. Screenshots of each step go to test-artifacts/.
+The test starts the student's `jupyter lab` (with `make lab`'s configuration) from the
+course's environment on 127.0.0.1, serving a temporary folder with a copy of notebook 01 in
+which the first exercise is unanswered, the second has a known mistake, and the others are
+right (typing them all would only be slower). In headless Chromium (Debian's package, driven
+by Playwright; no browser is ever downloaded) it presses Validate, which must list the
+unanswered exercise and name the mistake, as the course's checks do; types correct answers
+into those cells; runs all cells; reads the exercise's check report; and presses Validate
+again, which must now report success. Screenshots of each step go to test-artifacts/.
 
 `make test` installs Chromium first when it is missing and it may (`make browser`); where
 it cannot, this test is skipped and says why.
@@ -38,10 +39,12 @@ from conftest import (
     tool_env,
 )
 from playwright.sync_api import expect, sync_playwright
+from submissions import WRONG
 
 ASSIGNMENT = "01_vector_attention"
 TYPED = "ex1_project"  # the answer cell the test types in the browser
 CHECK = "ex1_tests"  # the check cell right below it
+MISTAKE = "no_scaling"  # a known mistake in another exercise, which Validate must name
 ARTIFACTS = REPO / "test-artifacts"
 CHROMIUM_ARGS = [
     "--headless",
@@ -113,7 +116,9 @@ def lab(tmp_path_factory):
     root = tmp_path_factory.mktemp("student")
     answers = solution_sources(ASSIGNMENT)
     typed_answer = answers.pop(TYPED)
-    notebook = student_submission(load(release_path(ASSIGNMENT)), answers)
+    wrong, [(_, named), *_] = WRONG[ASSIGNMENT][MISTAKE]
+    [(mistake_id, mistake)] = wrong.items()
+    notebook = student_submission(load(release_path(ASSIGNMENT)), {**answers, **wrong})
     relative = f"{ASSIGNMENT}/{ASSIGNMENT}.ipynb"
     (root / ASSIGNMENT).mkdir()
     (root / relative).write_text(json.dumps(notebook, indent=1, ensure_ascii=False))
@@ -122,6 +127,8 @@ def lab(tmp_path_factory):
     log = ARTIFACTS / "jupyter-lab.log"
     port, token = free_port(), secrets.token_hex(16)
     env = tool_env()
+    # The student's lab, as `make lab` runs it: the course's Validate, no instructor tools.
+    env["JUPYTER_CONFIG_PATH"] = f"{REPO / 'autograder/student_lab'}:{REPO / 'autograder'}"
     state = tmp_path_factory.mktemp("jupyter-state")
     # Settings and workspaces of this run only: nothing from, or left in, ~/.jupyter.
     env["JUPYTERLAB_SETTINGS_DIR"] = str(state / "settings")
@@ -151,6 +158,7 @@ def lab(tmp_path_factory):
         yield {
             "base": base, "token": token, "path": relative, "chromium": executable,
             "typed_answer": typed_answer, "file": root / relative,
+            "mistake": mistake, "right": answers[mistake_id], "named": named,
         }  # fmt: skip
     finally:
         stop(server)
@@ -178,7 +186,7 @@ def scroll_to(page, locator, step: int = -500, tries: int = 60) -> None:
 
 
 def validate(page, outcome: str, screenshot: str, show=None) -> str:
-    """Press nbgrader's Validate (it saves, then runs the notebook on the server), wait for
+    """Press Validate (it saves, then runs the notebook on the server), wait for
     its dialog to show ``outcome`` ("success" or "failed"), save a screenshot (with
     ``show`` scrolled to the bottom of the notebook's view, below the dialog), close it."""
     page.locator(".validate-button").click()
@@ -192,6 +200,20 @@ def validate(page, outcome: str, screenshot: str, show=None) -> str:
     dialog.get_by_role("button", name="Ok").click()
     expect(dialog).to_have_count(0)
     return text
+
+
+def type_answer(page, now_showing: str, answer: str) -> None:
+    """Replace the text of the one code cell that shows ``now_showing`` by ``answer``."""
+    cell = page.locator(".jp-CodeCell", has_text=now_showing)
+    scroll_to(page, cell, step=400)
+    expect(cell).to_have_count(1)
+    index = cell.get_attribute("data-windowed-list-index")
+    editor = page.locator(f'.jp-CodeCell[data-windowed-list-index="{index}"] .cm-content')
+    editor.click()
+    page.keyboard.press("Control+a")
+    page.keyboard.insert_text(answer)
+    expect(editor).to_contain_text(answer.splitlines()[-1].strip())
+    page.keyboard.press("Escape")
 
 
 def test_student_answers_runs_all_and_validates(lab):
@@ -219,21 +241,17 @@ def test_student_answers_runs_all_and_validates(lab):
             indicator = page.locator(".jp-Notebook-ExecutionIndicator")
             expect(indicator).to_have_attribute("data-status", "idle")
 
-            # One exercise still holds its stub, so Validate must fail, and say where.
+            # One exercise still holds its stub and one has a mistake: Validate shows the
+            # course's table, with the mistake named, not nbgrader's "Partial credit".
             failed = validate(page, "failed", "browser-validate-unanswered.png")
-            assert "Exercise 1 · project" in failed, failed
+            assert re.search(r"Exercise 1 · project +· not attempted", failed), failed
+            assert re.search(r"Exercise 2 · score +✗ failed", failed), failed
+            assert " ".join(lab["named"].split()) in " ".join(failed.split()), failed
+            assert "Partial credit" not in failed, failed
 
-            # Type the answer into that cell, replacing the stub.
-            stub = page.locator(".jp-CodeCell", has_text="raise NotImplementedError()")
-            scroll_to(page, stub, step=400)
-            expect(stub).to_have_count(1)
-            index = stub.get_attribute("data-windowed-list-index")
-            editor = page.locator(f'.jp-CodeCell[data-windowed-list-index="{index}"] .cm-content')
-            editor.click()
-            page.keyboard.press("Control+a")
-            page.keyboard.insert_text(lab["typed_answer"])
-            expect(editor).not_to_contain_text("NotImplementedError")
-            page.keyboard.press("Escape")
+            # Type the answers into those cells, replacing the stub and the mistake.
+            type_answer(page, "raise NotImplementedError()", lab["typed_answer"])
+            type_answer(page, lab["mistake"].splitlines()[-1].strip(), lab["right"])
 
             # Run > Run All Cells; done when the last code cell has its execution count.
             page.locator(".lm-MenuBar-item", has_text=re.compile(r"^Run$")).click()
