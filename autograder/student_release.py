@@ -22,15 +22,22 @@ import sys
 import tarfile
 from pathlib import Path
 
-from autograder.sync_notebooks import REPO_LINE, course_repo
+from autograder.sync_notebooks import (
+    COLAB_BADGE,
+    PLACEHOLDER,
+    REPO_LINE,
+    colab_url,
+    course_repo,
+)
 
 COURSE = Path(__file__).resolve().parent.parent
-PLACEHOLDER = "YOUR-ACCOUNT"
 MARKERS = ("BEGIN SOLUTION", "END SOLUTION", "BEGIN HIDDEN TESTS", "END HIDDEN TESTS")
 # The library and what its in-kernel checks use; nothing of the grader's.
-COPIED = ["notebooks", "transformer_course", "course_checks"]
+COPIED = ["notebooks", "transformer_course", "course_checks", "constraints.txt"]
 
 README = """# Transformers, by hand
+
+[![Open in Colab]({badge})]({welcome})
 
 A hands-on course that takes you from a single query vector to a trained encoder–decoder
 Transformer, one JupyterLab notebook at a time. Every exercise checks itself as you go.
@@ -54,10 +61,10 @@ PYTHON ?= python3
 BIN := $(CURDIR)/.venv/bin
 
 .PHONY: lab check
-$(CURDIR)/.venv/.ready: pyproject.toml
+$(CURDIR)/.venv/.ready: pyproject.toml constraints.txt
 \t@test -x $(BIN)/python || $(PYTHON) -m venv .venv
 \t@echo "Installing the course environment into .venv (first time: a few minutes)..."
-\t@$(BIN)/python -m pip install -e . > .venv/install.log 2>&1 \\
+\t@$(BIN)/python -m pip install -e '.[lab]' -c constraints.txt > .venv/install.log 2>&1 \\
 \t\t|| {{ cat .venv/install.log; exit 1; }}
 \t@touch $@
 
@@ -77,9 +84,9 @@ check: $(CURDIR)/.venv/.ready
 
 
 def pyproject() -> str:
-    """The course's pyproject, for the package alone."""
+    """The course's pyproject, for the package and the student's JupyterLab (no dev extra)."""
     text = (COURSE / "pyproject.toml").read_text()
-    text = re.sub(r"\[project.optional-dependencies\].*?(?=\n\[tool.setuptools)", "", text,
+    text = re.sub(r"# What only the instructor's side uses.*?(?=\n\[tool.setuptools)", "", text,
                   flags=re.S)
     return text.replace('include = ["transformer_course*", "course_checks*", "autograder*"]',
                         'include = ["transformer_course*", "course_checks*"]')
@@ -101,10 +108,12 @@ def build(repo: str, out: Path) -> Path:
             shutil.copy(source, out / name)
     placeholder = course_repo()
     for path in (out / "notebooks").rglob("*.ipynb"):
-        path.write_text(path.read_text().replace(placeholder, repo))
+        text = path.read_text().replace(colab_url(placeholder), colab_url(repo))
+        path.write_text(text.replace(placeholder, repo))
     # JupyterLab without nbgrader's instructor tools, as in the course's `make lab`.
     shutil.copytree(COURSE / "autograder" / "student_lab", out / "jupyter")
-    (out / "README.md").write_text(README.format(repo=repo))
+    welcome = colab_url(repo, "notebooks/00_welcome.ipynb")
+    (out / "README.md").write_text(README.format(repo=repo, badge=COLAB_BADGE, welcome=welcome))
     (out / "Makefile").write_text(MAKEFILE.format())
     (out / "pyproject.toml").write_text(pyproject())
     (out / ".gitignore").write_text(".venv/\n__pycache__/\n*.egg-info/\n.ipynb_checkpoints/\n")

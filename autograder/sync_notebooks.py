@@ -3,11 +3,13 @@
     python autograder/sync_notebooks.py          # update solutions/ (`make release` runs it)
     python autograder/sync_notebooks.py --check  # fail if a notebook is not in step
 
-Three things are generated here, never edited by hand in a notebook:
+Four things are generated here, never edited by hand in a notebook:
 
 * **The set-up cell**, the first code cell of every notebook (``grade_id: course_setup``).
   On Colab it installs the course's package from ``COURSE_REPO``, the address written once at
   the top of README.md; anywhere the package is already importable it does nothing.
+* **The Colab badge**, a markdown cell just above the set-up cell, opening the released
+  notebook of ``COURSE_REPO`` on Colab.
 * **The self-check cell**, the last cell of every graded notebook (``grade_id: self_check``),
   with a short heading above it: the table of the notebook's exercises, from the check cells
   run so far (``course_checks.selfcheck``).
@@ -35,36 +37,29 @@ COURSE = AUTOGRADER.parent
 IMAGES = COURSE / "images"
 
 # README.md's line that names the repository: COURSE_REPO = "https://..."
+PLACEHOLDER = "YOUR-ACCOUNT"  # in README.md's COURSE_REPO until the course is published
 REPO_LINE = re.compile(r'COURSE_REPO = "([^"]+)"')
 # Links to a figure of images/ (as written by an author) or to an attachment (once embedded).
 FIGURE_LINK = re.compile(r"\]\((?:\.\./)*images/([\w.-]+\.png)\)|\]\(attachment:([\w.-]+\.png)\)")
 
 SETUP_ID, SELF_CHECK_ID, SELF_CHECK_INTRO_ID = "course-setup", "self-check", "self-check-intro"
+BADGE_ID = "colab-badge"
 
 SETUP_TEMPLATE = """\
-# Run this cell first. On Colab it installs the course's helper package from COURSE_REPO, once
-# per session (PyTorch stays as Colab ships it). Where the course is set up already, as with
-# `make lab`, it does nothing.
+# Run this cell first. In a fresh Colab session it installs the course's package from
+# COURSE_REPO (keeping Colab's PyTorch); then it checks what the notebook needs. Quiet.
 COURSE_REPO = "{repo}"
-
 import importlib.util, os, subprocess, sys
-
 if importlib.util.find_spec("transformer_course") is None:
-    if "google.colab" not in sys.modules and "COLAB_RELEASE_TAG" not in os.environ:
-        raise ModuleNotFoundError(
-            "The course's helper package is not installed for this Python (" + sys.executable
-            + "). In a clone of the course, `make lab` sets everything up; to add it to an "
-            + "environment that has PyTorch: pip install --no-deps git+" + COURSE_REPO)
-    pip = [sys.executable, "-m", "pip", "install", "--quiet", "--no-input"]
-    light = [m for m in ("matplotlib", "psutil", "tqdm") if not importlib.util.find_spec(m)]
-    # --no-deps: the package's own pins (torch among them) would replace Colab's PyTorch.
-    for step in ([pip + light] if light else []) + [pip + ["--no-deps", "git+" + COURSE_REPO]]:
-        done = subprocess.run(step, capture_output=True, text=True,
-                              env={{**os.environ, "GIT_TERMINAL_PROMPT": "0"}})
-        if done.returncode:
-            raise RuntimeError("Could not install the course's package (" + " ".join(step[6:])
-                               + "):\\n" + done.stdout + done.stderr)
-    importlib.invalidate_caches()"""
+    pip = [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "git+" + COURSE_REPO]
+    subprocess.run(pip, check=True, env={{**os.environ, "GIT_TERMINAL_PROMPT": "0"}})
+from transformer_course.setup import ready
+ready()"""
+
+COLAB_BADGE = "https://colab.research.google.com/assets/colab-badge.svg"
+BADGE_TEMPLATE = """\
+[![Open in Colab]({badge})]({url}) On Colab, run the set-up cell below first: it installs \
+the course's package (once per session)."""
 
 SELF_CHECK_INTRO = """\
 ## Check your work
@@ -94,6 +89,24 @@ def course_repo(readme: Path = COURSE / "README.md") -> str:
 
 def setup_source(repo: str) -> str:
     return SETUP_TEMPLATE.format(repo=repo)
+
+
+def colab_url(repo: str, notebook: str = "") -> str:
+    """Where Colab opens ``notebook`` (a path in the repository) of a GitHub ``repo``; with no
+    notebook, the prefix every such address starts with."""
+    where = repo.removeprefix("https://github.com/").strip("/")
+    return f"https://colab.research.google.com/github/{where}" + (
+        f"/blob/main/{notebook}" if notebook else ""
+    )
+
+
+def badge_source(repo: str, notebook: str) -> str:
+    return BADGE_TEMPLATE.format(badge=COLAB_BADGE, url=colab_url(repo, notebook))
+
+
+def released_name(source: Path) -> str:
+    """The path students find a source notebook at: solutions/X -> notebooks/X."""
+    return "notebooks/" + source.relative_to(COURSE / "solutions").as_posix()
 
 
 def self_check_source(exercises: dict[str, float]) -> str:
@@ -205,15 +218,18 @@ def _state_refusals(cells: list[dict]) -> None:
         cells[text_index]["source"] = _lines(kept)
 
 
-def synced(notebook: dict, repo: str, graded: bool, problems: list[str]) -> dict:
-    """The notebook with its set-up cell, self-check cell and figures as they should be."""
-    generated = (SETUP_ID, SELF_CHECK_ID, SELF_CHECK_INTRO_ID)
+def synced(notebook: dict, repo: str, graded: bool, problems: list[str], released: str) -> dict:
+    """The notebook with its Colab badge, set-up cell, self-check cell and figures as they
+    should be; ``released`` is where students find it (for the badge)."""
+    generated = (BADGE_ID, SETUP_ID, SELF_CHECK_ID, SELF_CHECK_INTRO_ID)
     cells = [c for c in notebook["cells"] if c.get("id") not in generated]
     for cell in cells:
         _embed_figures(cell, problems)
     _state_refusals(cells)
     first_code = next((i for i, c in enumerate(cells) if c["cell_type"] == "code"), len(cells))
     cells.insert(first_code, _code_cell(SETUP_ID, "course_setup", setup_source(repo)))
+    badge = {"cell_type": "markdown", "id": BADGE_ID, "metadata": {}}
+    cells.insert(first_code, {**badge, "source": _lines(badge_source(repo, released))})
     if graded:
         cells.append(
             {
@@ -244,13 +260,17 @@ def main(check: bool) -> int:
     stale, problems = [], []
     for path, graded in source_notebooks():
         text = path.read_text()
-        new = dumps(synced(json.loads(text), repo, graded, problems))
+        new = dumps(synced(json.loads(text), repo, graded, problems, released_name(path)))
         if new != text:
             stale.append(path)
             if not check:
                 path.write_text(new)
     for problem in problems:
         print(problem)
+    if PLACEHOLDER in repo and not check:
+        print(f"Note: COURSE_REPO is still the placeholder {repo}: the notebooks' Colab set-up"
+              " and badges work once README.md names the published repository (and `make "
+              "student-release` refuses to build until then).")
     if check:
         for path in stale:
             print(f"not in step: {path.relative_to(COURSE)}")

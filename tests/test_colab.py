@@ -2,7 +2,8 @@
 
 The Colab path is exercised in a fresh virtual environment with no course package, no
 plotting libraries and a stand-in for pip that records what it is asked to install (and
-"installs" empty modules), so the test needs no network and no second copy of PyTorch.
+"installs" the package from this checkout and empty modules for the rest), so the test needs
+no network and no second copy of PyTorch (a stand-in says which version Colab has).
 """
 
 from __future__ import annotations
@@ -61,13 +62,12 @@ def test_where_the_course_is_installed_it_does_nothing_silently():
     # subprocess.run raising proves no install is attempted.
     prelude = "import subprocess\ndef refuse(*a, **k): raise AssertionError(a)\n"
     prelude += "subprocess.run = refuse\n"
-    env = dict(os.environ, COLAB_RELEASE_TAG="on purpose: installed wins")
-    done = run_cell(Path(sys.executable), env, prelude=prelude)
+    done = run_cell(Path(sys.executable), dict(os.environ), prelude=prelude)
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
 
 
 FAKE_PIP = """
-import json, os, sys
+import json, os, shutil, sys
 from pathlib import Path
 args = sys.argv[1:]
 with open(os.environ["PIP_LOG"], "a") as log:
@@ -76,11 +76,21 @@ if os.environ.get("PIP_FAILS"):
     print("ERROR: could not clone the repository", file=sys.stderr)
     sys.exit(1)
 site = Path(os.environ["FAKE_SITE"])
-for arg in args:
-    if not arg.startswith("-"):
-        name = "transformer_course" if arg.startswith("git+") else arg
-        (site / name).mkdir(parents=True, exist_ok=True)
-        (site / name / "__init__.py").write_text("")
+for arg in args[1:]:
+    if arg.startswith("git+"):  # the course's package, as pip would install it from GitHub
+        shutil.copytree(os.environ["COURSE_PACKAGE"], site / "transformer_course")
+    elif not arg.startswith("-"):
+        (site / arg).mkdir(parents=True, exist_ok=True)
+        (site / arg / "__init__.py").write_text("")
+"""
+
+# Colab's PyTorch, as far as the set-up and the package's import look at it.
+FAKE_TORCH = """
+__version__ = "{version}"
+def get_num_threads():
+    return 1
+def set_num_threads(n):
+    pass
 """
 
 
@@ -96,55 +106,70 @@ def bare_python(tmp_path):
         "PYTHONPATH": f"{tmp_path / 'fake'}{os.pathsep}{tmp_path / 'site'}",
         "PIP_LOG": str(tmp_path / "pip.log"),
         "FAKE_SITE": str(tmp_path / "site"),
+        "COURSE_PACKAGE": str(REPO / "transformer_course"),
     }
     (tmp_path / "pip.log").write_text("")
     return tmp_path / "venv" / "bin" / "python", env, tmp_path / "pip.log"
+
+
+def with_torch(env: dict[str, str], version: str) -> dict[str, str]:
+    site = Path(env["FAKE_SITE"])
+    (site / "torch").mkdir()
+    (site / "torch" / "__init__.py").write_text(FAKE_TORCH.format(version=version))
+    return env
 
 
 def pip_calls(log: Path) -> list[list[str]]:
     return [json.loads(line) for line in log.read_text().splitlines()]
 
 
-@pytest.mark.parametrize(
-    "colab",
-    [
-        {"COLAB_RELEASE_TAG": "release-colab_20260101"},
-        {"fake_module": "google.colab"},
-    ],
-)
-def test_on_colab_it_installs_once_quietly_and_never_touches_torch(bare_python, colab):
+def test_on_colab_it_installs_once_quietly_and_never_touches_torch(bare_python):
     python, env, log = bare_python
-    env = {**env, **{k: v for k, v in colab.items() if k != "fake_module"}}
-    prelude = (
-        "import sys, types\nsys.modules['google.colab'] = types.ModuleType('google.colab')"
-        if "fake_module" in colab
-        else ""
-    )
-    done = run_cell(python, env, times=2, prelude=prelude)
+    done = run_cell(python, with_torch(env, "2.14.1+cu126"), times=2)
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
     repo = sync_notebooks.course_repo()
     calls = pip_calls(log)
     assert calls == [
-        ["install", "--quiet", "--no-input", "matplotlib", "psutil", "tqdm"],
-        ["install", "--quiet", "--no-input", "--no-deps", f"git+{repo}"],
+        ["install", "--quiet", "--no-deps", f"git+{repo}"],
+        ["install", "--quiet", "--no-input", "numpy", "matplotlib", "psutil", "tqdm"],
     ], "one install on the first run, nothing on the second"
     assert not any("torch" in arg for call in calls for arg in call)
 
 
 def test_a_failed_install_says_why(bare_python):
     python, env, _ = bare_python
-    done = run_cell(python, {**env, "COLAB_RELEASE_TAG": "x", "PIP_FAILS": "1"}, times=1)
+    done = run_cell(python, {**env, "PIP_FAILS": "1"}, times=1)
     assert done.returncode != 0
-    assert "Could not install the course's package" in done.stderr
+    assert "CalledProcessError" in done.stderr and "pip" in done.stderr
     assert "could not clone the repository" in done.stderr
 
 
-def test_elsewhere_without_the_package_it_explains_how_to_get_it(bare_python):
+def test_without_pytorch_it_says_what_to_install_and_installs_no_pytorch(bare_python):
     python, env, log = bare_python
     done = run_cell(python, env, times=1)
-    assert "ModuleNotFoundError" in done.stderr and "make lab" in done.stderr
-    assert f"pip install --no-deps git+{sync_notebooks.course_repo()}" in done.stderr
-    assert pip_calls(log) == []
+    assert "ModuleNotFoundError: PyTorch is not installed" in done.stderr, done.stderr
+    assert "make lab" in done.stderr and "pytorch.org" in done.stderr
+    assert not any("torch" in arg for call in pip_calls(log) for arg in call)
+
+
+def test_an_old_pytorch_is_named(bare_python):
+    python, env, _ = bare_python
+    done = run_cell(python, with_torch(env, "2.1.2"), times=1)
+    assert "needs PyTorch 2.2 or newer; this Python has 2.1.2" in done.stderr, done.stderr
+
+
+def test_each_notebook_and_the_readme_open_in_colab_from_the_course_address():
+    repo = sync_notebooks.course_repo()
+    readme = (REPO / "README.md").read_text()
+    assert f"]({sync_notebooks.colab_url(repo, 'notebooks/00_welcome.ipynb')})" in readme
+    for source in SOURCE_NOTEBOOKS:
+        expected = sync_notebooks.badge_source(repo, sync_notebooks.released_name(source))
+        released = REPO / sync_notebooks.released_name(source)
+        for path in (source, released):
+            cells = load(path)["cells"]
+            setup = next(i for i, c in enumerate(cells) if c["cell_type"] == "code")
+            assert "".join(cells[setup - 1]["source"]) == expected, f"{path}: run `make release`"
+        assert released.is_file(), released
 
 
 def test_the_setup_cell_comes_before_anything_that_imports_the_course():
@@ -154,4 +179,5 @@ def test_the_setup_cell_comes_before_anything_that_imports_the_course():
         later = "".join("".join(c["source"]) for c in cells[1:])
         assert "COURSE_REPO" not in later
     body = textwrap.dedent("".join(setup_cell(SOURCE_NOTEBOOKS[0])["source"]))
-    assert "transformer_course import" not in body, "the set-up cell must not need the package"
+    installs, imports = body.index("pip"), body.index("from transformer_course")
+    assert installs < imports, "the set-up cell must install the package before it imports it"
