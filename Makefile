@@ -7,6 +7,7 @@ VENV := $(CURDIR)/.venv
 BIN := $(VENV)/bin
 READY := $(VENV)/.ready
 DEV_READY := $(VENV)/.dev-ready
+DEV_EXTRAS := .[lab,dev]
 LAB_SETTINGS := $(VENV)/share/jupyter/lab/settings/overrides.json
 LAB_OVERRIDES := {"@jupyterlab/apputils-extension:notification": \
 	{"fetchNews": "false", "checkForUpdates": false}}
@@ -30,11 +31,11 @@ define pip_install
 		test $${PIPESTATUS[0]} = 0 || { cat $(VENV)/install.log; exit 1; }
 endef
 
-# What the notebooks need (make lab); re-runs when pyproject.toml changes.
-$(READY): pyproject.toml
+# What the notebooks need (make lab); re-runs when pyproject.toml or constraints.txt changes.
+$(READY): pyproject.toml constraints.txt
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	@echo "Installing the course environment into .venv (first time: a few minutes)..."
-	$(call pip_install,-e .)
+	$(call pip_install,-e '.[lab]' -c constraints.txt)
 	@jupyter labextension enable @jupyter/nbgrader > /dev/null 2>&1
 	@for ext in validate_assignment formgrader; do \
 		jupyter server extension enable --sys-prefix nbgrader.server_extensions.$$ext > /dev/null 2>&1; done
@@ -43,7 +44,7 @@ $(READY): pyproject.toml
 # What tests and tools need on top: pytest, ruff, Playwright, Dask (make test, lint, bench).
 $(DEV_READY): $(READY)
 	@echo "Installing the tests' and tools' extras into .venv..."
-	$(call pip_install,-e '.[dev]')
+	$(call pip_install,-e '$(DEV_EXTRAS)' -c constraints.txt)
 	@touch $@
 
 setup: $(READY) $(LAB_SETTINGS)
