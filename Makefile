@@ -41,7 +41,8 @@ $(READY): pyproject.toml constraints.txt
 		jupyter server extension enable --sys-prefix nbgrader.server_extensions.$$ext > /dev/null 2>&1; done
 	@touch $@
 
-# What tests and tools need on top: pytest, ruff, Playwright, Dask (make test, lint, bench).
+# What grading, tests and tools need on top: latex2mathml (feedback pages), pytest, ruff,
+# Playwright, Dask (make grade, test, lint, bench).
 $(DEV_READY): $(READY)
 	@echo "Installing the tests' and tools' extras into .venv..."
 	$(call pip_install,-e '$(DEV_EXTRAS)' -c constraints.txt)
@@ -137,7 +138,7 @@ progress: $(READY)
 ## Grade the class: every notebook in grading/submitted/<student>/<assignment>/, or first
 ## import a plain folder of <student>/<notebook>.ipynb with IMPORT=folder. Extra options for
 ## autograder/grade.py in GRADE_ARGS (e.g. GRADE_ARGS="--assignment 01_vector_attention").
-grade: $(READY) sandbox
+grade: $(DEV_READY) sandbox
 	python -m autograder.grade $(if $(IMPORT),--import $(IMPORT)) $(GRADE_ARGS)
 
 ## nbgrader's own export of the gradebook that `make grade` fills: grading/nbgrader_grades.csv

@@ -43,3 +43,10 @@ c.OverwriteCells.add_missing_cells = True
 # nbgrader gives a test cell that writes to stderr zero points: drop warning lines from stderr.
 c.IgnorePattern.enabled = True
 c.IgnorePattern.pattern = r"(?m)^.*Warning: .*$"
+
+# Feedback pages read well offline: maths rendered to MathML when the page is written (no
+# MathJax from a CDN), output text wrapped, exercises named in the contents.
+c.GenerateFeedback.exporter_class = "autograder.feedback_page.FeedbackExporter"
+# ipykernel warns on every kernel that runs over TCP unencrypted: kernels that declare support
+# for it (python3's kernelspec does) get CurveZMQ keys from the kernel manager instead.
+c.KernelManager.transport_encryption = "auto"

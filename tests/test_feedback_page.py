@@ -1,0 +1,170 @@
+"""The feedback page `make grade` writes reads well offline (autograder/feedback_page.py).
+
+One student of notebook 01 with a known mistake (no 1/√D scaling) is graded by the pipeline;
+the tests read the page it wrote: maths as MathML and no script from the network, output
+text that wraps, a table of contents that names the exercises; then Chromium opens it with
+the network cut off. A last test checks that plain nbgrader's kernels start without
+ipykernel's warning about unencrypted TCP (autograder/nbgrader_config.py).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import textwrap
+
+import pytest
+from conftest import REPO, load, release_path, solution_sources, student_submission
+from submissions import WRONG
+
+from autograder import feedback_page
+from autograder import grade as pipeline
+from autograder.executors import LocalPool
+from course_checks.selfcheck import expected_exercises
+
+A = "01_vector_attention"
+STUDENT = "no_scaling"
+ARTIFACTS = REPO / "test-artifacts"
+
+
+@pytest.fixture(scope="module")
+def feedback(tmp_path_factory):
+    """The feedback page of one wrong submission, as `make grade` writes it."""
+    grading = tmp_path_factory.mktemp("feedback") / "grading"
+    answers, _ = WRONG[A][STUDENT]
+    notebook = student_submission(load(release_path(A)), solution_sources(A) | answers)
+    submitted = grading / "submitted" / STUDENT / A / f"{A}.ipynb"
+    submitted.parent.mkdir(parents=True)
+    submitted.write_text(json.dumps(notebook))
+    pipeline.grade_class(pipeline.Course(REPO, grading), LocalPool(1), [A], progress=False)
+    path = grading / "feedback" / STUDENT / A / f"{A}.html"
+    return {"path": path, "html": path.read_text()}
+
+
+def test_the_page_loads_no_script(feedback):
+    page = feedback["html"]
+    assert not re.search(r"<script[^>]*\bsrc=", page)
+    assert "MathJax" not in page and "cdnjs" not in page
+
+
+def test_maths_is_rendered_to_mathml_when_the_page_is_written(feedback):
+    page = feedback["html"]
+    assert page.count("<math") > 20
+    assert "<msqrt>" in page and "<mfrac>" in page  # 1/√D, the softmax's fraction
+    assert "\\sqrt" not in page and "\\frac" not in page  # no TeX left for a browser to show
+
+
+def test_output_text_wraps(feedback):
+    page = feedback["html"]
+    style = re.search(r"div\.output_area pre[^{]*\{([^}]*)\}", page)
+    assert style and "white-space: pre-wrap" in style[1] and "overflow-wrap: anywhere" in style[1]
+    # The diagnosis the page must show, on a line too long for it.
+    assert "This matches the plain dot product, without the 1/√D scaling" in page
+
+
+def test_the_contents_name_the_exercises(feedback):
+    toc = re.search(r'<div id="toc">(.*?)</div>', feedback["html"], re.S)[1]
+    entries = re.findall(r'<li><a href="#(\w+)">([^<]+)</a>', toc)
+    expected = list(expected_exercises(load(release_path(A))))
+    assert [name for _, name in entries] == expected
+    assert expected[2] == "Exercise 3 · softmax"
+    assert entries[1][0] == "ex2_tests" and "Test cell" not in toc
+
+
+def test_the_page_renders_offline_in_chromium(feedback):
+    from playwright.sync_api import sync_playwright
+    from test_browser import CHROMIUM_ARGS, chromium
+
+    executable = chromium()
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=executable, headless=True, args=CHROMIUM_ARGS
+        )
+        try:
+            page = browser.new_page(viewport={"width": 1000, "height": 1200})
+            network = []
+
+            def offline(route):  # the page may read files; anything else is refused
+                if route.request.url.startswith("file:"):
+                    route.continue_()
+                else:
+                    network.append((route.request.resource_type, route.request.url))
+                    route.abort()
+
+            page.route("**/*", offline)
+            page.goto(feedback["path"].as_uri())
+            # Nothing the page needs comes from the network (the notebook's "Open in Colab"
+            # badge, an image, is all it asks for: offline it shows its alt text).
+            assert [(kind, url) for kind, url in network if kind != "image"] == []
+            # MathML is laid out (an unknown element would be an inline box of plain text).
+            sqrt = page.locator("msqrt").first.bounding_box()
+            assert sqrt and sqrt["height"] > 10
+            # No output runs past its box, however long its lines.
+            overflowing = page.evaluate("""() => [...document.querySelectorAll(
+                'div.output_area pre')].filter(pre => pre.scrollWidth > pre.clientWidth + 1)
+                .map(pre => pre.textContent.slice(0, 80))""")
+            assert overflowing == []
+            report = page.locator("div.output_subarea", has_text="Exercise 2 · score").first
+            report.scroll_into_view_if_needed()
+            page.screenshot(path=ARTIFACTS / "feedback-page.png")
+        finally:
+            browser.close()
+
+
+def test_tex_that_does_not_convert_shows_as_its_source(monkeypatch):
+    assert feedback_page.mathml(r"\sqrt{d_k}").startswith("<math")
+    for tex in (r"\frac{1", r"\frac{a}", r"\unknowncommand{x}"):
+        assert feedback_page.mathml(tex) == f'<code class="tex">${tex}$</code>'
+    assert 'display="block"' in feedback_page.mathml("a < b", display=True)
+    # Without latex2mathml the page is still written, with every formula as TeX.
+    monkeypatch.setitem(sys.modules, "latex2mathml.converter", None)
+    feedback_page._converter.cache_clear()
+    try:
+        assert feedback_page.mathml("x < y") == '<code class="tex">$x &lt; y$</code>'
+    finally:
+        feedback_page._converter.cache_clear()
+
+
+def test_every_formula_of_the_course_converts():
+    from nbconvert.filters.markdown_mistune import MarkdownWithMath
+
+    notebooks = sorted((REPO / "solutions").glob("*/*.ipynb"))
+    fallbacks = []
+    for path in notebooks:
+        for cell in load(path)["cells"]:
+            source = "".join(cell["source"])
+            if cell["cell_type"] == "markdown" and "$" in source:
+                renderer = feedback_page.MathMLRenderer(attachments=cell.get("attachments"))
+                html = MarkdownWithMath(renderer=renderer).render(source)
+                fallbacks += re.findall(r'<code class="tex[^"]*">([^<]*)</code>', html)
+    assert notebooks and fallbacks == []
+
+
+NO_TCP_WARNING = textwrap.dedent("""
+    import nbformat
+    from nbclient import NotebookClient
+    from traitlets.config import PyFileConfigLoader
+
+    config = PyFileConfigLoader("nbgrader_config.py", path="autograder").load_config()
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("print(6 * 7)")])
+    NotebookClient(notebook, kernel_name="python3", config=config).execute()
+    print(notebook.cells[0].outputs[0]["text"].strip())
+""")
+
+
+def test_plain_nbgrader_kernels_start_without_the_tcp_warning():
+    """nbgrader's Execute starts python3 kernels over TCP: the course's configuration has the
+    kernel manager give them CurveZMQ keys, so ipykernel has nothing to warn about."""
+    run = subprocess.run(
+        [sys.executable, "-c", NO_TCP_WARNING],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert run.stdout.strip() == "42"
+    assert "without encryption" not in run.stderr, run.stderr
