@@ -702,6 +702,125 @@ WRONG["07_warmup_scheduler"] = {
     ),
 }
 
+OTHER_STYLE["08_language_model"] = {
+    "ex1_tokenizer": (
+        "UNKNOWN = corpus.UNKNOWN\n\n"
+        "def vocabulary(text):\n"
+        "    chars = sorted(dict.fromkeys(c for c in text if c != UNKNOWN))\n"
+        "    return [UNKNOWN, *chars]\n\n"
+        "def encode(text, vocab):\n"
+        "    out = []\n"
+        "    for c in text:\n"
+        "        out.append(vocab.index(c) if c in vocab else 0)\n"
+        "    return torch.LongTensor(out)\n\n"
+        "def decode(ids, vocab):\n"
+        "    return ''.join([vocab[int(i)] for i in ids])\n"
+    ),
+    "ex2_random_windows": (
+        "def random_windows(data, block_size, batch_size, generator=None):\n"
+        "    high = len(data) - block_size\n"
+        "    starts = torch.randint(0, high, (batch_size,), generator=generator)\n"
+        "    xs = [data[s:s + block_size] for s in starts.tolist()]\n"
+        "    ys = [data[s + 1:s + 1 + block_size] for s in starts.tolist()]\n"
+        "    return torch.stack(xs), torch.stack(ys)\n"
+    ),
+    "ex3_lm_logits": (
+        "def lm_logits(idx, token_embedding, position_embedding, blocks, final_norm):\n"
+        "    B, T = idx.shape\n"
+        "    pos = position_embedding.weight[:T]\n"
+        "    h = token_embedding.weight[idx] + pos\n"
+        "    allowed = torch.arange(T)[:, None] >= torch.arange(T)[None, :]\n"
+        "    for block in blocks:\n"
+        "        h = block(h, allowed)[0]\n"
+        "    return torch.einsum('btd,vd->btv', final_norm(h), token_embedding.weight)\n"
+    ),
+    "ex4_bits_per_character": (
+        "def bits_per_character(logits, targets):\n"
+        "    logp = torch.log_softmax(logits, dim=-1)\n"
+        "    picked = logp.gather(-1, targets.unsqueeze(-1)).squeeze(-1)\n"
+        "    return -picked.mean() * math.log2(math.e)\n"
+    ),
+    "ex5_sample_next": (
+        "def sample_next(logits, temperature=1.0, top_k=None, generator=None):\n"
+        "    if temperature == 0:\n"
+        "        return torch.argmax(logits, dim=1)\n"
+        "    k = logits.shape[-1] if top_k is None else top_k\n"
+        "    values, indices = torch.topk(logits / temperature, k, dim=-1)\n"
+        "    choice = torch.multinomial(F.softmax(values, dim=-1), 1, generator=generator)\n"
+        "    return indices.gather(-1, choice)[:, 0]\n"
+    ),
+    "ex6_attend_with_cache": (
+        "def attend_with_cache(q, k_new, v_new, past_k=None, past_v=None):\n"
+        "    if past_k is not None:\n"
+        "        k_new, v_new = torch.cat((past_k, k_new), -2), torch.cat((past_v, v_new), -2)\n"
+        "    n, total = q.size(-2), k_new.size(-2)\n"
+        "    query_pos = torch.arange(total - n, total)[:, None]\n"
+        "    scores = torch.einsum('bhnd,bhtd->bhnt', q, k_new) * q.size(-1) ** -0.5\n"
+        "    scores = torch.where(torch.arange(total) <= query_pos, scores, float('-inf'))\n"
+        "    return scores.softmax(-1) @ v_new, k_new, v_new\n"
+    ),
+}
+
+WRONG["08_language_model"] = {
+    "no_unknown_entry": (
+        {"ex1_tokenizer": (
+            "UNKNOWN = corpus.UNKNOWN\n\n"
+            "def vocabulary(text):\n    return sorted(set(text))\n\n"
+            "def encode(text, vocab):\n"
+            "    return torch.tensor([vocab.index(c) if c in vocab else 0 for c in text])\n\n"
+            "def decode(ids, vocab):\n    return ''.join(vocab[i] for i in ids.tolist())\n")},
+        [("ex1_tests", "UNKNOWN first")],
+    ),
+    "targets_not_shifted": (
+        {"ex2_random_windows": (
+            "def random_windows(data, block_size, batch_size, generator=None):\n"
+            "    n = len(data) - block_size\n"
+            "    starts = torch.randint(n, (batch_size,), generator=generator)\n"
+            "    rows = starts[:, None] + torch.arange(block_size)\n"
+            "    return data[rows], data[rows]\n")},
+        [("ex2_tests", "targets equal to the inputs, not shifted by one character")],
+    ),
+    "no_causal_mask": (
+        {"ex3_lm_logits": (
+            "def lm_logits(idx, token_embedding, position_embedding, blocks, final_norm):\n"
+            "    x = token_embedding(idx) + position_embedding(torch.arange(idx.shape[1]))\n"
+            "    for block in blocks:\n"
+            "        x = block(x, None)[0]\n"
+            "    return final_norm(x) @ token_embedding.weight.T\n")},
+        [("ex3_tests", "the model without a causal mask")],
+    ),
+    "nats": (
+        {"ex4_bits_per_character": (
+            "def bits_per_character(logits, targets):\n"
+            "    return F.cross_entropy(logits.flatten(0, 1), targets.flatten())\n")},
+        [("ex4_tests", "the cross-entropy in nats")],
+    ),
+    "temperature_multiplied": (
+        {"ex5_sample_next": (
+            "def sample_next(logits, temperature=1.0, top_k=None, generator=None):\n"
+            "    if temperature == 0:\n"
+            "        return logits.argmax(-1)\n"
+            "    logits = logits * temperature\n"
+            "    if top_k is not None:\n"
+            "        kth = logits.topk(top_k, dim=-1).values[:, -1:]\n"
+            "        logits = logits.masked_fill(logits < kth, float('-inf'))\n"
+            "    return torch.multinomial(logits.softmax(-1), 1, generator=generator)[:, 0]\n")},
+        [("ex5_tests", "logits multiplied by the temperature instead of divided")],
+    ),
+    "cache_never_read": (
+        {"ex6_attend_with_cache": (
+            "def attend_with_cache(q, k_new, v_new, past_k=None, past_v=None):\n"
+            "    n = q.shape[-2]\n"
+            "    scores = q @ k_new.transpose(-2, -1) / math.sqrt(q.shape[-1])\n"
+            "    visible = torch.ones(n, n, dtype=torch.bool).tril()\n"
+            "    weights = scores.masked_fill(~visible, float('-inf')).softmax(-1)\n"
+            "    k = k_new if past_k is None else torch.cat([past_k, k_new], dim=-2)\n"
+            "    v = v_new if past_v is None else torch.cat([past_v, v_new], dim=-2)\n"
+            "    return weights @ v_new, k, v\n")},
+        [("ex6_tests", "the cache is never read")],
+    ),
+}
+
 # One mistake each, of the kinds mutation analysis showed the checks used to miss or could
 # not name (autograder/mutation.py). Graded by the trusted checker in-process
 # (tests/test_grading_power.py), so a phrase may come from a hand-written variant or from

@@ -35,6 +35,7 @@ MAX_SCORES = {
     "05_encoder": 8,
     "06_decoder": 12,
     "07_warmup_scheduler": 7,
+    "08_language_model": 14,
 }
 
 

@@ -46,6 +46,7 @@ PROMISES = {
         (r"held-out token accuracy:\s+([\d.]+)%", 99.9),
         (r"held-out sequence accuracy:\s+([\d.]+)%", 99.0),
     ],
+    "08_language_model": [(r"([\d.]+) bits per character below the bigram", 0.8)],
 }
 
 

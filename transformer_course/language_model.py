@@ -24,12 +24,22 @@ import math
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
+from tqdm.auto import tqdm
 
+from .corpus import random_windows
 from .decoder import causal_mask
 from .encoder import EncoderBlock
 from .multihead import merge_heads, split_heads
 
-__all__ = ["CharLM", "KVCache", "bits_per_character", "generate", "sample_next"]
+__all__ = [
+    "CharLM",
+    "KVCache",
+    "bits_per_character",
+    "evaluate_bits",
+    "generate",
+    "sample_next",
+    "train_language_model",
+]
 
 
 class CharLM(nn.Module):
@@ -201,3 +211,60 @@ def generate(
         nxt = sample_next(logits, temperature, top_k, generator)
         idx = torch.cat([idx, nxt[:, None]], dim=1)
     return idx
+
+
+def train_language_model(
+    model: CharLM,
+    data: torch.Tensor,
+    steps: int,
+    block_size: int = 128,
+    batch_size: int = 32,
+    lr: float = 3e-3,
+    warmup: int = 50,
+    clip: float = 1.0,
+    seed: int = 0,
+    progress: bool = True,
+) -> dict[str, list[float]]:
+    """Train on random windows of ``data`` (1-D indices) with AdamW, a linear warm-up over
+    ``warmup`` steps and a cosine decay to 0; returns the history per step: ``bits`` (the
+    batch's bits per character) and ``lr``."""
+    device = next(model.parameters()).device
+    model.train()
+    optimizer = torch.optim.AdamW(model.parameters(), lr=lr, betas=(0.9, 0.99), weight_decay=0.01)
+
+    def factor(step: int) -> float:
+        return min(1.0, (step + 1) / warmup) * 0.5 * (1 + math.cos(math.pi * step / steps))
+
+    scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, factor)
+    generator = torch.Generator().manual_seed(seed)
+    history: dict[str, list[float]] = {"bits": [], "lr": []}
+    bar = tqdm(range(steps), desc="training", disable=not progress, mininterval=1.0)
+    for _ in bar:
+        inputs, targets = random_windows(data, block_size, batch_size, generator)
+        loss = bits_per_character(model(inputs.to(device)), targets.to(device))
+        optimizer.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), clip)
+        history["lr"].append(optimizer.param_groups[0]["lr"])
+        optimizer.step()
+        scheduler.step()
+        history["bits"].append(loss.item())
+        bar.set_postfix(bits=f"{history['bits'][-1]:.2f}", refresh=False)
+    model.eval()
+    return history
+
+
+@torch.no_grad()
+def evaluate_bits(model: CharLM, data: torch.Tensor, block_size: int = 128) -> float:
+    """Bits per character over ``data`` cut into consecutive windows of ``block_size``
+    (each character predicted from the ones before it in its window)."""
+    model.eval()
+    device = next(model.parameters()).device
+    n = (len(data) - 1) // block_size
+    inputs = data[: n * block_size].view(n, block_size)
+    targets = data[1 : n * block_size + 1].view(n, block_size)
+    total = 0.0
+    for start in range(0, n, 64):
+        x, y = inputs[start : start + 64].to(device), targets[start : start + 64].to(device)
+        total += bits_per_character(model(x), y).item() * len(x)
+    return total / n

@@ -9,8 +9,9 @@ Tokens are rows here (``(seq_len, d)``); notebook 01's column vectors are stacke
 by the tests before they ask for variants.
 
 One module per notebook: ``vector_attention`` (01), ``matrix_attention`` (02),
-``multihead_attention`` (03), ``positional`` (04), ``encoder`` (05), ``decoder`` (06) and
-``schedules`` (07). A function that several notebooks use lives with the first of them.
+``multihead_attention`` (03), ``positional`` (04), ``encoder`` (05), ``decoder`` (06),
+``schedules`` (07) and ``language_model`` (08). A function that several notebooks use lives
+with the first of them.
 Test cells use the names re-exported here: ``misconceptions.softmax(...)``.
 """
 
@@ -26,6 +27,14 @@ from .decoder import (
     shift_right,
 )
 from .encoder import encoder_block, feed_forward, layer_norm
+from .language_model import (
+    attend_with_cache,
+    bits_per_character,
+    encode,
+    lm_logits,
+    random_windows,
+    sample_distribution,
+)
 from .matrix_attention import masked_attention, padding_mask
 from .multihead_attention import expand_mask, heads_cols, merge_heads, multihead, split_heads
 from .positional import pe_table, positional_encoding, rotation
@@ -43,21 +52,25 @@ from .vector_attention import (
 __all__ = [
     "WRONG_ORDER",
     "accuracies",
+    "attend_with_cache",
     "attention",
     "attention_weights",
+    "bits_per_character",
     "causal_attention",
     "causal_attention_weights",
     "causal_mask",
     "cosine_warmup",
     "cross_attention",
     "decoder_block",
+    "encode",
     "encoder_block",
     "expand_mask",
     "feed_forward",
     "greedy_decode",
     "heads_cols",
-    "learning_rates",
     "layer_norm",
+    "learning_rates",
+    "lm_logits",
     "masked_attention",
     "merge_heads",
     "multihead",
@@ -65,7 +78,9 @@ __all__ = [
     "pe_table",
     "positional_encoding",
     "projection",
+    "random_windows",
     "rotation",
+    "sample_distribution",
     "score",
     "shift_right",
     "softmax",
