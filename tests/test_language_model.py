@@ -15,8 +15,10 @@ from transformer_course.language_model import (
     CharLM,
     KVCache,
     bits_per_character,
+    evaluate_bits,
     generate,
     sample_next,
+    train_language_model,
 )
 
 
@@ -163,3 +165,17 @@ def test_sampling_greedy_top_k_and_temperature():
     torch.testing.assert_close(drawn, torch.softmax(logits[0], -1), atol=0.03, rtol=0)
     cold = torch.bincount(sample_next(logits, 0.05, generator=g), minlength=5)
     assert cold[1] == 4000  # a low temperature is all but greedy
+
+
+def test_a_minute_of_training_in_miniature_lowers_the_bits_and_evaluation_agrees():
+    data = corpus.encode("abcabcabd" * 200, corpus.vocabulary("abcd"))
+    model = CharLM(5, d_model=32, n_heads=2, n_layers=1, max_len=16)
+    history = train_language_model(model, data, 60, block_size=8, batch_size=16, lr=3e-3,
+                                   warmup=5, progress=False)
+    assert len(history["bits"]) == len(history["lr"]) == 60
+    assert max(history["lr"]) == pytest.approx(3e-3, rel=0.02) and history["lr"][-1] < 1e-5
+    assert sum(history["bits"][-10:]) / 10 < 1.0 < history["bits"][0]
+    windows = data[: 8 * 224].view(224, 8), data[1 : 8 * 224 + 1].view(224, 8)
+    with torch.no_grad():
+        expected = bits_per_character(model(windows[0]), windows[1]).item()
+    assert evaluate_bits(model, data, block_size=8) == pytest.approx(expected, rel=1e-5)
