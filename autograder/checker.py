@@ -223,6 +223,13 @@ def secret_seeds(secret: str):
         def manual_seed(self, seed):
             return super().manual_seed(mix(secret, seed))
 
+        def __reduce__(self):
+            # Sent to the kernel (pickled) as a plain generator in the same state: the kernel
+            # cannot rebuild this class, and needs none of it. (PyTorch's own __reduce__ names
+            # whatever torch.Generator is at the time: this class, here.)
+            _, arguments, state = real_generator.__reduce__(self)
+            return real_generator, arguments, state
+
     torch.manual_seed = lambda seed: real_seed(mix(secret, seed))
     torch.Generator = Generator
     try:

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 from conftest import (
+    ASSIGNMENTS,
     REPO,
     load,
     nbgrader,
@@ -461,3 +462,25 @@ def test_a_notebook_over_its_time_budget_stops_there(tmp_path):
     assert events(result, "time") == ["the notebook ran out of time; later cells were not run"]
     # Exercises 1 and 2 ran before the loop; nothing after it did.
     assert result["score"] == POINTS["ex1_tests"] + POINTS["ex2_tests"]
+
+
+def test_every_assignments_reference_answers_earn_full_marks_through_the_wall(tmp_path):
+    """What `make grade` does to every notebook's reference answers (walled kernel, trusted
+    checker, secret seeds, arguments pickled across): full marks, so no check depends on
+    anything the wall changes."""
+    if not sandbox.available():
+        pytest.skip("bubblewrap (bwrap) is not installed: `make test` installs it with apt")
+    grading = tmp_path / "grading"
+    for assignment in ASSIGNMENTS:
+        folder = grading / "submitted" / "reference" / assignment
+        folder.mkdir(parents=True)
+        notebook = student_submission(load(release_path(assignment)), solution_sources(assignment))
+        (folder / f"{assignment}.ipynb").write_text(json.dumps(notebook))
+    limits = Limits(cell_timeout=60, notebook_timeout=300, memory_bytes=3 << 30)
+    pipeline.grade_class(pipeline.Course(REPO, grading), LocalPool(2), ASSIGNMENTS, limits,
+                         progress=False)
+    for assignment in ASSIGNMENTS:
+        result = json.loads((grading / "autograded" / "reference" / assignment / pipeline.RESULT)
+                            .read_text())
+        short = {cell: g for cell, g in result["grades"].items() if g["score"] != g["max"]}
+        assert result["grades"] and not short, (assignment, short, result["reason"])
