@@ -33,7 +33,7 @@ __all__ = [
 
 UNKNOWN = "\ufffd"  # "�": any character the vocabulary does not hold
 
-# Modules present in CPython 3.11 to 3.13, about 1.2 MB together; sorted by name.
+# Modules present in CPython 3.11 to 3.13, about 1.4 million characters together.
 TRAINING_FILES = (
     "argparse.py", "ast.py", "calendar.py", "collections/__init__.py", "contextlib.py",
     "csv.py", "dataclasses.py", "difflib.py", "enum.py", "fractions.py", "functools.py",
