@@ -32,7 +32,7 @@ from nbconvert.exporters import HTMLExporter
 from nbconvert.filters.markdown_mistune import IPythonRenderer, MarkdownWithMath
 from traitlets.config import Config
 
-from course_checks.selfcheck import _exercise
+from course_checks.selfcheck import check_cell_exercise
 
 TEMPLATES = Path(__file__).resolve().parent / "feedback_template"
 NBGRADER_TEMPLATES = Path(nbgrader.__file__).parent / "server_extensions/formgrader/templates"
@@ -111,7 +111,8 @@ def toc_label(cell) -> str:
     """What the table of contents calls a graded cell."""
     meta = cell.metadata.nbgrader
     if meta.get("grade") and not meta.get("solution"):
-        return _exercise(cell)[0]  # "Exercise 3 · softmax", or the grade id without Checks(...)
+        # "Exercise 3 · softmax"; the grade id where the cell has no Checks(...) line
+        return check_cell_exercise(cell)[0]
     if meta.get("task"):
         return "Task"
     return "Coding free-response" if cell.cell_type == "code" else "Written response"

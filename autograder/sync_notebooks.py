@@ -6,8 +6,9 @@
 Four things are generated here, never edited by hand in a notebook:
 
 * **The set-up cell**, the first code cell of every notebook (``grade_id: course_setup``).
-  On Colab it installs the course's package from ``COURSE_REPO``, the address written once at
-  the top of README.md; anywhere the package is already importable it does nothing.
+  Where the course's package is missing (Colab) it installs it from ``COURSE_REPO``, the
+  address written once at the top of README.md; then ``transformer_course.setup.ready()``
+  checks PyTorch and the plotting libraries, quietly.
 * **The Colab badge**, a markdown cell just above the set-up cell, opening the released
   notebook of ``COURSE_REPO`` on Colab.
 * **The self-check cell**, the last cell of every graded notebook (``grade_id: self_check``),

@@ -184,7 +184,7 @@ def dump() -> list[dict]:
     return [asdict(r) for r in _RESULTS.values()]
 
 
-def _exercise(cell) -> tuple[str, float] | None:
+def check_cell_exercise(cell) -> tuple[str, float] | None:
     """``(exercise, points)`` of a graded check cell, from its ``Checks(...)`` line (or its
     nbgrader metadata); None for any other cell."""
     meta = cell.get("metadata", {}).get("nbgrader", {})
@@ -198,7 +198,7 @@ def _exercise(cell) -> tuple[str, float] | None:
 
 def expected_exercises(notebook) -> dict[str, float]:
     """``{exercise: points}`` of a notebook's graded check cells, in notebook order."""
-    return dict(found for cell in notebook["cells"] if (found := _exercise(cell)))
+    return dict(found for cell in notebook["cells"] if (found := check_cell_exercise(cell)))
 
 
 @dataclass
@@ -288,7 +288,7 @@ def _cell_errors(cells) -> dict[str, str]:
     """``{exercise: "Error: message"}`` for graded check cells that raised."""
     errors = {}
     for cell in cells:
-        if not (found := _exercise(cell)):
+        if not (found := check_cell_exercise(cell)):
             continue
         name = found[0]
         for output in cell.get("outputs", []):
@@ -308,7 +308,7 @@ def _other_errors(cells, timeout: float) -> list[str]:
     found = []
     code_cells = (cell for cell in cells if cell["cell_type"] == "code")
     for number, cell in enumerate(code_cells, 1):
-        if _exercise(cell):
+        if check_cell_exercise(cell):
             continue
         for output in cell.get("outputs", []):
             if output.output_type != "error" or output.ename == "NotImplementedError":
