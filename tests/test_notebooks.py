@@ -40,6 +40,11 @@ def test_there_is_an_assignment_per_numbered_folder():
         assert solution_path(assignment).is_file() and release_path(assignment).is_file()
 
 
+# The welcome notebook: ungraded, a file beside the assignments' folders, released as it is.
+WELCOME_SOURCE = release.COURSE / "solutions" / release.WELCOME
+WELCOME_RELEASE = release.COURSE / "notebooks" / release.WELCOME
+
+
 # What a notebook's prose promises about its own results, read from the executed outputs.
 PROMISES = {
     "07_warmup_scheduler": [
@@ -80,6 +85,20 @@ def test_solution_notebook_runs_cleanly_and_earns_every_point(assignment, monkey
         assert found and float(found.group(1)) >= minimum, f"{pattern}: {found and found.group(0)}"
 
 
+@pytest.mark.parametrize("path", [release_path(a) for a in ASSIGNMENTS] + [WELCOME_RELEASE],
+                         ids=lambda p: p.stem)
+def test_run_all_on_the_untouched_release_never_stops(path, monkeypatch):
+    """A student's Run All before answering anything: no cell raises (demo cells fall back to
+    the course's functions), so every check cell runs and reports. Under nbgrader's flag the
+    demos shrink; which cells raise does not depend on it."""
+    for name, value in tool_env().items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setenv("NBGRADER_EXECUTION", "validate")
+    notebook = nbformat.read(path, as_version=4)
+    NotebookClient(notebook, timeout=120, kernel_name="python3",
+                   resources={"metadata": {"path": str(path.parent)}}).execute()
+
+
 def test_release_holds_no_solution_and_no_hidden_test(assignment):
     solution, released = load(solution_path(assignment)), load(release_path(assignment))
     released_text = "\n".join(source(c) for c in released["cells"])
@@ -106,9 +125,6 @@ def test_release_is_up_to_date():
     assert release.check() == 0, "run `make release` and commit notebooks/"
 
 
-# The welcome notebook: ungraded, a file beside the assignments' folders, released as it is.
-WELCOME_SOURCE = release.COURSE / "solutions" / release.WELCOME
-WELCOME_RELEASE = release.COURSE / "notebooks" / release.WELCOME
 
 
 def test_welcome_notebook_runs_cleanly_in_seconds(monkeypatch):
