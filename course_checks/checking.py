@@ -47,7 +47,7 @@ _NO_ANSWER = _NoAnswer()
 
 
 def _describe_shape(shape: torch.Size) -> str:
-    return "(" + ", ".join(str(s) for s in shape) + ")"
+    return str(tuple(shape))  # (3,) for one dimension, as Python writes it
 
 
 def _to_tensor(value: Any, name: str) -> tuple[torch.Tensor | None, str | None]:

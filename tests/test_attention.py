@@ -131,3 +131,21 @@ def test_the_explicit_path_refuses_scores_that_would_not_fit(monkeypatch):
     # the fused path does not store the scores, so it still runs
     output, _ = scaled_dot_product_attention(q, q, q)
     assert output.shape == q.shape
+
+
+def test_fully_masked_queries_give_zeros_even_where_pytorchs_kernel_gives_nan(monkeypatch):
+    """PyTorch before 2.5 returns NaN for a query with no allowed key; the package's result
+    must not depend on the version."""
+    real = F.scaled_dot_product_attention
+
+    def like_pytorch_2_4(q, k, v, attn_mask=None, **kwargs):
+        output = real(q, k, v, attn_mask=attn_mask, **kwargs)
+        return output.masked_fill(~attn_mask.any(dim=-1, keepdim=True), float("nan"))
+
+    monkeypatch.setattr(F, "scaled_dot_product_attention", like_pytorch_2_4)
+    q, k, v = random_qkv(8, (2,), 3, 4, 8, 2)
+    mask = torch.ones(3, 4, dtype=torch.bool)
+    mask[2] = False
+    output, _ = scaled_dot_product_attention(q, k, v, mask)
+    assert torch.isfinite(output).all() and (output[:, 2] == 0).all()
+    torch.testing.assert_close(output, explicit_attention(q, k, v, mask)[0])

@@ -286,3 +286,9 @@ def test_the_grader_names_the_variant_answer_a_wrong_answer_matches(capsys, monk
     checks.score()
     assert "This matches an answer that divides by `d` instead of its square root." \
         in capsys.readouterr().out
+
+
+def test_shapes_are_written_as_python_writes_them():
+    message = compare(torch.zeros(3), torch.zeros(4), "the result")
+    assert "has shape (3,) but should have shape (4,)" in message, message
+    assert "shape () but" in compare(torch.tensor(1.0), torch.zeros(2, 2), "the result")

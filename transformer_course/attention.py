@@ -8,7 +8,8 @@ Conventions used across the course:
   ``torch.nn.functional.scaled_dot_product_attention``). ``nn.MultiheadAttention``'s
   ``key_padding_mask`` and ``attn_mask`` use the opposite polarity; notebook 03 shows the trap.
 * A query whose keys are all masked attends to nothing: its weights are all zero and its
-  output is a zero vector (PyTorch's fused kernel does the same), never NaN.
+  output is a zero vector, never NaN, on every supported PyTorch (the fused kernel gives
+  zeros itself only from PyTorch 2.5; before, NaN, which the package replaces).
 """
 
 from __future__ import annotations
@@ -117,6 +118,8 @@ def scaled_dot_product_attention(
     if mask is not None:
         mask = _check_mask(mask)
     output = F.scaled_dot_product_attention(query, key, value, attn_mask=mask, dropout_p=dropout_p)
+    if mask is not None:  # PyTorch < 2.5 gives NaN for a query with no allowed key
+        output = output.masked_fill(~mask.any(dim=-1, keepdim=True), 0.0)
     return output, None
 
 
