@@ -84,22 +84,23 @@ class CharLM(nn.Module):
 
     def forward(self, idx: torch.Tensor) -> torch.Tensor:
         """idx (B, T) with T <= max_len -> logits (B, T, vocab_size)."""
-        x = self.embed(idx)
-        mask = causal_mask(idx.shape[1], device=idx.device)
-        for block in self.blocks:
-            x, _ = block(x, mask)
-        return self.head(x)
+        return self.head(self._through_blocks(idx)[0])
 
     @torch.no_grad()
     def attention_maps(self, idx: torch.Tensor) -> list[torch.Tensor]:
         """Every layer's attention weights for ``idx`` (B, T): a list of (B, H, T, T)."""
+        return self._through_blocks(idx, need_weights=True)[1]
+
+    def _through_blocks(self, idx: torch.Tensor, need_weights: bool = False):
+        """The embedded characters through every causal block: (B, T, d_model), and each
+        block's weights (None unless ``need_weights``)."""
         x = self.embed(idx)
         mask = causal_mask(idx.shape[1], device=idx.device)
         maps = []
         for block in self.blocks:
-            x, weights = block(x, mask, need_weights=True)
+            x, weights = block(x, mask, need_weights=need_weights)
             maps.append(weights)
-        return maps
+        return x, maps
 
     def step(self, idx: torch.Tensor, cache: KVCache) -> torch.Tensor:
         """Run the new characters ``idx`` (B, T_new), which follow the ``cache.length`` already
