@@ -207,6 +207,12 @@ def _changed_in_place(inputs, copies) -> list[str]:
     return changed
 
 
+def passed(exercises: str) -> bool:
+    """Whether every exercise that ``exercises`` names ("Exercise 3", "exercises 2 and 3")
+    passed all its checks in this notebook."""
+    return not _not_passing(exercises.lower())
+
+
 def _not_passing(uses: str) -> bool:
     """Whether an exercise that ``uses`` names ("exercise 3", "exercises 2 and 3",
     "exercises 1 to 5") has not passed all its checks in this notebook (or not run)."""

@@ -4,13 +4,18 @@ A notebook's demo cell calls ``yours_or_ours(your_function, the_course_s, "Exerc
 instead of the student's function: it is the student's function while that works; when it
 raises (a stub's NotImplementedError, or a bug), the cell says so in one line and goes on
 with the course's version, so that Run All never stops at an unanswered exercise.
+
+Later demos that build on an exercise call ``yours_if_passed(your_function, the_course_s,
+"Exercise N")``: the student's function once that exercise's checks have passed, the
+course's otherwise, and the cell says which it uses.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 
-__all__ = ["yours_or_ours"]
+__all__ = ["yours_if_passed", "yours_or_ours"]
 
 
 def yours_or_ours(yours: Callable, ours: Callable, exercise: str) -> Callable:
@@ -34,3 +39,20 @@ def yours_or_ours(yours: Callable, ours: Callable, exercise: str) -> Callable:
             return ours(*args, **kwargs)
 
     return call
+
+
+def yours_if_passed(yours: Callable, ours: Callable, exercise: str) -> Callable:
+    """``yours`` if every check of ``exercise`` ("Exercise 3") passed in this notebook, else
+    ``ours``; prints one line saying which the demo uses, and why."""
+    from course_checks.checking import passed  # imports torch: only where a demo runs
+
+    name = getattr(yours, "__name__", "answer")
+    if os.environ.get("NBGRADER_EXECUTION") == "autograde":  # checks ran in the grader
+        print(f"(While grading, this cell uses the course's `{name}`.)")
+        return ours
+    if passed(exercise):
+        print(f"(This cell uses your `{name}`: {exercise} passed its checks.)")
+        return yours
+    print(f"(This cell uses the course's `{name}`: your {exercise} has not passed its "
+          "checks yet.)")
+    return ours

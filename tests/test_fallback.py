@@ -45,3 +45,32 @@ def test_an_answer_that_raises_is_named_with_its_error(capsys):
     value = yours_or_ours(score, columns.score, "exercise 2")(x, x)
     assert abs(value.item() - 2 / 2**0.5) < 1e-6
     assert "`score` raised RuntimeError" in capsys.readouterr().out
+
+
+def test_a_demo_uses_the_students_function_only_once_its_exercise_passed(capsys, monkeypatch):
+    from course_checks import selfcheck
+    from course_checks.checking import Checks
+    from course_checks.fallback import yours_if_passed
+
+    monkeypatch.delenv("NBGRADER_EXECUTION", raising=False)
+    selfcheck.forget()
+
+    def mine(x):
+        return x
+
+    def course(x):
+        return -x
+
+    assert yours_if_passed(mine, course, "Exercise 2") is course  # its checks never ran
+    assert "the course's `mine`: your Exercise 2 has not passed" in capsys.readouterr().out
+    for answer in (course, mine):  # first a failing answer, then a passing one
+        checks = Checks("Exercise 2 · mine", points=1)
+        checks.close("identity", lambda a=answer: a(torch.ones(2)), torch.ones(2))
+        checks.score()
+        passed_now = answer is mine
+        assert (yours_if_passed(mine, course, "Exercise 2") is mine) is passed_now
+    assert "your `mine`: Exercise 2 passed its checks" in capsys.readouterr().out
+    monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
+    assert yours_if_passed(mine, course, "Exercise 2") is course
+    assert "While grading" in capsys.readouterr().out
+    selfcheck.forget()
