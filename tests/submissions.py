@@ -491,10 +491,10 @@ OTHER_STYLE["06_decoder"] = {
     ),
     "ex4_decoder_block": (
         "def decoder_block(x, memory, self_attention, cross_attention, feed_forward_net,\n"
-        "                  norm1, norm2, norm3, memory_mask=None):\n"
+        "                  norm1, norm2, norm3, src_mask=None):\n"
         "    attended, _ = self_attention(x, x, x, mask=causal_mask(x.shape[-2]))\n"
         "    x = norm1(attended + x)\n"
-        "    attended, _ = cross_attention(x, memory, memory, mask=memory_mask)\n"
+        "    attended, _ = cross_attention(x, memory, memory, mask=src_mask)\n"
         "    x = norm2(attended + x)\n"
         "    return norm3(feed_forward_net(x) + x)\n"
     ),
@@ -564,7 +564,7 @@ WRONG["06_decoder"] = {
             ),
             "ex4_decoder_block": (
                 "def decoder_block(x, memory, self_attention, cross_attention, feed_forward_net,\n"
-                "                  norm1, norm2, norm3, memory_mask=None):\n"
+                "                  norm1, norm2, norm3, src_mask=None):\n"
                 "    h = norm1(x + self_attention(x, mask=causal_mask(x.shape[1]))[0])\n"
                 "    h = norm2(h + cross_attention(h, h)[0])\n"
                 "    return norm3(h + feed_forward_net(h))\n"

@@ -53,7 +53,7 @@ def test_block_equals_transformer_decoder_layer_both_ways(norm_first):
             tgt_mask=nn.Transformer.generate_square_subsequent_mask(5),
             memory_key_padding_mask=~src_real,
         )
-        output, _ = block(x, memory, memory_mask=src_real[:, None, :])
+        output, _ = block(x, memory, src_mask=src_real[:, None, :])
         torch.testing.assert_close(output, expected, atol=1e-5, rtol=1e-5)
         back = block_to_torch(block).eval()
         torch.testing.assert_close(

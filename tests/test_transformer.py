@@ -31,7 +31,7 @@ def test_encoder_and_decoder_equal_nn_transformer_with_masks():
             src_key_padding_mask=~real,
             memory_key_padding_mask=~real,
         )
-        ours = decoder(tgt, encoder(src, real[:, None, :]), memory_mask=real[:, None, :])
+        ours = decoder(tgt, encoder(src, real[:, None, :]), src_mask=real[:, None, :])
     torch.testing.assert_close(ours, expected, atol=1e-5, rtol=1e-5)
 
 
@@ -115,6 +115,7 @@ def test_toy_datasets_are_deterministic_and_framed_by_the_end_token():
     assert SequenceTask("sort", 5, 4).target(src)[:, :-1].tolist() == src.sort(1).values.tolist()
     with pytest.raises(ValueError, match="unknown rule"):
         SequenceTask("shuffle")
+    assert task.show(torch.tensor([4, 0, 3, 5])) == "<start> 0 3 <end>"
 
 
 def test_default_device_is_cuda_exactly_when_available():

@@ -60,3 +60,8 @@ class SequenceTask:
     def dataset(self, n: int, seed: int) -> tuple[torch.Tensor, torch.Tensor]:
         """The same ``n`` examples for the same seed, on the CPU."""
         return self.batch(n, torch.Generator().manual_seed(seed))
+
+    def show(self, tokens) -> str:
+        """One sequence of tokens as text, its framing tokens by name: "3 1 4 <end>"."""
+        names = {self.start: "<start>", self.end: "<end>"}
+        return " ".join(names.get(token, str(token)) for token in torch.as_tensor(tokens).tolist())

@@ -53,7 +53,7 @@ class DecoderBlock(nn.Module):
         x: torch.Tensor,
         memory: torch.Tensor,
         self_mask: torch.Tensor | None = None,
-        memory_mask: torch.Tensor | None = None,
+        src_mask: torch.Tensor | None = None,
         need_weights: bool = False,
     ) -> tuple[torch.Tensor, tuple[torch.Tensor | None, torch.Tensor | None]]:
         """x (B, T, d_model), memory (B, S, d_model) -> (B, T, d_model) and, with
@@ -67,7 +67,7 @@ class DecoderBlock(nn.Module):
             return self.self_attention(h, mask=self_mask, need_weights=need_weights)
 
         def attend_memory(h):
-            return self.cross_attention(h, memory, mask=memory_mask, need_weights=need_weights)
+            return self.cross_attention(h, memory, mask=src_mask, need_weights=need_weights)
 
         if self.norm_first:
             attended, self_weights = attend_self(self.norm1(x))
@@ -92,11 +92,11 @@ class Decoder(BlockStack):
         x: torch.Tensor,
         memory: torch.Tensor,
         self_mask: torch.Tensor | None = None,
-        memory_mask: torch.Tensor | None = None,
+        src_mask: torch.Tensor | None = None,
     ) -> torch.Tensor:
         """x (B, T, d_model), memory (B, S, d_model) -> (B, T, d_model)."""
         for layer in self.layers:
-            x, _ = layer(x, memory, self_mask, memory_mask)
+            x, _ = layer(x, memory, self_mask, src_mask)
         return x if self.final_norm is None else self.final_norm(x)
 
     def attention_maps(
@@ -104,12 +104,12 @@ class Decoder(BlockStack):
         x: torch.Tensor,
         memory: torch.Tensor,
         self_mask: torch.Tensor | None = None,
-        memory_mask: torch.Tensor | None = None,
+        src_mask: torch.Tensor | None = None,
     ) -> list[tuple[torch.Tensor, torch.Tensor]]:
         """Per layer, the (self (B, H, T, T), cross (B, H, T, S)) attention weights."""
         maps = []
         for layer in self.layers:
-            x, weights = layer(x, memory, self_mask, memory_mask, need_weights=True)
+            x, weights = layer(x, memory, self_mask, src_mask, need_weights=True)
             maps.append(weights)
         return maps
 

@@ -48,5 +48,5 @@ def attention_heatmap(
                     color="black" if value > 0.6 else "white",
                     fontsize=9,
                 )
-    ax.figure.colorbar(image, ax=ax, fraction=0.046, pad=0.04)
+    ax.figure.colorbar(image, ax=ax, fraction=0.046, pad=0.04, label="attention weight")
     return ax
