@@ -19,6 +19,7 @@ What happened is written as JSON lines to ``events_path`` for the grading report
 from __future__ import annotations
 
 import copy
+import inspect
 import json
 import os
 import tempfile
@@ -161,11 +162,24 @@ class SafeExecute(Execute):
         self._fresh_kernel()
         return cell, self.resources
 
-    def _responsive(self) -> bool:
+    def _responsive(self, patience: float = 20.0) -> bool:
+        """Whether the kernel answers. A live kernel that is slow to answer (a loaded machine)
+        gets up to ``patience`` seconds within the notebook's time, so that it is not taken for
+        a dead one and replaced, which would cost an honest student the replayed cells' time."""
         try:
-            return self._reply(self.kc.kernel_info(), timeout=5) is not None
+            msg_id = self.kc.kernel_info()
+            give_up = min(time.monotonic() + patience, max(self._deadline, time.monotonic() + 5))
+            while True:
+                if self._reply(msg_id, timeout=5) is not None:
+                    return True
+                if time.monotonic() >= give_up or not self._alive():
+                    return False
         except Exception:
             return False
+
+    def _alive(self) -> bool:
+        is_alive = self.km.is_alive  # a coroutine function for nbclient's asynchronous manager
+        return bool(run_sync(is_alive)() if inspect.iscoroutinefunction(is_alive) else is_alive())
 
     def _reply(self, msg_id: str, timeout: float):
         deadline = time.monotonic() + timeout

@@ -108,7 +108,7 @@ def test_no_wall_was_breached(graded, name):
 @pytest.mark.parametrize("student", HONEST)
 def test_honest_students_graded_between_them_keep_every_point(graded, student):
     result = graded["results"][student]
-    assert result["score"] == FULL, result
+    assert result["score"] == FULL, (result["events"], result)
     printed = outputs(graded["course"].autograded / student / A / f"{A}.ipynb")
     tmp, cwd, planted = re.search(r"PROBE tmp: (.*) cwd: (.*) planted: (\w+)", printed).groups()
     # A fresh /tmp holds only this kernel's own connection file, sockets and working folder,
