@@ -408,7 +408,13 @@ OTHER_STYLE["05_encoder"] = {
         "    x = norm1(attended + x)\n"
         "    return norm2(feed_forward_net(x) + x)\n"
     ),
-    "ex4_encode": (
+    "ex4_pre_norm_block": (
+        "def pre_norm_block(x, attention, feed_forward_net, norm1, norm2, mask=None):\n"
+        "    attended, _ = attention(norm1(x), mask=mask)\n"
+        "    x = attended + x\n"
+        "    return torch.add(x, feed_forward_net(norm2(x)))\n"
+    ),
+    "ex5_encode": (
         "def encode(x, blocks, mask=None):\n"
         "    results = []\n"
         "    for block in blocks:\n"
@@ -459,13 +465,54 @@ WRONG["05_encoder"] = {
     ),
     "blocks_on_the_input": (
         {
-            "ex4_encode": (
+            "ex5_encode": (
                 "def encode(x, blocks, mask=None):\n"
                 "    outputs = [block(x, mask, need_weights=True) for block in blocks]\n"
                 "    return outputs[-1][0], [w for _, w in outputs]\n"
             )
         },
-        [("ex4_tests", "the last block applied to the original input")],
+        [("ex5_tests", "the last block applied to the original input")],
+    ),
+    "post_norm_for_pre_norm": (
+        {
+            "ex4_pre_norm_block": (
+                "def pre_norm_block(x, attention, feed_forward_net, norm1, norm2, mask=None):\n"
+                "    h = norm1(x + attention(x, mask=mask)[0])\n"
+                "    return norm2(h + feed_forward_net(h))\n"
+            )
+        },
+        [("ex4_tests", "post-norm (the norm after each residual addition")],
+    ),
+    "residual_from_the_normalised_input": (
+        {
+            "ex4_pre_norm_block": (
+                "def pre_norm_block(x, attention, feed_forward_net, norm1, norm2, mask=None):\n"
+                "    x = norm1(x)\n"
+                "    h = norm2(x + attention(x, mask=mask)[0])\n"
+                "    return h + feed_forward_net(h)\n"
+            )
+        },
+        [("ex4_tests", "the residual taken from the normalised input")],
+    ),
+    "one_norm_for_both": (
+        {
+            "ex4_pre_norm_block": (
+                "def pre_norm_block(x, attention, feed_forward_net, norm1, norm2, mask=None):\n"
+                "    h = x + attention(norm1(x), mask=mask)[0]\n"
+                "    return h + feed_forward_net(norm1(h))\n"
+            )
+        },
+        [("ex4_tests", "one norm (norm1) used for both sublayers")],
+    ),
+    "final_norm_in_the_block": (
+        {
+            "ex4_pre_norm_block": (
+                "def pre_norm_block(x, attention, feed_forward_net, norm1, norm2, mask=None):\n"
+                "    h = x + attention(norm1(x), mask=mask)[0]\n"
+                "    return norm2(h + feed_forward_net(norm2(h)))\n"
+            )
+        },
+        [("ex4_tests", "a layer norm at the end of the block")],
     ),
 }
 
@@ -940,14 +987,14 @@ ONE_MISTAKE = {
             [("ex2_tests", "float32 and float64 tensors were mixed")],
         ),
         "mask_not_passed_on": (
-            {"ex4_encode": (
+            {"ex5_encode": (
                 "def encode(x, blocks, mask=None):\n"
                 "    maps = []\n"
                 "    for block in blocks:\n"
                 "        x, w = block(x, need_weights=True)\n"
                 "        maps.append(w)\n"
                 "    return x, maps\n")},
-            [("ex4_tests", "ignores its `mask` argument")],
+            [("ex5_tests", "ignores its `mask` argument")],
         ),
         "residual_in_place": (
             {"ex3_encoder_block": (

@@ -32,7 +32,7 @@ MAX_SCORES = {
     "02_matrix_attention": 8,
     "03_multihead_attention": 8,
     "04_positional_encoding": 8,
-    "05_encoder": 8,
+    "05_encoder": 10,
     "06_decoder": 12,
     "07_warmup_scheduler": 7,
     "08_language_model": 14,

@@ -47,6 +47,11 @@ WELCOME_RELEASE = release.COURSE / "notebooks" / release.WELCOME
 
 # What a notebook's prose promises about its own results, read from the executed outputs.
 PROMISES = {
+    "05_encoder": [
+        (r"accuracy on 2000 new sequences:\s+([\d.]+)%", 99.0),
+        (r"block 1: ([\d.]+)% of the attention goes to the first and the last", 40.0),
+        (r"block 2: ([\d.]+)% of the attention goes to the first and the last", 80.0),
+    ],
     "07_warmup_scheduler": [
         (r"held-out token accuracy:\s+([\d.]+)%", 99.9),
         (r"held-out sequence accuracy:\s+([\d.]+)%", 99.0),

@@ -26,7 +26,7 @@ from .decoder import (
     greedy_decode,
     shift_right,
 )
-from .encoder import encoder_block, feed_forward, layer_norm
+from .encoder import encoder_block, feed_forward, layer_norm, pre_norm_block
 from .language_model import (
     attend_with_cache,
     bits_per_character,
@@ -77,6 +77,7 @@ __all__ = [
     "padding_mask",
     "pe_table",
     "positional_encoding",
+    "pre_norm_block",
     "projection",
     "random_windows",
     "rotation",

@@ -8,6 +8,7 @@ __all__ = [
     "encoder_block",
     "feed_forward",
     "layer_norm",
+    "pre_norm_block",
 ]
 
 
@@ -67,5 +68,32 @@ def encoder_block(x: torch.Tensor, attend, feed, norm1, norm2) -> dict[str, torc
             "the residual added after the norm, norm(sublayer(x)) + x": norm2(feed(after_norm))
             + after_norm,
             "the two layer norms swapped": norm1(norm2(x + attend(x)) + feed(norm2(x + attend(x)))),
+            "the attention sublayer only (the feed-forward sublayer missing)": h,
+        }
+
+
+def pre_norm_block(x: torch.Tensor, attend, feed, norm1, norm2) -> dict[str, torch.Tensor]:
+    """Variants of the pre-norm encoder block, h = x + attend(norm1(x)), h + feed(norm2(h));
+    ``attend(x)`` and ``feed(x)`` are the sublayers."""
+    with torch.no_grad():
+        h = x + attend(norm1(x))
+        post = norm1(x + attend(x))
+        normalised = norm1(x)
+        from_normalised = normalised + attend(normalised)
+        normalised_again = norm2(from_normalised)
+        swapped = x + attend(norm2(x))
+        return {
+            "post-norm (the norm after each residual addition, as in exercise 3) instead of "
+            "pre-norm": norm2(post + feed(post)),
+            "the residual taken from the normalised input, LN(x) + MHA(LN(x)), instead of from "
+            "x itself": normalised_again + feed(normalised_again),
+            "one norm (norm1) used for both sublayers": h + feed(norm1(h)),
+            "the two layer norms swapped": swapped + feed(norm1(swapped)),
+            "the feed-forward sublayer reading x instead of h, the output of the attention "
+            "step": h + feed(norm2(x)),
+            "the feed-forward's output added to x instead of to h": x + feed(norm2(h)),
+            "a layer norm at the end of the block (a pre-norm block returns the stream "
+            "unnormalised; only the stack ends with a norm)": norm2(h + feed(norm2(h))),
+            "the sublayers without their residual connections": feed(norm2(attend(norm1(x)))),
             "the attention sublayer only (the feed-forward sublayer missing)": h,
         }
