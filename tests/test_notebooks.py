@@ -47,6 +47,10 @@ WELCOME_RELEASE = release.COURSE / "notebooks" / release.WELCOME
 
 # What a notebook's prose promises about its own results, read from the executed outputs.
 PROMISES = {
+    "02_matrix_attention": [
+        (r"T = +64: .*loop / matrix = +([\d.]+)×", 3.0),
+        (r"batch 8 × 8 heads, T = \d+: .*matrix / fused = ([\d.]+)×", 1.5),
+    ],
     "07_warmup_scheduler": [
         (r"held-out token accuracy:\s+([\d.]+)%", 99.9),
         (r"held-out sequence accuracy:\s+([\d.]+)%", 99.0),
