@@ -944,6 +944,22 @@ ONE_MISTAKE = {
                 "    return torch.arange(seq_len).unsqueeze(0) <= lengths.unsqueeze(1)\n")},
             [("ex4_tests", None)],
         ),
+        "shift_wraps_around": (
+            {"ex5_hand_built_heads": (
+                "def previous_token_head(vocab_size, max_len, d_head, strength):\n"
+                "    W_q = torch.zeros(vocab_size + max_len, d_head)\n"
+                "    W_k = torch.zeros(vocab_size + max_len, d_head)\n"
+                "    W_k[vocab_size:, :max_len] = torch.eye(max_len)\n"
+                "    shifted = torch.eye(max_len).roll(-1, dims=1)  # row 0 wraps to the end\n"
+                "    W_q[vocab_size:, :max_len] = strength * d_head ** 0.5 * shifted\n"
+                "    return W_q, W_k\n"
+                "\n"
+                "def same_token_head(vocab_size, max_len, d_head, strength):\n"
+                "    W = torch.zeros(vocab_size + max_len, d_head)\n"
+                "    W[:vocab_size, :vocab_size] = torch.eye(vocab_size)\n"
+                "    return W * strength * d_head ** 0.5, W\n")},
+            [("ex5_tests", "wraps around")],
+        ),
     },
     "04_positional_encoding": {
         "max_len_ignored": (
