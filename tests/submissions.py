@@ -63,6 +63,21 @@ OTHER_STYLE = {
             "def padding_mask(lengths, seq_len):\n"
             "    return torch.stack([torch.arange(seq_len) < n for n in lengths])\n"
         ),
+        "ex5_hand_built_heads": (
+            "def previous_token_head(vocab_size, max_len, d_head, strength):\n"
+            "    c = (strength * d_head ** 0.5) ** 0.5  # shared between the two matrices\n"
+            "    W_q = torch.zeros(vocab_size + max_len, d_head, dtype=torch.float64)\n"
+            "    W_k = torch.zeros_like(W_q)\n"
+            "    for p in range(max_len):  # position p uses column d_head - 1 - p\n"
+            "        W_k[vocab_size + p, d_head - 1 - p] = c\n"
+            "        if p > 0:\n"
+            "            W_q[vocab_size + p, d_head - p] = c\n"
+            "    return W_q, W_k\n"
+            "\n"
+            "def same_token_head(vocab_size, max_len, d_head, strength):\n"
+            "    W_k = torch.cat([torch.eye(d_head)[:vocab_size], torch.zeros(max_len, d_head)])\n"
+            "    return strength * math.sqrt(d_head) * W_k, W_k\n"
+        ),
     },
 }
 
@@ -158,6 +173,48 @@ WRONG = {
                 )
             },
             [("ex4_tests", "True at the padding instead of the real tokens")],
+        ),
+        "next_token_head": (
+            {
+                "ex5_hand_built_heads": (
+                    "def previous_token_head(vocab_size, max_len, d_head, strength):\n"
+                    "    W_q = torch.zeros(vocab_size + max_len, d_head)\n"
+                    "    W_k = torch.zeros(vocab_size + max_len, d_head)\n"
+                    "    W_k[vocab_size:, :max_len] = torch.eye(max_len)\n"
+                    "    c = strength * d_head ** 0.5\n"
+                    "    W_q[vocab_size:-1, 1:max_len] = c * torch.eye(max_len - 1)\n"
+                    "    return W_q, W_k\n"
+                    "\n"
+                    "def same_token_head(vocab_size, max_len, d_head, strength):\n"
+                    "    W_q = torch.zeros(vocab_size + max_len, d_head)\n"
+                    "    W_k = torch.zeros(vocab_size + max_len, d_head)\n"
+                    "    W_k[:vocab_size, :vocab_size] = torch.eye(vocab_size)\n"
+                    "    c = strength * d_head ** 0.5\n"
+                    "    W_q[:vocab_size, :vocab_size] = c * torch.eye(vocab_size)\n"
+                    "    return W_q, W_k\n"
+                )
+            },
+            [("ex5_tests", "attends to the next token instead of the previous one")],
+        ),
+        "heads_unscaled": (
+            {
+                "ex5_hand_built_heads": (
+                    "def previous_token_head(vocab_size, max_len, d_head, strength):\n"
+                    "    W_q = torch.zeros(vocab_size + max_len, d_head)\n"
+                    "    W_k = torch.zeros(vocab_size + max_len, d_head)\n"
+                    "    W_k[vocab_size:, :max_len] = torch.eye(max_len)\n"
+                    "    W_q[vocab_size + 1:, :max_len - 1] = strength * torch.eye(max_len - 1)\n"
+                    "    return W_q, W_k\n"
+                    "\n"
+                    "def same_token_head(vocab_size, max_len, d_head, strength):\n"
+                    "    W_q = torch.zeros(vocab_size + max_len, d_head)\n"
+                    "    W_k = torch.zeros(vocab_size + max_len, d_head)\n"
+                    "    W_k[:vocab_size, :vocab_size] = torch.eye(vocab_size)\n"
+                    "    W_q[:vocab_size, :vocab_size] = strength * torch.eye(vocab_size)\n"
+                    "    return W_q, W_k\n"
+                )
+            },
+            [("ex5_tests", "forgetting that attention divides every score by √d_head")],
         ),
     },
 }
@@ -933,6 +990,22 @@ ONE_MISTAKE = {
                 "def padding_mask(lengths, seq_len):\n"
                 "    return torch.arange(seq_len).unsqueeze(0) <= lengths.unsqueeze(1)\n")},
             [("ex4_tests", None)],
+        ),
+        "shift_wraps_around": (
+            {"ex5_hand_built_heads": (
+                "def previous_token_head(vocab_size, max_len, d_head, strength):\n"
+                "    W_q = torch.zeros(vocab_size + max_len, d_head)\n"
+                "    W_k = torch.zeros(vocab_size + max_len, d_head)\n"
+                "    W_k[vocab_size:, :max_len] = torch.eye(max_len)\n"
+                "    shifted = torch.eye(max_len).roll(-1, dims=1)  # row 0 wraps to the end\n"
+                "    W_q[vocab_size:, :max_len] = strength * d_head ** 0.5 * shifted\n"
+                "    return W_q, W_k\n"
+                "\n"
+                "def same_token_head(vocab_size, max_len, d_head, strength):\n"
+                "    W = torch.zeros(vocab_size + max_len, d_head)\n"
+                "    W[:vocab_size, :vocab_size] = torch.eye(vocab_size)\n"
+                "    return W * strength * d_head ** 0.5, W\n")},
+            [("ex5_tests", "wraps around")],
         ),
     },
     "04_positional_encoding": {

@@ -29,7 +29,7 @@ from submissions import OTHER_STYLE, WRONG
 
 MAX_SCORES = {
     "01_vector_attention": 10,
-    "02_matrix_attention": 8,
+    "02_matrix_attention": 11,
     "03_multihead_attention": 8,
     "04_positional_encoding": 8,
     "05_encoder": 10,

@@ -35,7 +35,12 @@ from .language_model import (
     random_windows,
     sample_distribution,
 )
-from .matrix_attention import masked_attention, padding_mask
+from .matrix_attention import (
+    masked_attention,
+    padding_mask,
+    previous_token_head,
+    same_token_head,
+)
 from .multihead_attention import expand_mask, heads_cols, merge_heads, multihead, split_heads
 from .positional import pe_table, positional_encoding, rotation
 from .schedules import accuracies, cosine_warmup, learning_rates, transformer_lr
@@ -78,9 +83,11 @@ __all__ = [
     "pe_table",
     "positional_encoding",
     "pre_norm_block",
+    "previous_token_head",
     "projection",
     "random_windows",
     "rotation",
+    "same_token_head",
     "sample_distribution",
     "score",
     "shift_right",

@@ -11,6 +11,8 @@ from .vector_attention import WRONG_ORDER
 __all__ = [
     "masked_attention",
     "padding_mask",
+    "previous_token_head",
+    "same_token_head",
 ]
 
 
@@ -57,4 +59,50 @@ def padding_mask(lengths: torch.Tensor, seq_len: int) -> dict[str, torch.Tensor]
         >= lengths[:, None],
         "one position too many (<= length instead of < length)": positions <= lengths[:, None],
         "one position too few (counting from 1)": positions < lengths[:, None] - 1,
+    }
+
+
+_UNSCALED = ("q·k = strength, forgetting that attention divides every score by √d_head "
+             "(the scores come out √d_head times too small)")
+_DIVIDED = "q·k = strength / √d_head: divided by √d_head where the weights must multiply by it"
+_TWICE = ("the factor strength·√d_head put into both W_q and W_k, so that q·k is its square "
+          "(put it into one of them)")
+
+
+def _table(query: torch.Tensor, key: torch.Tensor) -> torch.Tensor:
+    """(..., N) query-side and key-side numbers -> (..., N, N) float64, row = query."""
+    return (query[..., :, None] == key[..., None, :]).double()
+
+
+def previous_token_head(
+    positions: torch.Tensor, max_len: int, d_head: int, strength: float
+) -> dict[str, torch.Tensor]:
+    """Scaled score tables (..., N, N) of wrong previous-token heads, for tokens at
+    ``positions`` (..., N); the right one is ``strength`` where key position = query − 1."""
+    previous = _table(positions - 1, positions)
+    return {
+        "a head that attends to the next token instead of the previous one": strength
+        * _table(positions + 1, positions),
+        "a query block that is not shifted: every token attends to its own position": strength
+        * _table(positions, positions),
+        "a shift that wraps around, so position 0 attends to the last position, max_len − 1":
+        strength * _table((positions - 1) % max_len, positions),
+        _UNSCALED: strength / math.sqrt(d_head) * previous,
+        _DIVIDED: strength / d_head * previous,
+        _TWICE: strength**2 * math.sqrt(d_head) * previous,
+    }
+
+
+def same_token_head(
+    tokens: torch.Tensor, positions: torch.Tensor, d_head: int, strength: float
+) -> dict[str, torch.Tensor]:
+    """Scaled score tables (..., N, N) of wrong same-token heads, for ``tokens`` at
+    ``positions`` (..., N); the right one is ``strength`` wherever the tokens are equal."""
+    same = _table(tokens, tokens)
+    return {
+        "a head that matches positions instead of tokens: every token attends only to itself":
+        strength * _table(positions, positions),
+        _UNSCALED: strength / math.sqrt(d_head) * same,
+        _DIVIDED: strength / d_head * same,
+        _TWICE: strength**2 * math.sqrt(d_head) * same,
     }
