@@ -259,6 +259,33 @@ OTHER_STYLE["03_multihead_attention"] = {
         "    W, b = out_proj_weight.double(), out_proj_bias.double()\n"
         "    return torch.nn.functional.linear(out, W, b)\n"
     ),
+    "ex5_multihead_module": (
+        "class MultiHeadAttention(nn.Module):\n"
+        "    def __init__(self, d_model, n_heads, dropout=0.0):\n"
+        "        super().__init__()\n"
+        "        self.h = n_heads\n"
+        "        weight = nn.init.xavier_uniform_(torch.empty(3 * d_model, d_model))\n"
+        "        self.in_proj_weight = nn.Parameter(weight)\n"
+        "        self.in_proj_bias = nn.Parameter(torch.zeros(3 * d_model))\n"
+        "        self.out_proj = nn.Linear(d_model, d_model)\n"
+        "        self.drop = nn.Dropout(dropout)\n"
+        "\n"
+        "    def forward(self, query, key, value, mask=None, need_weights=True):\n"
+        "        d = query.shape[-1]\n"
+        "        W, b = self.in_proj_weight, self.in_proj_bias\n"
+        "        q = torch.einsum('btd,ed->bte', query, W[:d]) + b[:d]\n"
+        "        k = torch.einsum('bsd,ed->bse', key, W[d:2 * d]) + b[d:2 * d]\n"
+        "        v = torch.einsum('bsd,ed->bse', value, W[2 * d:]) + b[2 * d:]\n"
+        "        q, k, v = (t.view(t.shape[0], t.shape[1], self.h, -1) for t in (q, k, v))\n"
+        "        scores = torch.einsum('bthe,bshe->bhts', q, k) / (d // self.h) ** 0.5\n"
+        "        if mask is not None:\n"
+        "            while mask.dim() < 4:\n"
+        "                mask = mask.unsqueeze(-3)\n"
+        "            scores = scores.masked_fill(mask.logical_not(), -1e9)\n"
+        "        weights = self.drop(scores.softmax(-1))\n"
+        "        out = torch.einsum('bhts,bshe->bthe', weights, v).flatten(2)\n"
+        "        return self.out_proj(out), weights.mean(1) if need_weights else None\n"
+    ),
 }
 
 WRONG["03_multihead_attention"] = {
@@ -332,6 +359,91 @@ WRONG["03_multihead_attention"] = {
             )
         },
         [("ex4_tests", "divided by √d_model instead of √d_head")],
+    ),
+    "weights_per_head": (
+        {
+            "ex5_multihead_module": (
+        "class MultiHeadAttention(nn.Module):\n"
+        "    def __init__(self, d_model, n_heads, dropout=0.0):\n"
+        "        super().__init__()\n"
+        "        self.n_heads, self.dropout = n_heads, dropout\n"
+        "        self.in_proj_weight = nn.Parameter(torch.empty(3 * d_model, d_model))\n"
+        "        self.in_proj_bias = nn.Parameter(torch.zeros(3 * d_model))\n"
+        "        nn.init.xavier_uniform_(self.in_proj_weight)\n"
+        "        self.out_proj = nn.Linear(d_model, d_model)\n"
+        "\n"
+        "    def forward(self, query, key, value, mask=None, need_weights=True):\n"
+        "        w_q, w_k, w_v = self.in_proj_weight.chunk(3)\n"
+        "        b_q, b_k, b_v = self.in_proj_bias.chunk(3)\n"
+        "        q = split_heads(F.linear(query, w_q, b_q), self.n_heads)\n"
+        "        k = split_heads(F.linear(key, w_k, b_k), self.n_heads)\n"
+        "        v = split_heads(F.linear(value, w_v, b_v), self.n_heads)\n"
+        "        scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])\n"
+        "        if mask is not None:\n"
+        "            scores = scores.masked_fill(~expand_mask(mask), float('-inf'))\n"
+        "        weights = F.dropout(torch.softmax(scores, dim=-1), self.dropout, self.training)\n"
+        "        output = self.out_proj(merge_heads(weights @ v))\n"
+        "        return output, (weights if need_weights else None)\n"
+            )
+        },
+        [("ex5_tests", "not averaged over the heads")],
+    ),
+    "dropout_on_output": (
+        {
+            "ex5_multihead_module": (
+        "class MultiHeadAttention(nn.Module):\n"
+        "    def __init__(self, d_model, n_heads, dropout=0.0):\n"
+        "        super().__init__()\n"
+        "        self.n_heads, self.dropout = n_heads, dropout\n"
+        "        self.in_proj_weight = nn.Parameter(torch.empty(3 * d_model, d_model))\n"
+        "        self.in_proj_bias = nn.Parameter(torch.zeros(3 * d_model))\n"
+        "        nn.init.xavier_uniform_(self.in_proj_weight)\n"
+        "        self.out_proj = nn.Linear(d_model, d_model)\n"
+        "\n"
+        "    def forward(self, query, key, value, mask=None, need_weights=True):\n"
+        "        w_q, w_k, w_v = self.in_proj_weight.chunk(3)\n"
+        "        b_q, b_k, b_v = self.in_proj_bias.chunk(3)\n"
+        "        q = split_heads(F.linear(query, w_q, b_q), self.n_heads)\n"
+        "        k = split_heads(F.linear(key, w_k, b_k), self.n_heads)\n"
+        "        v = split_heads(F.linear(value, w_v, b_v), self.n_heads)\n"
+        "        scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])\n"
+        "        if mask is not None:\n"
+        "            scores = scores.masked_fill(~expand_mask(mask), float('-inf'))\n"
+        "        weights = torch.softmax(scores, dim=-1)\n"
+        "        output = self.out_proj(merge_heads(weights @ v))\n"
+        "        output = F.dropout(output, self.dropout, self.training)\n"
+        "        return output, (weights.mean(dim=1) if need_weights else None)\n"
+            )
+        },
+        [("ex5_tests", "to the weights after the softmax (not to the output)")],
+    ),
+    "module_mask_inverted": (
+        {
+            "ex5_multihead_module": (
+        "class MultiHeadAttention(nn.Module):\n"
+        "    def __init__(self, d_model, n_heads, dropout=0.0):\n"
+        "        super().__init__()\n"
+        "        self.n_heads, self.dropout = n_heads, dropout\n"
+        "        self.in_proj_weight = nn.Parameter(torch.empty(3 * d_model, d_model))\n"
+        "        self.in_proj_bias = nn.Parameter(torch.zeros(3 * d_model))\n"
+        "        nn.init.xavier_uniform_(self.in_proj_weight)\n"
+        "        self.out_proj = nn.Linear(d_model, d_model)\n"
+        "\n"
+        "    def forward(self, query, key, value, mask=None, need_weights=True):\n"
+        "        w_q, w_k, w_v = self.in_proj_weight.chunk(3)\n"
+        "        b_q, b_k, b_v = self.in_proj_bias.chunk(3)\n"
+        "        q = split_heads(F.linear(query, w_q, b_q), self.n_heads)\n"
+        "        k = split_heads(F.linear(key, w_k, b_k), self.n_heads)\n"
+        "        v = split_heads(F.linear(value, w_v, b_v), self.n_heads)\n"
+        "        scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])\n"
+        "        if mask is not None:\n"
+        "            scores = scores.masked_fill(expand_mask(mask), float('-inf'))\n"
+        "        weights = F.dropout(torch.softmax(scores, dim=-1), self.dropout, self.training)\n"
+        "        output = self.out_proj(merge_heads(weights @ v))\n"
+        "        return output, (weights.mean(dim=1) if need_weights else None)\n"
+            )
+        },
+        [("ex5_tests", "the mask's polarity inverted")],
     ),
 }
 

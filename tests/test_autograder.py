@@ -30,7 +30,7 @@ from submissions import OTHER_STYLE, WRONG
 MAX_SCORES = {
     "01_vector_attention": 10,
     "02_matrix_attention": 11,
-    "03_multihead_attention": 8,
+    "03_multihead_attention": 11,
     "04_positional_encoding": 8,
     "05_encoder": 10,
     "06_decoder": 12,

@@ -41,7 +41,15 @@ from .matrix_attention import (
     previous_token_head,
     same_token_head,
 )
-from .multihead_attention import expand_mask, heads_cols, merge_heads, multihead, split_heads
+from .multihead_attention import (
+    expand_mask,
+    heads_cols,
+    merge_heads,
+    module_output,
+    module_weights,
+    multihead,
+    split_heads,
+)
 from .positional import pe_table, positional_encoding, rotation
 from .schedules import accuracies, cosine_warmup, learning_rates, transformer_lr
 from .vector_attention import (
@@ -78,6 +86,8 @@ __all__ = [
     "lm_logits",
     "masked_attention",
     "merge_heads",
+    "module_output",
+    "module_weights",
     "multihead",
     "padding_mask",
     "pe_table",

@@ -10,6 +10,8 @@ __all__ = [
     "expand_mask",
     "heads_cols",
     "merge_heads",
+    "module_output",
+    "module_weights",
     "multihead",
     "split_heads",
 ]
@@ -150,3 +152,97 @@ def heads_cols(X: torch.Tensor, heads: list[dict], W_c: torch.Tensor) -> dict[st
         "the heads' stacked outputs without the combining matrix W_c": right,
         "the heads stacked in the reverse order": W_c @ torch.cat(right.chunk(len(heads))[::-1]),
     }
+
+
+def _module_variants(
+    query: torch.Tensor,
+    key: torch.Tensor,
+    value: torch.Tensor,
+    in_proj_weight: torch.Tensor,
+    in_proj_bias: torch.Tensor,
+    out_proj_weight: torch.Tensor,
+    out_proj_bias: torch.Tensor,
+    n_heads: int,
+    mask: torch.Tensor | None,
+) -> dict[str, tuple[torch.Tensor | None, torch.Tensor | None]]:
+    """description -> (output, weights) of known wrong answers for the module of exercise 5
+    (None where a mistake leaves that part right)."""
+    B, T, d_model = query.shape
+    S = key.shape[1]
+    d_head = d_model // n_heads
+    w_q, w_k, w_v = in_proj_weight.chunk(3)
+    b_q, b_k, b_v = in_proj_bias.chunk(3)
+    q, k, v = query @ w_q.T + b_q, key @ w_k.T + b_k, value @ w_v.T + b_v
+
+    def heads(t):
+        return t.unflatten(-1, (n_heads, d_head)).transpose(-3, -2)
+
+    def finish(head_outputs):  # (B, H, T, d_head) -> projected (B, T, d_model)
+        return head_outputs.transpose(-3, -2).flatten(-2) @ out_proj_weight.T + out_proj_bias
+
+    allowed = None
+    if mask is not None:
+        allowed = mask if mask.dim() == 4 else mask[None, None] if mask.dim() == 2 \
+            else mask[:, None]
+        allowed = allowed.expand(B, n_heads, T, S)
+
+    def weights_of(q4, k4, scale=None, keep=allowed, fill=float("-inf")):
+        scores = q4 @ k4.transpose(-2, -1) / (math.sqrt(d_head) if scale is None else scale)
+        if keep is not None:
+            scores = scores.masked_fill(~keep, fill)
+        return torch.softmax(scores, dim=-1)
+
+    qh, kh, vh = heads(q), heads(k), heads(v)
+    right = weights_of(qh, kh)
+    variants: dict[str, tuple[torch.Tensor | None, torch.Tensor | None]] = {}
+    for description, weights in [
+        ("multi-head attention without the 1/√d_head scaling", weights_of(qh, kh, 1.0)),
+        ("the scores divided by √d_model instead of √d_head",
+         weights_of(qh, kh, math.sqrt(d_model))),
+    ]:
+        variants[description] = (finish(weights @ vh), weights.mean(dim=1))
+    mixed = [t.reshape(B, n_heads, -1, d_head) for t in (q, k, v)]
+    weights = weights_of(mixed[0], mixed[1])
+    variants["heads split by a reshape to (B, H, T, d_head) without the transpose"] = (
+        (weights @ mixed[2]).reshape(B, T, d_model) @ out_proj_weight.T + out_proj_bias,
+        weights.mean(dim=1),
+    )
+    variants["the heads' outputs without the output projection (out_proj)"] = (
+        (right @ vh).transpose(-3, -2).flatten(-2), None)
+    variants["the weights of every head, (B, H, T, S), not averaged over the heads"] = (
+        None, right)
+    variants["the heads' weights added up instead of averaged"] = (None, right.sum(dim=1))
+    variants["only the first head's weights returned"] = (None, right[:, 0])
+    if S == T and not (key is query and value is query):
+        own = [heads(query @ w.T + b) for w, b in ((w_k, b_k), (w_v, b_v))]
+        weights = weights_of(qh, own[0])
+        variants["self-attention over the query, with key and value ignored"] = (
+            finish(weights @ own[1]), weights.mean(dim=1))
+    if key is not value:
+        variants["key and value swapped"] = (
+            finish(weights_of(qh, heads(value @ w_k.T + b_k)) @ heads(key @ w_v.T + b_v)),
+            None)
+    if allowed is not None:
+        for description, weights in [
+            ("the mask's polarity inverted (True taken to mean 'ignore')",
+             weights_of(qh, kh, keep=~allowed)),
+            ("masked scores set to 0 instead of −inf", weights_of(qh, kh, fill=0.0)),
+            ("attention with the mask ignored", weights_of(qh, kh, keep=None)),
+        ]:
+            variants[description] = (finish(weights @ vh), weights.mean(dim=1))
+    return variants
+
+
+def module_output(*args, mask: torch.Tensor | None = None) -> dict[str, torch.Tensor]:
+    """Outputs (B, T, d_model) of wrong answers to exercise 5's ``forward``. Arguments:
+    query, key, value, in_proj_weight, in_proj_bias, out_proj_weight, out_proj_bias,
+    n_heads; ``mask`` boolean, True = may attend."""
+    return {description: output for description, (output, _)
+            in _module_variants(*args, mask).items() if output is not None}
+
+
+def module_weights(*args, mask: torch.Tensor | None = None) -> dict[str, torch.Tensor]:
+    """Weights (B, T, S), averaged over the heads, of wrong answers to exercise 5's
+    ``forward``; the arguments of ``module_output``."""
+    return {description: weights for description, (_, weights)
+            in _module_variants(*args, mask).items() if weights is not None}
