@@ -38,7 +38,7 @@ from .language_model import (
 from .matrix_attention import masked_attention, padding_mask
 from .multihead_attention import expand_mask, heads_cols, merge_heads, multihead, split_heads
 from .positional import pe_table, positional_encoding, rotation
-from .schedules import accuracies, cosine_warmup, learning_rates, transformer_lr
+from .schedules import accuracies, cosine_warmup, learning_rates, train_step, transformer_lr
 from .vector_attention import (
     WRONG_ORDER,
     attention,
@@ -85,6 +85,7 @@ __all__ = [
     "shift_right",
     "softmax",
     "split_heads",
+    "train_step",
     "transformer_lr",
     "weighted_sum",
 ]
