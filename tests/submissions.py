@@ -847,6 +847,20 @@ OTHER_STYLE["07_warmup_scheduler"] = {
         "    wrong = (generated != target).sum(dim=1)\n"
         "    return (1 - wrong.sum() / target.numel(), (wrong == 0).double().mean())\n"
     ),
+    "ex5_train_step": (
+        "def train_step(model, src, target, start_token, optimizer, scheduler, clip=None):\n"
+        "    optimizer.zero_grad(set_to_none=True)\n"
+        "    start = torch.full((target.shape[0], 1), start_token, dtype=target.dtype)\n"
+        "    decoder_input = torch.cat([start, target[:, :-1]], dim=1)\n"
+        "    logits = model(src, decoder_input)\n"
+        "    loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), target.reshape(-1))\n"
+        "    loss.backward()\n"
+        "    if clip:\n"
+        "        nn.utils.clip_grad_norm_(model.parameters(), max_norm=clip)\n"
+        "    optimizer.step()\n"
+        "    scheduler.step()\n"
+        "    return float(loss)\n"
+    ),
 }
 
 WRONG["07_warmup_scheduler"] = {
@@ -915,6 +929,59 @@ WRONG["07_warmup_scheduler"] = {
             )
         },
         [("ex4_tests", "when any of its tokens is")],
+    ),
+    "zero_grad_missing": (
+        {
+            "ex5_train_step": (
+                "def train_step(model, src, target, start_token, optimizer, scheduler,\n"
+                "               clip=None):\n"
+                "    logits = model(src, transformer.shift_right(target, start_token))\n"
+                "    loss = F.cross_entropy(logits.flatten(0, 1), target.flatten())\n"
+                "    loss.backward()\n"
+                "    if clip is not None:\n"
+                "        torch.nn.utils.clip_grad_norm_(model.parameters(), clip)\n"
+                "    optimizer.step()\n"
+                "    scheduler.step()\n"
+                "    return loss.item()\n"
+            )
+        },
+        [("ex5_tests", "gradients never zeroed")],
+    ),
+    "target_not_shifted": (
+        {
+            "ex5_train_step": (
+                "def train_step(model, src, target, start_token, optimizer, scheduler,\n"
+                "               clip=None):\n"
+                "    logits = model(src, target)\n"
+                "    loss = F.cross_entropy(logits.flatten(0, 1), target.flatten())\n"
+                "    optimizer.zero_grad()\n"
+                "    loss.backward()\n"
+                "    if clip is not None:\n"
+                "        torch.nn.utils.clip_grad_norm_(model.parameters(), clip)\n"
+                "    optimizer.step()\n"
+                "    scheduler.step()\n"
+                "    return loss.item()\n"
+            )
+        },
+        [("ex5_tests", "not shifted right")],
+    ),
+    "scheduler_before_optimizer": (
+        {
+            "ex5_train_step": (
+                "def train_step(model, src, target, start_token, optimizer, scheduler,\n"
+                "               clip=None):\n"
+                "    logits = model(src, transformer.shift_right(target, start_token))\n"
+                "    loss = F.cross_entropy(logits.flatten(0, 1), target.flatten())\n"
+                "    optimizer.zero_grad()\n"
+                "    loss.backward()\n"
+                "    if clip is not None:\n"
+                "        torch.nn.utils.clip_grad_norm_(model.parameters(), clip)\n"
+                "    scheduler.step()\n"
+                "    optimizer.step()\n"
+                "    return loss.item()\n"
+            )
+        },
+        [("ex5_tests", "scheduler.step() before optimizer.step()")],
     ),
 }
 

@@ -34,7 +34,7 @@ MAX_SCORES = {
     "04_positional_encoding": 8,
     "05_encoder": 10,
     "06_decoder": 12,
-    "07_warmup_scheduler": 7,
+    "07_warmup_scheduler": 10,
     "08_language_model": 14,
 }
 

@@ -24,12 +24,12 @@ import math
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
-from tqdm.auto import tqdm
 
 from .corpus import random_windows
 from .decoder import causal_mask
 from .encoder import EncoderBlock
 from .multihead import merge_heads, split_heads
+from .progress import progress_bar
 
 __all__ = [
     "CharLM",
@@ -239,7 +239,7 @@ def train_language_model(
     scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, factor)
     generator = torch.Generator().manual_seed(seed)
     history: dict[str, list[float]] = {"bits": [], "lr": []}
-    bar = tqdm(range(steps), desc="training", disable=not progress, mininterval=1.0)
+    bar = progress_bar(range(steps), "training", disable=not progress, mininterval=1.0)
     for _ in bar:
         inputs, targets = random_windows(data, block_size, batch_size, generator)
         loss = bits_per_character(model(inputs.to(device)), targets.to(device))

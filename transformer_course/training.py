@@ -10,17 +10,48 @@ from collections.abc import Callable
 
 import torch
 import torch.nn.functional as F
-from tqdm.auto import tqdm
 
 from .data import SequenceTask
+from .progress import progress_bar
 from .transformer import Transformer, greedy_decode, shift_right
 
-__all__ = ["default_device", "evaluate", "train"]
+__all__ = ["accuracies", "default_device", "evaluate", "train", "train_step"]
 
 
 def default_device() -> torch.device:
     """CUDA when a GPU is present, else the CPU: the same code runs on both."""
     return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+def train_step(
+    model: Transformer,
+    src: torch.Tensor,
+    target: torch.Tensor,
+    start_token: int,
+    optimizer: torch.optim.Optimizer,
+    scheduler: torch.optim.lr_scheduler.LRScheduler,
+    clip: float | None = None,
+) -> float:
+    """One teacher-forced update; returns the batch's loss (before the update) as a float.
+
+    src (B, S) and target (B, T) long: the decoder reads the target shifted right (start
+    token first), every position is scored by cross-entropy against the target, then:
+    zero the old gradients, backward, clip to norm ``clip`` (None: no clipping), the
+    optimiser's step with the current learning rate, and last the scheduler's step.
+    """
+    return _step(model, src, target, start_token, optimizer, scheduler, clip)[0]
+
+
+def _step(model, src, target, start_token, optimizer, scheduler, clip):
+    logits = model(src, shift_right(target, start_token))  # (B, T, vocab)
+    loss = F.cross_entropy(logits.flatten(0, 1), target.flatten())
+    optimizer.zero_grad(set_to_none=True)
+    loss.backward()
+    if clip is not None:
+        torch.nn.utils.clip_grad_norm_(model.parameters(), clip)
+    optimizer.step()
+    scheduler.step()
+    return loss.item(), logits.detach()
 
 
 def train(
@@ -30,40 +61,47 @@ def train(
     batch_size: int = 64,
     lr: float = 1e-3,
     schedule: Callable[[int], float] | None = None,
-    clip: float = 1.0,
+    clip: float | None = 1.0,
     seed: int = 0,
     device: torch.device | str | None = None,
     progress: bool = True,
+    step: Callable[..., float] | None = None,
 ) -> dict[str, list[float]]:
     """Train with Adam on fresh random batches; returns the history per step.
 
     ``schedule``, if given, is a ``LambdaLR`` factor: the learning rate at step s is
     ``lr * schedule(s)``. Gradients are clipped to norm ``clip`` (None: no clipping).
-    History: ``loss``, ``lr``, ``accuracy`` (teacher-forced token accuracy of the batch).
+    ``step``, if given, replaces ``train_step`` (same arguments, returns the loss): a
+    learner's own. History: ``loss``, ``lr``, and with the package's step ``accuracy``
+    (teacher-forced token accuracy of the batch).
     """
     device = torch.device(device) if device is not None else default_device()
     model.to(device).train()
     optimizer = torch.optim.Adam(model.parameters(), lr=lr, betas=(0.9, 0.98), eps=1e-9)
     scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, schedule or (lambda step: 1.0))
     generator = torch.Generator().manual_seed(seed)
-    history: dict[str, list[float]] = {"loss": [], "lr": [], "accuracy": []}
-    bar = tqdm(range(steps), desc="training", disable=not progress, mininterval=0.5)
+    history: dict[str, list[float]] = {"loss": [], "lr": []}
+    if step is None:
+        history["accuracy"] = []
+    bar = progress_bar(range(steps), "training", disable=not progress)
     for _ in bar:
         src, target = task.batch(batch_size, generator, device)
-        logits = model(src, shift_right(target, task.start))  # (B, T, vocab)
-        loss = F.cross_entropy(logits.flatten(0, 1), target.flatten())
-        optimizer.zero_grad(set_to_none=True)
-        loss.backward()
-        if clip is not None:
-            torch.nn.utils.clip_grad_norm_(model.parameters(), clip)
         history["lr"].append(optimizer.param_groups[0]["lr"])
-        optimizer.step()
-        scheduler.step()
-        history["loss"].append(loss.item())
-        history["accuracy"].append((logits.argmax(-1) == target).float().mean().item())
-        bar.set_postfix(loss=f"{history['loss'][-1]:.3f}", refresh=False)
+        if step is None:
+            loss, logits = _step(model, src, target, task.start, optimizer, scheduler, clip)
+            history["accuracy"].append((logits.argmax(-1) == target).float().mean().item())
+        else:
+            loss = float(step(model, src, target, task.start, optimizer, scheduler, clip))
+        history["loss"].append(loss)
+        bar.set_postfix(loss=f"{loss:.3f}", refresh=False)
     model.eval()
     return history
+
+
+def accuracies(generated: torch.Tensor, target: torch.Tensor) -> tuple[float, float]:
+    """(N, L) token tensors -> (share of equal tokens, share of entirely equal rows)."""
+    hits = generated == target
+    return hits.float().mean().item(), hits.all(dim=1).float().mean().item()
 
 
 @torch.no_grad()
@@ -73,23 +111,21 @@ def evaluate(
     src: torch.Tensor,
     target: torch.Tensor,
     batch_size: int = 1000,
+    score: Callable[[torch.Tensor, torch.Tensor], tuple[float, float]] = accuracies,
 ) -> dict[str, float]:
     """Greedy decoding on held-out examples: the share of correct tokens and of sequences.
 
-    src (N, seq_len), target (N, seq_len + 1), as ``task.dataset`` makes them.
+    src (N, seq_len), target (N, seq_len + 1), as ``task.dataset`` makes them; ``score``
+    turns the generated tokens and the targets into the two shares (``accuracies``).
     """
     model.eval()
     device = next(model.parameters()).device
-    correct_tokens = correct_sequences = 0
+    pieces = []
     for begin in range(0, len(src), batch_size):
-        s, t = src[begin : begin + batch_size].to(device), target[begin : begin + batch_size]
-        generated = greedy_decode(model, s, task.start, task.end, max_len=t.shape[1])[:, 1:]
+        s = src[begin : begin + batch_size].to(device)
+        generated = greedy_decode(model, s, task.start, task.end, max_len=target.shape[1])[:, 1:]
         # Generation stops once every sequence has ended: pad the rest with the end token.
-        generated = F.pad(generated, (0, t.shape[1] - generated.shape[1]), value=task.end)
-        hits = generated.cpu() == t
-        correct_tokens += int(hits.sum())
-        correct_sequences += int(hits.all(dim=1).sum())
-    return {
-        "token_accuracy": correct_tokens / target.numel(),
-        "sequence_accuracy": correct_sequences / len(target),
-    }
+        pieces.append(F.pad(generated, (0, target.shape[1] - generated.shape[1]),
+                            value=task.end).cpu())
+    token_accuracy, sequence_accuracy = score(torch.cat(pieces), target)
+    return {"token_accuracy": float(token_accuracy), "sequence_accuracy": float(sequence_accuracy)}

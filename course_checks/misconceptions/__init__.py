@@ -51,7 +51,7 @@ from .multihead_attention import (
     split_heads,
 )
 from .positional import pe_table, positional_encoding, rotation
-from .schedules import accuracies, cosine_warmup, learning_rates, transformer_lr
+from .schedules import accuracies, cosine_warmup, learning_rates, train_step, transformer_lr
 from .vector_attention import (
     WRONG_ORDER,
     attention,
@@ -103,6 +103,7 @@ __all__ = [
     "shift_right",
     "softmax",
     "split_heads",
+    "train_step",
     "transformer_lr",
     "weighted_sum",
 ]

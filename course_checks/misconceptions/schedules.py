@@ -10,6 +10,7 @@ __all__ = [
     "accuracies",
     "cosine_warmup",
     "learning_rates",
+    "train_step",
     "transformer_lr",
 ]
 
@@ -87,3 +88,58 @@ def accuracies(generated: torch.Tensor, target: torch.Tensor) -> dict[str, torch
             [hits.sum(), hits.min(dim=1).values.sum()]
         ),
     }
+
+
+def train_step(case, clip=None) -> dict[str, torch.Tensor]:
+    """The losses known wrong training steps return over ``case``'s batches (a
+    ``course_checks.training_case.StepCase``; each variant trains a fresh copy of it)."""
+    import warnings
+
+    import torch.nn.functional as F
+
+    from transformer_course.transformer import shift_right
+
+    def make(decoder_input, labels, order, clipped_before_step=True):
+        def step(model, src, target, start, optimizer, scheduler, clip):
+            logits = model(src, decoder_input(target, start))
+            loss = F.cross_entropy(logits.flatten(0, 1), labels(target).flatten())
+            for action in order:
+                if action == "zero":
+                    optimizer.zero_grad()
+                elif action == "backward":
+                    loss.backward()
+                elif action == "clip" and clip is not None and clipped_before_step:
+                    torch.nn.utils.clip_grad_norm_(model.parameters(), clip)
+                elif action == "optimizer":
+                    optimizer.step()
+                elif action == "scheduler":
+                    scheduler.step()
+            return loss.item()
+        return step
+
+    def shifted(target, start):
+        return shift_right(target, start)
+
+    def same(target):
+        return target
+
+    right = ("zero", "backward", "clip", "optimizer", "scheduler")
+    variants = {
+        "the decoder reads the target itself, not shifted right (each position sees the token it "
+        "must predict)": make(lambda t, s: t, same, right),
+        "no start token: the decoder reads target[:, :-1] and predicts target[:, 1:], so the first "
+        "token is never predicted (this target has no start token: shift it right)": make(
+            lambda t, s: t[:, :-1], lambda t: t[:, 1:], right),
+        "gradients never zeroed: optimizer.zero_grad() is missing, so each step adds up the "
+        "gradients of every batch so far": make(shifted, same, right[1:]),
+        "scheduler.step() before optimizer.step(): every update uses the next step's learning "
+        "rate": make(shifted, same, ("zero", "backward", "clip", "scheduler", "optimizer")),
+        "the scheduler never stepped: every update uses the first learning rate": make(
+            shifted, same, right[:-1]),
+    }
+    if clip is not None:
+        variants["gradients not clipped before optimizer.step() (clipping after the step, or "
+                 "not at all, changes nothing)"] = make(shifted, same, right, False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # PyTorch's warning about the scheduler's order
+        return {name: case.fresh().losses(step, clip) for name, step in variants.items()}
