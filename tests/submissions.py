@@ -288,6 +288,31 @@ OTHER_STYLE["03_multihead_attention"] = {
     ),
 }
 
+# A correct packed module (exercise 5 of 03); each wrong answer below changes one thing.
+_MODULE = (
+    "class MultiHeadAttention(nn.Module):\n"
+    "    def __init__(self, d_model, n_heads, dropout=0.0):\n"
+    "        super().__init__()\n"
+    "        self.n_heads, self.dropout = n_heads, dropout\n"
+    "        self.in_proj_weight = nn.Parameter(torch.empty(3 * d_model, d_model))\n"
+    "        self.in_proj_bias = nn.Parameter(torch.zeros(3 * d_model))\n"
+    "        nn.init.xavier_uniform_(self.in_proj_weight)\n"
+    "        self.out_proj = nn.Linear(d_model, d_model)\n"
+    "\n"
+    "    def forward(self, query, key, value, mask=None, need_weights=True):\n"
+    "        w_q, w_k, w_v = self.in_proj_weight.chunk(3)\n"
+    "        b_q, b_k, b_v = self.in_proj_bias.chunk(3)\n"
+    "        q = split_heads(F.linear(query, w_q, b_q), self.n_heads)\n"
+    "        k = split_heads(F.linear(key, w_k, b_k), self.n_heads)\n"
+    "        v = split_heads(F.linear(value, w_v, b_v), self.n_heads)\n"
+    "        scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])\n"
+    "        if mask is not None:\n"
+    "            scores = scores.masked_fill(~expand_mask(mask), float('-inf'))\n"
+    "        weights = F.dropout(torch.softmax(scores, dim=-1), self.dropout, self.training)\n"
+    "        output = self.out_proj(merge_heads(weights @ v))\n"
+    "        return output, (weights.mean(dim=1) if need_weights else None)\n"
+)
+
 WRONG["03_multihead_attention"] = {
     "full_width_scaling": (
         {
@@ -362,86 +387,29 @@ WRONG["03_multihead_attention"] = {
     ),
     "weights_per_head": (
         {
-            "ex5_multihead_module": (
-        "class MultiHeadAttention(nn.Module):\n"
-        "    def __init__(self, d_model, n_heads, dropout=0.0):\n"
-        "        super().__init__()\n"
-        "        self.n_heads, self.dropout = n_heads, dropout\n"
-        "        self.in_proj_weight = nn.Parameter(torch.empty(3 * d_model, d_model))\n"
-        "        self.in_proj_bias = nn.Parameter(torch.zeros(3 * d_model))\n"
-        "        nn.init.xavier_uniform_(self.in_proj_weight)\n"
-        "        self.out_proj = nn.Linear(d_model, d_model)\n"
-        "\n"
-        "    def forward(self, query, key, value, mask=None, need_weights=True):\n"
-        "        w_q, w_k, w_v = self.in_proj_weight.chunk(3)\n"
-        "        b_q, b_k, b_v = self.in_proj_bias.chunk(3)\n"
-        "        q = split_heads(F.linear(query, w_q, b_q), self.n_heads)\n"
-        "        k = split_heads(F.linear(key, w_k, b_k), self.n_heads)\n"
-        "        v = split_heads(F.linear(value, w_v, b_v), self.n_heads)\n"
-        "        scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])\n"
-        "        if mask is not None:\n"
-        "            scores = scores.masked_fill(~expand_mask(mask), float('-inf'))\n"
-        "        weights = F.dropout(torch.softmax(scores, dim=-1), self.dropout, self.training)\n"
-        "        output = self.out_proj(merge_heads(weights @ v))\n"
-        "        return output, (weights if need_weights else None)\n"
-            )
+            "ex5_multihead_module": _MODULE.replace(
+                "        return output, (weights.mean(dim=1) if need_weights else None)\n",
+                "        return output, (weights if need_weights else None)\n"),
         },
         [("ex5_tests", "not averaged over the heads")],
     ),
     "dropout_on_output": (
         {
-            "ex5_multihead_module": (
-        "class MultiHeadAttention(nn.Module):\n"
-        "    def __init__(self, d_model, n_heads, dropout=0.0):\n"
-        "        super().__init__()\n"
-        "        self.n_heads, self.dropout = n_heads, dropout\n"
-        "        self.in_proj_weight = nn.Parameter(torch.empty(3 * d_model, d_model))\n"
-        "        self.in_proj_bias = nn.Parameter(torch.zeros(3 * d_model))\n"
-        "        nn.init.xavier_uniform_(self.in_proj_weight)\n"
-        "        self.out_proj = nn.Linear(d_model, d_model)\n"
-        "\n"
-        "    def forward(self, query, key, value, mask=None, need_weights=True):\n"
-        "        w_q, w_k, w_v = self.in_proj_weight.chunk(3)\n"
-        "        b_q, b_k, b_v = self.in_proj_bias.chunk(3)\n"
-        "        q = split_heads(F.linear(query, w_q, b_q), self.n_heads)\n"
-        "        k = split_heads(F.linear(key, w_k, b_k), self.n_heads)\n"
-        "        v = split_heads(F.linear(value, w_v, b_v), self.n_heads)\n"
-        "        scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])\n"
-        "        if mask is not None:\n"
-        "            scores = scores.masked_fill(~expand_mask(mask), float('-inf'))\n"
-        "        weights = torch.softmax(scores, dim=-1)\n"
-        "        output = self.out_proj(merge_heads(weights @ v))\n"
-        "        output = F.dropout(output, self.dropout, self.training)\n"
-        "        return output, (weights.mean(dim=1) if need_weights else None)\n"
-            )
+            "ex5_multihead_module": _MODULE.replace(
+                "        weights = F.dropout(torch.softmax(scores, dim=-1), self.dropout, "
+                "self.training)\n",
+                "        weights = torch.softmax(scores, dim=-1)\n").replace(
+                "        output = self.out_proj(merge_heads(weights @ v))\n",
+                "        output = self.out_proj(merge_heads(weights @ v))\n"
+                "        output = F.dropout(output, self.dropout, self.training)\n"),
         },
         [("ex5_tests", "to the weights after the softmax (not to the output)")],
     ),
     "module_mask_inverted": (
         {
-            "ex5_multihead_module": (
-        "class MultiHeadAttention(nn.Module):\n"
-        "    def __init__(self, d_model, n_heads, dropout=0.0):\n"
-        "        super().__init__()\n"
-        "        self.n_heads, self.dropout = n_heads, dropout\n"
-        "        self.in_proj_weight = nn.Parameter(torch.empty(3 * d_model, d_model))\n"
-        "        self.in_proj_bias = nn.Parameter(torch.zeros(3 * d_model))\n"
-        "        nn.init.xavier_uniform_(self.in_proj_weight)\n"
-        "        self.out_proj = nn.Linear(d_model, d_model)\n"
-        "\n"
-        "    def forward(self, query, key, value, mask=None, need_weights=True):\n"
-        "        w_q, w_k, w_v = self.in_proj_weight.chunk(3)\n"
-        "        b_q, b_k, b_v = self.in_proj_bias.chunk(3)\n"
-        "        q = split_heads(F.linear(query, w_q, b_q), self.n_heads)\n"
-        "        k = split_heads(F.linear(key, w_k, b_k), self.n_heads)\n"
-        "        v = split_heads(F.linear(value, w_v, b_v), self.n_heads)\n"
-        "        scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])\n"
-        "        if mask is not None:\n"
-        "            scores = scores.masked_fill(expand_mask(mask), float('-inf'))\n"
-        "        weights = F.dropout(torch.softmax(scores, dim=-1), self.dropout, self.training)\n"
-        "        output = self.out_proj(merge_heads(weights @ v))\n"
-        "        return output, (weights.mean(dim=1) if need_weights else None)\n"
-            )
+            "ex5_multihead_module": _MODULE.replace(
+                "~expand_mask(mask)",
+                "expand_mask(mask)"),
         },
         [("ex5_tests", "the mask's polarity inverted")],
     ),
