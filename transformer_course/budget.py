@@ -1,0 +1,64 @@
+"""Training that keeps the time it promises: a step count and a time budget, whichever
+comes first.
+
+A cell that says "about a minute" must take about a minute on a slow laptop or a busy
+JupyterHub node too, not fifteen. So long loops iterate over a ``Budget``: it yields step
+numbers until either the steps or the seconds run out, draws a text progress bar, and says
+afterwards how far it got and why it stopped.
+
+    budget = Budget(steps=820, seconds=60)
+    for step in budget:
+        ...one training step...
+    print(budget.summary())   # "820 of 820 steps in 58 s" or "512 of 820 steps: ..."
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+from .progress import progress_bar
+
+__all__ = ["Budget"]
+
+
+class Budget:
+    """At most ``steps`` steps and ``seconds`` of wall-clock time (None: no time limit).
+
+    The time is checked before each step, so the last step may end a little past the
+    budget (by one step's time). ``done`` counts the steps that ran.
+    """
+
+    def __init__(self, steps: int, seconds: float | None = None, desc: str = "training",
+                 progress: bool = True):
+        self.steps = int(steps)
+        self.seconds = seconds
+        self.desc = desc
+        self.progress = progress
+        self.done = 0
+        self.elapsed = 0.0
+        self.out_of_time = False
+
+    def __iter__(self) -> Iterator[int]:
+        start = time.perf_counter()
+        bar = progress_bar(range(self.steps), self.desc, disable=not self.progress)
+        try:
+            for step in bar:
+                self.elapsed = time.perf_counter() - start
+                if self.seconds is not None and self.elapsed >= self.seconds:
+                    self.out_of_time = True
+                    break
+                yield step
+                self.done = step + 1
+        finally:
+            bar.close()
+            self.elapsed = time.perf_counter() - start
+
+    def summary(self) -> str:
+        """How far the loop got, in one sentence for the reader."""
+        if not self.out_of_time:
+            return f"{self.done} of {self.steps} steps in {self.elapsed:.0f} s."
+        return (f"{self.done} of {self.steps} steps in {self.elapsed:.0f} s: the "
+                f"{self.seconds:g} s budget ran out first (this machine is slower or busier "
+                "than the one the figures in the text come from), so the results below are "
+                "those of a shorter run.")
