@@ -112,19 +112,19 @@ lint: $(DEV_READY)
 ## Regenerate the student release notebooks/ from solutions/ (first bringing the source
 ## notebooks' set-up cells, self-check cells and embedded figures up to date).
 release: $(READY)
-	python autograder/sync_notebooks.py
-	python autograder/release.py generate
+	python -m autograder.releases.sync_notebooks
+	python -m autograder.releases.release generate
 
 ## Build what students receive (no solutions, hidden tests or grading machinery) in
 ## dist/student-release, for the address it will be published at:
 ##   make student-release STUDENT_REPO=https://github.com/you/course-student
 student-release: $(READY)
-	python -m autograder.student_release $(if $(STUDENT_REPO),--repo $(STUDENT_REPO))
+	python -m autograder.releases.student_release $(if $(STUDENT_REPO),--repo $(STUDENT_REPO))
 
 ## Fail if notebooks/ differs from what `make release` would generate.
 check-release: $(READY)
-	python autograder/sync_notebooks.py --check
-	python autograder/release.py check
+	python -m autograder.releases.sync_notebooks --check
+	python -m autograder.releases.release check
 
 ## Check one notebook as a student, without an instructor: make check NB=notebooks/01_.../01_....ipynb
 check: $(READY)
@@ -137,9 +137,9 @@ progress: $(READY)
 
 ## Grade the class: every notebook in grading/submitted/<student>/<assignment>/, or first
 ## import a plain folder of <student>/<notebook>.ipynb with IMPORT=folder. Extra options for
-## autograder/grade.py in GRADE_ARGS (e.g. GRADE_ARGS="--assignment 01_vector_attention").
+## autograder/grading/grade.py in GRADE_ARGS (e.g. GRADE_ARGS="--assignment 01_vector_attention").
 grade: $(DEV_READY) sandbox
-	python -m autograder.grade $(if $(IMPORT),--import $(IMPORT)) $(GRADE_ARGS)
+	python -m autograder.grading $(if $(IMPORT),--import $(IMPORT)) $(GRADE_ARGS)
 
 ## nbgrader's own export of the gradebook that `make grade` fills: grading/nbgrader_grades.csv
 ## (`make grade` also writes grading/grades.csv, with the course's notes and exercise titles).

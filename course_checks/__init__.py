@@ -3,5 +3,5 @@ mistakes, the shortcuts each exercise refuses, and the self-check table.
 
 It sits apart from the library students read (``transformer_course``), which it may use and
 which never uses it. When grading, these same checks run in the grader's trusted checker
-(``autograder/checker.py``), not in the student's kernel.
+(``autograder/trusted/checker.py``), not in the student's kernel.
 """

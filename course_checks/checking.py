@@ -254,7 +254,7 @@ def _hint_for(error: str) -> str:
 # Wrong answers to name when no hand-written misconception matches: a function from an
 # exercise's title to ``[(description, {name: function})]``, each a one-change variant of
 # the reference answer ("divides by `d` instead of its square root"). Only the trusted
-# grader sets it (``autograder/mutants.py``); in a student's kernel it stays None, so the
+# grader sets it (``autograder/mutation/mutants.py``); in a student's kernel it stays None, so the
 # reference answer never travels with the course.
 variant_answers: Callable[[str], list[tuple[str, dict[str, Any]]]] | None = None
 VARIANT_SECONDS = 3.0  # time to spend looking for the variant a wrong answer matches

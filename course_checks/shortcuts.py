@@ -6,8 +6,9 @@ A test cell declares them, ``Checks("Exercise 3 · softmax", points=2, refuses=S
 while a check runs the student's code, each refused function raises ``ShortcutError``
 ("this exercise asks you to write it yourself: your answer calls torch.softmax"), which the
 check reports as a failure. In the grader the same list travels with every call into the
-kernel (``autograder/agent.py``), so grading refuses what the student's own checks refuse.
-``make release`` writes each exercise's list into its text (``autograder/sync_notebooks.py``).
+kernel (``autograder/trusted/agent.py``), so grading refuses what the student's own checks
+refuse. ``make release`` writes each exercise's list into its text
+(``autograder/releases/sync_notebooks.py``).
 """
 
 from __future__ import annotations

@@ -38,31 +38,31 @@ def project(W, b, x): return Duck()
 """,
     "lie_forged_reply": """
 import json, sys, types
-fake = types.ModuleType("autograder.agent")
+fake = types.ModuleType("autograder.trusted.agent")
 fake.handle = lambda request: json.dumps({"value": 10.0})
-sys.modules["autograder.agent"] = fake
-import autograder
-autograder.agent = fake
+sys.modules["autograder.trusted.agent"] = fake
+import autograder.trusted
+autograder.trusted.agent = fake
 """ + STUB,
     "lie_reply_claims_pickle": """
 import base64, json, pickle, sys, types
 payload = base64.b64encode(pickle.dumps(print)).decode()
-fake = types.ModuleType("autograder.agent")
+fake = types.ModuleType("autograder.trusted.agent")
 fake.handle = lambda request: json.dumps({"value": {"$object": payload}})
-sys.modules["autograder.agent"] = fake
+sys.modules["autograder.trusted.agent"] = fake
 """ + STUB,
     "lie_malformed_tensor": """
 import json, sys, types
-fake = types.ModuleType("autograder.agent")
+fake = types.ModuleType("autograder.trusted.agent")
 fake.handle = lambda request: json.dumps(
     {"value": {"$tensor": ["float32", [4, 1], "AAAA"]}, "error": "nothing"})
-sys.modules["autograder.agent"] = fake
+sys.modules["autograder.trusted.agent"] = fake
 """ + STUB,
     "lie_huge_reply": """
 import json, sys, types
-fake = types.ModuleType("autograder.agent")
+fake = types.ModuleType("autograder.trusted.agent")
 fake.handle = lambda request: "[" * 100000
-sys.modules["autograder.agent"] = fake
+sys.modules["autograder.trusted.agent"] = fake
 """ + STUB,
     "lie_score_printed": """
 print("Exercise 1 · project: 4 of 4 checks passed")

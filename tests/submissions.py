@@ -1073,7 +1073,7 @@ WRONG["08_language_model"] = {
 }
 
 # One mistake each, of the kinds mutation analysis showed the checks used to miss or could
-# not name (autograder/mutation.py). Graded by the trusted checker in-process
+# not name (autograder/mutation/analysis.py). Graded by the trusted checker in-process
 # (tests/test_grading_power.py), so a phrase may come from a hand-written variant or from
 # the mutant the answer matches. None: the answer must only lose points.
 ONE_MISTAKE = {

@@ -7,7 +7,7 @@ import pickle
 
 import torch
 
-from autograder.checker import KernelLink, secret_seeds
+from autograder.trusted.checker import KernelLink, secret_seeds
 
 
 def test_a_secretly_seeded_generator_reaches_the_kernel_as_a_plain_one_in_the_same_state():

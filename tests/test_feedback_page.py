@@ -1,4 +1,4 @@
-"""The feedback page `make grade` writes reads well offline (autograder/feedback_page.py).
+"""The feedback page `make grade` writes reads well offline (autograder/grading/feedback_page.py).
 
 One student of notebook 01 with a known mistake (no 1/√D scaling) is graded by the pipeline;
 the tests read the page it wrote: maths as MathML and no script from the network, output
@@ -19,9 +19,9 @@ import pytest
 from conftest import REPO, load, release_path, solution_sources, student_submission
 from submissions import WRONG
 
-from autograder import feedback_page
-from autograder import grade as pipeline
-from autograder.executors import LocalPool
+from autograder.grading import feedback_page
+from autograder.grading import grade as pipeline
+from autograder.grading.executors import LocalPool
 from course_checks.selfcheck import expected_exercises
 
 A = "01_vector_attention"

@@ -32,10 +32,11 @@ from conftest import (
     student_submission,
 )
 
-from autograder import grade as pipeline
-from autograder import sandbox
-from autograder.executors import DaskCluster, LocalPool
-from autograder.worker import HIDDEN, Limits
+from autograder.cells import HIDDEN
+from autograder.grading import grade as pipeline
+from autograder.grading.executors import DaskCluster, LocalPool
+from autograder.grading.worker import Limits
+from autograder.kernels import sandbox
 
 A = "01_vector_attention"
 POINTS = {"ex1_tests": 1, "ex2_tests": 1, "ex3_tests": 2, "ex4_tests": 2, "ex5_tests": 1,
@@ -345,7 +346,7 @@ def test_an_interrupted_run_resumes_without_redoing_anyone(tmp_path):
     grading = tmp_path / "grading"
     for i in range(4):
         submit(grading / "submitted", f"s{i}", notebook_for("solution" if i % 2 else "blank"))
-    command = [sys.executable, "-m", "autograder.grade", "--grading", str(grading),
+    command = [sys.executable, "-m", "autograder.grading", "--grading", str(grading),
                "--assignment", A, "--workers", "1"]
     run = subprocess.Popen(command, cwd=REPO, stdout=subprocess.DEVNULL,
                            stderr=subprocess.DEVNULL, start_new_session=True)
@@ -393,7 +394,7 @@ import json, sys
 from pathlib import Path
 import nbformat
 from nbclient import NotebookClient
-from autograder import worker
+from autograder.grading import worker
 kernel = worker._prepare_process(Path(sys.argv[1]), True, worker.Limits())
 from jupyter_client.manager import KernelManager
 printed = []

@@ -19,7 +19,7 @@ import pytest
 from conftest import REPO, solution_path
 from submissions import ONE_MISTAKE, WRONG
 
-from autograder import mutation
+from autograder.mutation import analysis as mutation
 
 
 def test_a_sample_of_every_exercises_mutants_is_killed(tmp_path):

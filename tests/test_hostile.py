@@ -17,10 +17,10 @@ import hostile
 import pytest
 from conftest import REPO, load, release_path, solution_sources, student_submission
 
-from autograder import grade as pipeline
-from autograder import sandbox
-from autograder.executors import DaskCluster, LocalPool
-from autograder.worker import Limits
+from autograder.grading import grade as pipeline
+from autograder.grading.executors import DaskCluster, LocalPool
+from autograder.grading.worker import Limits
+from autograder.kernels import sandbox
 
 A = "01_vector_attention"
 FULL = 10

@@ -7,7 +7,6 @@ import time
 
 import nbformat
 import pytest
-import release
 from conftest import (
     ASSIGNMENTS,
     load,
@@ -18,6 +17,8 @@ from conftest import (
 )
 from nbclient import NotebookClient
 from nbgrader.utils import determine_grade
+
+from autograder.releases import release
 
 
 def cells_with(notebook: dict, flag: str) -> list[dict]:

@@ -10,7 +10,7 @@ import tarfile
 
 from conftest import REPO, SOLUTION_MARKERS, release_path, solution_sources
 
-from autograder import release, student_release
+from autograder.releases import release, student_release
 
 ADDRESS = "https://example.org/teacher/course-student"
 
@@ -20,7 +20,7 @@ def sources(path) -> str:
 
 
 def test_the_placeholder_address_is_refused(tmp_path):
-    run = subprocess.run([sys.executable, "-m", "autograder.student_release", "--out",
+    run = subprocess.run([sys.executable, "-m", "autograder.releases.student_release", "--out",
                           str(tmp_path / "out")], cwd=REPO, capture_output=True, text=True)
     assert run.returncode != 0 and "placeholder" in run.stderr
     assert not (tmp_path / "out").exists()

@@ -1,7 +1,7 @@
 """Generate the student release (notebooks/) from the source notebooks (solutions/).
 
-    python autograder/release.py generate   # rewrite notebooks/ (what `make release` runs)
-    python autograder/release.py check      # regenerate elsewhere and fail on any difference
+    python -m autograder.releases.release generate   # rewrite notebooks/ (what `make release` runs)
+    python -m autograder.releases.release check      # regenerate elsewhere, fail on a difference
 
 Both run nbgrader's own generate_assignment, through its Python API so that one process
 handles every assignment. An assignment is a folder ``solutions/NN_topic/``. The welcome
@@ -19,7 +19,7 @@ from pathlib import Path
 from nbgrader.apps import NbGraderAPI
 from traitlets.config import Config, PyFileConfigLoader
 
-AUTOGRADER = Path(__file__).resolve().parent
+AUTOGRADER = Path(__file__).resolve().parents[1]
 COURSE = AUTOGRADER.parent
 WELCOME = "00_welcome.ipynb"  # ungraded, so not an nbgrader assignment
 

@@ -1,6 +1,6 @@
 """The walls around one student's kernel, built by the process that becomes the kernel.
 
-A forked kernel (``autograder/forkserver.py``) starts as a copy of the zygote, which lives in
+A forked kernel (``kernels/forkserver.py``) starts as a copy of the zygote, which lives in
 a bubblewrap sandbox (read-only machine, course and grader hidden). Before any student code
 runs, ``enter`` gives the copy namespaces of its own and ``lock`` takes away every
 privilege:

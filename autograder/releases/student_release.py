@@ -1,6 +1,7 @@
 """Build what students receive: ``make student-release``.
 
-    python -m autograder.student_release --repo https://github.com/you/course-student [--out DIR]
+    python -m autograder.releases.student_release --repo https://github.com/you/course-student \
+        [--out DIR]
 
 This repository is the instructor's: it holds the solutions, the hidden tests and the grading
 machinery, and should stay private. Students get a separate folder (``dist/student-release``
@@ -22,7 +23,7 @@ import sys
 import tarfile
 from pathlib import Path
 
-from autograder.sync_notebooks import (
+from autograder.releases.sync_notebooks import (
     COLAB_BADGE,
     PLACEHOLDER,
     REPO_LINE,
@@ -30,7 +31,7 @@ from autograder.sync_notebooks import (
     course_repo,
 )
 
-COURSE = Path(__file__).resolve().parent.parent
+COURSE = Path(__file__).resolve().parents[2]
 MARKERS = ("BEGIN SOLUTION", "END SOLUTION", "BEGIN HIDDEN TESTS", "END HIDDEN TESTS")
 # The library and what its in-kernel checks use; nothing of the grader's.
 COPIED = ["notebooks", "transformer_course", "course_checks", "constraints.txt"]

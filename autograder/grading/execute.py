@@ -9,7 +9,7 @@ and adds, per notebook:
   on, so the answers after the crash still earn their points;
 - a cap on each cell's output while it runs, counting every kind of message (streams,
   display data, images, HTML, updates), where nbgrader's LimitOutput trims only afterwards;
-- test cells that never run in the kernel: the trusted checker (``autograder/checker.py``)
+- test cells that never run in the kernel: the trusted checker (``autograder/trusted/checker.py``)
   runs them on the grader's side and writes their report and score as the cell's output,
   calling the student's functions in the kernel through a data-only channel.
 
@@ -32,9 +32,9 @@ from nbgrader.preprocessors import Execute
 from nbgrader.utils import is_grade
 from traitlets import Float, Integer, Unicode
 
-from autograder.checker import Checker, KernelLink, error_lines
-from autograder.mutants import VariantAnswers
-from autograder.worker import grade_id
+from autograder.trusted.checker import Checker, KernelLink, error_lines
+from autograder.mutation.mutants import VariantAnswers
+from autograder.cells import grade_id
 from course_checks import checking, selfcheck
 
 SETUP = "setup"  # the grade id of the locked cell of imports that test cells rely on

@@ -6,7 +6,7 @@ implementations. Names the cell reads that are neither defined by the cell nor b
 notebook's setup cell (``project``, ``MultiHeadAttention``, a student's variable) are looked
 up in the kernel and stand here as ``Remote`` proxies: calling one asks the kernel to run the
 student's function on the given arguments (tensors by value), and the answer comes back as
-plain data (``autograder/wire.py``) or as a handle to a student object. So nothing the
+plain data (``autograder/trusted/wire.py``) or as a handle to a student object. So nothing the
 notebook does to its own process can reach the comparison, the score or its display, and the
 hidden checks' code never enters the kernel.
 
@@ -30,11 +30,11 @@ import warnings
 
 import torch
 
-from autograder import wire
-from autograder.worker import split_hidden
+from autograder.cells import split_hidden
+from autograder.trusted import wire
 from course_checks import shortcuts
 
-AGENT = "__import__('autograder.agent', fromlist=['handle']).handle({request!r})"
+AGENT = "__import__('autograder.trusted.agent', fromlist=['handle']).handle({request!r})"
 MAX_REPLY_CHARS = 3 * wire.MAX_BYTES // 2
 
 
@@ -99,7 +99,7 @@ class Remote:
 
 
 class KernelLink:
-    """Requests to ``autograder.agent`` in the kernel that ``executor`` (SafeExecute) runs."""
+    """Requests to ``trusted/agent.py`` in the kernel that ``executor`` (SafeExecute) runs."""
 
     def __init__(self, executor, timeout):
         self.executor = executor

@@ -1,13 +1,13 @@
 """Grade a whole class: autograde, feedback, grades CSV, report. What `make grade` runs.
 
-    python -m autograder.grade                       # everything in grading/submitted/
-    python -m autograder.grade --import DIR          # first import DIR/<student>/<notebook>.ipynb
-    python -m autograder.grade --assignment 01_vector_attention --workers 2
-    python -m autograder.grade --scheduler tcp://host:8786   # on a Dask cluster
+    python -m autograder.grading                       # everything in grading/submitted/
+    python -m autograder.grading --import DIR          # first import DIR/<student>/<notebook>.ipynb
+    python -m autograder.grading --assignment 01_vector_attention --workers 2
+    python -m autograder.grading --scheduler tcp://host:8786   # on a Dask cluster
 
 Submissions follow nbgrader's layout:
 ``grading/submitted/<student>/<assignment>/<assignment>.ipynb``.
-Students are graded side by side, each in isolation (``autograder/worker.py``); results go
+Students are graded side by side, each in isolation (``autograder/grading/worker.py``); results go
 into the gradebook one at a time. A student already graded for the same file is skipped, so
 an interrupted run picks up where it stopped (``--regrade`` grades everyone again).
 
@@ -31,11 +31,15 @@ import tempfile
 import warnings
 from pathlib import Path
 
-from autograder import release, report, sandbox
-from autograder.executors import DaskCluster, LocalPool
-from autograder.worker import Job, Limits, grade, sha256
+from autograder.releases import release
 
-COURSE = Path(__file__).resolve().parent.parent
+from autograder.grading import report
+
+from autograder.kernels import sandbox
+from autograder.grading.executors import DaskCluster, LocalPool
+from autograder.grading.worker import Job, Limits, grade, sha256
+
+COURSE = Path(__file__).resolve().parents[2]
 RESULT = "grading_result.json"  # next to each autograded notebook: the marker of a finished job
 
 

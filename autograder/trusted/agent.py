@@ -1,9 +1,9 @@
 """The kernel's end of the checker's channel: runs one request, answers with plain data.
 
-During grading the trusted checker (``autograder/checker.py``) never runs test code in the
+During grading the trusted checker (``autograder/trusted/checker.py``) never runs test code in the
 student's kernel. It asks the kernel, through ``handle(request)`` evaluated as a Jupyter user
 expression, to look up a name, call a function or class, or read an attribute, and gets back
-JSON (``autograder/wire.py``). Nothing here is trusted: a notebook may replace this module,
+JSON (``autograder/trusted/wire.py``). Nothing here is trusted: a notebook may replace this module,
 and then its answers are as wrong as any other; the checker validates every reply as data.
 
 Student code runs with its output, warnings and stderr captured and sent back, so that the
@@ -21,7 +21,7 @@ import pickle
 import types
 import warnings
 
-from autograder import wire
+from autograder.trusted import wire
 from course_checks import shortcuts
 from course_checks.checking import unchanged
 

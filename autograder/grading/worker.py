@@ -2,7 +2,7 @@
 
 ``grade(job)`` checks the file, puts its cells back in the course's order, autogrades it with
 nbgrader in a private course folder (its own copy of a gradebook that holds the assignment and
-no student) with a sandboxed kernel forked from the worker's zygote (autograder/forkserver.py),
+no student) with a sandboxed kernel forked from the worker's zygote (autograder/kernels/forkserver.py),
 writes feedback without the hidden tests, and returns everything the instructor's gradebook
 needs as plain data. The pipeline merges results one at a time, so workers never
 write to the shared SQLite gradebook, and a worker can run on another machine (Dask).
@@ -23,11 +23,10 @@ import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from autograder import forkserver, sandbox, walls
-from autograder.release import assignments as course_assignments
+from autograder.cells import grade_id, grade_ids, source, strip_hidden_tests
+from autograder.kernels import forkserver, sandbox, walls
+from autograder.releases.release import assignments as course_assignments
 
-HIDDEN = ("### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS")
-HIDDEN_NOTE = "# (hidden tests ran here: their report is below)"
 
 
 @dataclass
@@ -47,27 +46,12 @@ class Job:
     course: str  # the course root (solutions/, notebooks/, autograder/)
     template_db: str  # a gradebook with every assignment and no students
     limits: Limits = field(default_factory=Limits)
-    forked_kernels: bool = True  # kernels forked from a zygote (autograder/forkserver.py)
-    secret: str = ""  # seeds this student's hidden checks (autograder/checker.py)
+    forked_kernels: bool = True  # kernels forked from a zygote (autograder/kernels/forkserver.py)
+    secret: str = ""  # seeds this student's hidden checks (autograder/trusted/checker.py)
 
 
 def sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-def grade_id(cell: dict) -> str | None:
-    """The nbgrader id of a cell, None for a cell of the student's own."""
-    return cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
-
-
-def source(cell: dict) -> str:
-    return cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
-
-
-def grade_ids(notebook: dict) -> list[str]:
-    return [
-        grade_id(c) for c in notebook.get("cells", []) if isinstance(c, dict) and grade_id(c)
-    ]
 
 
 def released(course: Path) -> dict[str, dict]:
@@ -218,15 +202,19 @@ def _prepare_process(course: Path, forked: bool, limits: Limits) -> str:
         import course_checks
         import transformer_course
 
+        import autograder
+
         hide = {str(course), str(Path.home()), tempfile.gettempdir()} - {"/tmp"}
         os.environ.update(
             JUPYTER_PATH=os.pathsep.join([str(kernels), os.environ.get("JUPYTER_PATH", "")]),
             OMP_NUM_THREADS="1",
             MKL_NUM_THREADS="1",
             COURSE_SANDBOX_HIDE=os.pathsep.join(sorted(hide)),
+            # What kernels import: the course's packages, and the grader's agent and wire
+            # (autograder/ holds no hidden test or solution).
             COURSE_SANDBOX_EXPOSE=os.pathsep.join(
                 str(Path(package.__file__).parent) for package in (transformer_course,
-                                                                    course_checks)),
+                                                                    course_checks, autograder)),
         )
         state.run_dir = Path(tempfile.mkdtemp(prefix="course-zygote-"))
         state.work_root = Path(tempfile.mkdtemp(prefix="course-work-"))
@@ -250,7 +238,7 @@ def _config(course: Path, private: Path, limits: Limits, events: Path, kernel: s
     from nbgrader.preprocessors import Execute
     from traitlets.config import Config, PyFileConfigLoader
 
-    from autograder.safe_execute import SafeExecute
+    from autograder.grading.execute import SafeExecute
 
     # nbgrader's own autograding steps, with its Execute replaced by the hardened one.
     steps = [SafeExecute if step is Execute else step
@@ -279,28 +267,6 @@ def _config(course: Path, private: Path, limits: Limits, events: Path, kernel: s
         },
     }))
     return config
-
-
-def split_hidden(source: str) -> list[tuple[str, bool]]:
-    """A test cell's code in pieces, in order: (code, hidden?)."""
-    pieces, current, hidden = [], [], False
-    for line in source.splitlines():
-        if line.strip() in HIDDEN:
-            pieces.append(("\n".join(current), hidden))
-            current, hidden = [], line.strip() == HIDDEN[0]
-        else:
-            current.append(line)
-    pieces.append(("\n".join(current), hidden))
-    return [(code, hidden) for code, hidden in pieces if code.strip()]
-
-
-def strip_hidden_tests(notebook: dict) -> dict:
-    """The notebook a student may see: test cells keep their visible checks only."""
-    for cell in notebook["cells"]:
-        if HIDDEN[0] in source(cell):
-            cell["source"] = "\n".join(HIDDEN_NOTE if hidden else code
-                                       for code, hidden in split_hidden(source(cell)))
-    return notebook
 
 
 def grade(job: Job) -> dict:

@@ -9,7 +9,7 @@ left out, two steps in the wrong order, an argument ignored, an input changed in
 
 Each mutant carries a description in plain words, generated from the rewrite, that
 completes the sentence "an answer that ...": "divides by `d` instead of its square root",
-"uses `K` where `V` belongs". ``autograder/mutation.py`` measures how many of them
+"uses `K` where `V` belongs". ``autograder/mutation/analysis.py`` measures how many of them
 an exercise's checks catch; the grader names the one a wrong answer matches.
 """
 

@@ -1,6 +1,6 @@
 """The kernel that runs a student's notebook during grading, and the walls around it.
 
-The grading kernelspec starts ``python -m autograder.sandbox -f {connection_file}``. This
+The grading kernelspec starts ``python -m autograder.kernels.sandbox -f {connection_file}``. This
 launcher sets resource limits and then replaces itself with the real IPython kernel inside
 bubblewrap (``bwrap``, Debian's ``bubblewrap``), where the machine is read-only, the course
 (hidden tests, gradebook, other students' work) and the grader's private files are hidden
@@ -35,7 +35,7 @@ def available() -> bool:
 
 
 def install_kernelspec(kernels_dir: Path, name: str = KERNEL_NAME,
-                       module: str = "autograder.sandbox") -> None:
+                       module: str = "autograder.kernels.sandbox") -> None:
     """Write a grading kernelspec that starts ``python -m <module> -f <connection file>``
     into ``kernels_dir`` (a folder on JUPYTER_PATH/kernels)."""
     spec = kernels_dir / name

@@ -1,7 +1,7 @@
 """Mutation analysis: how many one-mistake answers do an exercise's checks catch?
 
 For every exercise of a solution notebook, each mutant of the reference answer
-(``autograder/mutants.py``) replaces it, and the exercise's test cell runs, visible and
+(``autograder/mutation/mutants.py``) replaces it, and the exercise's test cell runs, visible and
 hidden checks, exactly as the trusted checker runs it when grading (hidden inputs drawn
 from a secret). A mutant is *killed* when it loses points. One that keeps full marks is
 then run beside the reference on many random inputs shaped like the ones the checks pass
@@ -40,8 +40,7 @@ from pathlib import Path
 
 import torch
 
-from autograder.checker import Checker
-from autograder.mutants import (
+from autograder.mutation.mutants import (
     NEVER_EQUIVALENT,
     Mutant,
     VariantAnswers,
@@ -51,9 +50,10 @@ from autograder.mutants import (
     solution_cells,
     title,
 )
+from autograder.trusted.checker import Checker
 from course_checks import checking, selfcheck
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 GOAL = 0.99
 SECRET = "mutation-analysis"
 TIME_LIMIT = 30  # seconds for one mutant's checks

@@ -1,7 +1,7 @@
 """Keep the parts every source notebook shares in step, before nbgrader releases them.
 
-    python autograder/sync_notebooks.py          # update solutions/ (`make release` runs it)
-    python autograder/sync_notebooks.py --check  # fail if a notebook is not in step
+    python -m autograder.releases.sync_notebooks          # update solutions/ (`make release`)
+    python -m autograder.releases.sync_notebooks --check  # fail if a notebook is not in step
 
 Four things are generated here, never edited by hand in a notebook:
 
@@ -29,11 +29,11 @@ import re
 import sys
 from pathlib import Path
 
-from autograder.release import WELCOME, assignments
+from autograder.releases.release import WELCOME, assignments
 from course_checks import shortcuts
 from course_checks.selfcheck import CHECKS_LINE
 
-AUTOGRADER = Path(__file__).resolve().parent
+AUTOGRADER = Path(__file__).resolve().parents[1]
 COURSE = AUTOGRADER.parent
 IMAGES = COURSE / "images"
 

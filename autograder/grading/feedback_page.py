@@ -12,7 +12,7 @@ instead, which changes three things and keeps the rest of nbgrader's page:
 - the table of contents names exercises ("Exercise 3 · softmax", from the check cell's
   ``Checks(...)`` line) instead of nbgrader's "Test cell".
 
-The template lives in ``autograder/feedback_template/course_feedback/`` and extends
+The template lives in ``autograder/grading/feedback_template/course_feedback/`` and extends
 nbgrader's own.
 """
 

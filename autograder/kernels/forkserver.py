@@ -6,13 +6,13 @@ same bubblewrap sandbox as any kernel, that imports ipykernel, PyTorch, NumPy an
 once and then waits. Each kernel the grader asks for is a fork of it, ready in milliseconds.
 Nothing a student runs ever executes in the zygote, so each notebook still starts from the
 same clean state; only the import work is shared. Each fork walls itself in before it becomes
-a kernel (``autograder/walls.py``): namespaces of its own (no network, its own processes,
+a kernel (``autograder/kernels/walls.py``): namespaces of its own (no network, its own processes,
 /tmp and working folder), the zygote's folder covered, every privilege dropped. The zygote
 keeps the one capability that needs (making namespaces); the kernels cannot see, signal or
 reach it.
 
-    python -m autograder.forkserver serve SOCKET      # the zygote (started by the worker)
-    python -m autograder.forkserver -f FILE           # the kernelspec's command
+    python -m autograder.kernels.forkserver serve SOCKET      # the zygote (started by the worker)
+    python -m autograder.kernels.forkserver -f FILE           # the kernelspec's command
 
 The ``kernel`` command is what the kernel manager starts and signals: it sends the
 connection info (Unix sockets: ``transport: ipc``), environment and limits to the zygote,
@@ -34,7 +34,7 @@ import time
 import warnings
 from pathlib import Path
 
-from autograder import sandbox, walls
+from autograder.kernels import sandbox, walls
 
 KERNEL_NAME = "course-forked"
 SOCKET_VARIABLE = "COURSE_FORKSERVER"
@@ -42,7 +42,7 @@ INTERRUPT = b"I"
 
 
 def install_kernelspec(kernels_dir: Path) -> None:
-    sandbox.install_kernelspec(kernels_dir, KERNEL_NAME, "autograder.forkserver")
+    sandbox.install_kernelspec(kernels_dir, KERNEL_NAME, "autograder.kernels.forkserver")
 
 
 # --- the zygote ---------------------------------------------------------------------------
@@ -54,11 +54,10 @@ def start_zygote(run_dir: Path, work_root: Path, cgroup: walls.Cgroup | None = N
     kernels' sockets) writable; wait until it listens. Its kernels cover ``run_dir`` and
     ``work_root`` with empty folders."""
     path = run_dir / "zygote.sock"
-    command = [sys.executable, "-m", "autograder.forkserver", "serve", str(path),
+    command = [sys.executable, "-m", "autograder.kernels.forkserver", "serve", str(path),
                str(run_dir), str(work_root)]
     if sandbox.available():
-        here = str(Path(__file__).resolve().parent)  # this module, nothing secret
-        command = sandbox.bwrap_command(command, [str(run_dir), str(work_root)], [here],
+        command = sandbox.bwrap_command(command, [str(run_dir), str(work_root)], [],
                                         capabilities=["CAP_SYS_ADMIN", "CAP_SETPCAP"])
 
     def before_exec():  # in the child, as the grader: join the worker's group, stay alive
@@ -117,8 +116,7 @@ def _become_kernel(connection: socket.socket, covered: list[str]) -> None:
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     info = request["connection"]
     # Without bubblewrap the grader runs unwalled kernels, and has said so.
-    keep = [sys.prefix, sys.base_prefix, str(Path(__file__).resolve().parent),
-            *sandbox.exposed()]
+    keep = [sys.prefix, sys.base_prefix, *sandbox.exposed()]
     own = (walls.enter(os.path.dirname(info["ip"]), covered, keep) if sandbox.available()
            else None)
     if own is not None:
