@@ -32,9 +32,10 @@ from nbgrader.preprocessors import Execute
 from nbgrader.utils import is_grade
 from traitlets import Float, Integer, Unicode
 
-from autograder.trusted.checker import Checker, KernelLink, error_lines
+from autograder.cells import grade_id, source
 from autograder.mutation.mutants import VariantAnswers
-from autograder.cells import grade_id
+from autograder.trusted import uses
+from autograder.trusted.checker import MAX_REQUESTS, Checker, KernelLink, error_lines
 from course_checks import checking, selfcheck
 
 SETUP = "setup"  # the grade id of the locked cell of imports that test cells rely on
@@ -78,12 +79,15 @@ class SafeExecute(Execute):
         self._ran: list[int] = []  # code cells executed so far, for a replay
         self._restarts = 0
         self._out_of_time = False
-        self.checker = Checker(KernelLink(self, lambda: self._cell_timeout(None)), self.secret)
+        self.checker = Checker(KernelLink(self), self.secret)
         checking.variant_answers = None
         selfcheck.forget()  # the previous student's results must not speak for this one
+        reference = {"cells": []}
         if self.reference and os.path.exists(self.reference):
             with open(self.reference) as source:
-                checking.variant_answers = VariantAnswers(json.load(source))
+                reference = json.load(source)
+            checking.variant_answers = VariantAnswers(reference)
+        self._read_sources(nb, reference)
         self._output_chars: dict[int, int] = {}
         if self.workdir:
             # Not the autograded folder: the notebook there holds the hidden tests.
@@ -195,8 +199,31 @@ class SafeExecute(Execute):
     def _get_shell_msg(self, timeout: float):
         return run_sync(self.kc.get_shell_msg)(timeout=timeout)
 
+    def _read_sources(self, nb, reference: dict) -> None:
+        """Read the student's cells as data (``autograder/trusted/uses.py``): the checks
+        refuse an answer that reaches a refused function, and what the reader cannot see
+        through is flagged for the instructor."""
+        course_code = {source(c) for c in reference["cells"] if c["cell_type"] == "code"
+                       and not c.get("metadata", {}).get("nbgrader", {}).get("solution")}
+        cells = []
+        for number, cell in enumerate(nb.cells, start=1):
+            if cell.cell_type != "code":
+                continue
+            meta = cell.metadata.get("nbgrader", {})
+            student = not meta.get("locked") and cell.source not in course_code
+            label = (f"your answer cell {meta['grade_id']}" if meta.get("solution")
+                     and meta.get("grade_id") else f"cell {number} (yours or changed)")
+            cells.append((label, cell.source, student))
+        program = uses.Program(cells)
+        for finding in uses.Reader(program, ()).anywhere():
+            self._event("opaque", finding.message())
+        checking.answer_refusals = lambda exercise, refuses: [
+            f.message() for f in uses.Reader(program, refuses).findings(self.checker.cell_names)
+            if f.kind == "refused"]
+
     def _check(self, cell):
         """Run a test cell in the trusted checker; its report and score become the output."""
+        self.checker.link.begin_cell(self.timeout or 60, self._deadline)
         report, value, failure = self.checker.run(cell.source)
         outputs = []
         if report:
@@ -213,6 +240,10 @@ class SafeExecute(Execute):
                                         execution_count=None,
                                         data={"text/plain": repr(value)}))
         cell.outputs = outputs
+        if self.checker.link.requests > MAX_REQUESTS:  # the checks' own budget is spent
+            self._event("time", f"the checks needed more than {MAX_REQUESTS:,} round trips to "
+                        "the kernel; the remaining cells were not run", cell)
+            self._deadline = time.monotonic()
         if self.checker.link.lost:  # a student function hung or killed its kernel
             self._event("kernel", "the kernel stopped answering during the checks; grading "
                         "went on with a fresh kernel", cell)

@@ -31,13 +31,11 @@ import tempfile
 import warnings
 from pathlib import Path
 
-from autograder.releases import release
-
 from autograder.grading import report
-
-from autograder.kernels import sandbox
 from autograder.grading.executors import DaskCluster, LocalPool
 from autograder.grading.worker import Job, Limits, grade, sha256
+from autograder.kernels import sandbox
+from autograder.releases import release
 
 COURSE = Path(__file__).resolve().parents[2]
 RESULT = "grading_result.json"  # next to each autograded notebook: the marker of a finished job

@@ -8,8 +8,8 @@ import statistics
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from autograder.mutation.mutants import title
 from autograder.cells import grade_id, source
+from autograder.mutation.mutants import title
 
 # "This matches <description>." ends a message line; the description may hold "." itself.
 MISCONCEPTION = re.compile(r"This matches (.+)\.\s*$", re.M)

@@ -2,7 +2,7 @@
 
 ``grade(job)`` checks the file, puts its cells back in the course's order, autogrades it with
 nbgrader in a private course folder (its own copy of a gradebook that holds the assignment and
-no student) with a sandboxed kernel forked from the worker's zygote (autograder/kernels/forkserver.py),
+no student) with a sandboxed kernel forked from the worker's zygote (kernels/forkserver.py),
 writes feedback without the hidden tests, and returns everything the instructor's gradebook
 needs as plain data. The pipeline merges results one at a time, so workers never
 write to the shared SQLite gradebook, and a worker can run on another machine (Dask).
@@ -26,7 +26,6 @@ from pathlib import Path
 from autograder.cells import grade_id, grade_ids, source, strip_hidden_tests
 from autograder.kernels import forkserver, sandbox, walls
 from autograder.releases.release import assignments as course_assignments
-
 
 
 @dataclass
@@ -199,10 +198,9 @@ def _prepare_process(course: Path, forked: bool, limits: Limits) -> str:
         kernels = Path(tempfile.mkdtemp(prefix="course-kernels-"))
         sandbox.install_kernelspec(kernels / "kernels")
         forkserver.install_kernelspec(kernels / "kernels")
+        import autograder
         import course_checks
         import transformer_course
-
-        import autograder
 
         hide = {str(course), str(Path.home()), tempfile.gettempdir()} - {"/tmp"}
         os.environ.update(
