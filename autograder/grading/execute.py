@@ -25,6 +25,8 @@ import os
 import tempfile
 import time
 
+import zmq
+import zmq.asyncio
 from jupyter_core.utils import run_sync
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
 from nbformat.notebooknode import NotebookNode
@@ -39,6 +41,7 @@ from autograder.trusted.checker import MAX_REQUESTS, Checker, KernelLink, error_
 from course_checks import checking, selfcheck
 
 SETUP = "setup"  # the grade id of the locked cell of imports that test cells rely on
+MAX_MESSAGE_BYTES = 64 << 20  # the largest message a kernel may send (a reply, an output)
 
 
 def error_output(ename: str, evalue: str) -> NotebookNode:
@@ -67,11 +70,24 @@ class SafeExecute(Execute):
                         "name the mistakes the checks find (empty: none).").tag(config=True)
 
     def create_kernel_manager(self):
-        """Kernels talk over Unix sockets, one fresh folder each: they have no network."""
+        """Kernels talk over Unix sockets, one fresh folder each: they have no network. Their
+        clients refuse any message over ``MAX_MESSAGE_BYTES`` before reading it (the
+        connection is dropped and the kernel, no longer answering, is replaced), so a kernel
+        cannot make the grader hold a message of any size in memory."""
         km = super().create_kernel_manager()
         if self.ipc_root:
             km.transport = "ipc"
             km.ip = os.path.join(tempfile.mkdtemp(prefix="k-", dir=self.ipc_root), "kernel")
+        make_client = km.client
+
+        def bounded_client(**kwargs):
+            context = zmq.asyncio.Context()
+            context.setsockopt(zmq.MAXMSGSIZE, MAX_MESSAGE_BYTES)  # applies to new sockets
+            client = make_client(context=context, **kwargs)
+            client._created_context = True  # the client destroys it when it goes
+            return client
+
+        km.client = bounded_client
         return km
 
     def preprocess(self, nb, resources=None, km=None):
