@@ -42,6 +42,7 @@ from course_checks import checking, selfcheck
 
 SETUP = "setup"  # the grade id of the locked cell of imports that test cells rely on
 MAX_MESSAGE_BYTES = 64 << 20  # the largest message a kernel may send (a reply, an output)
+SEND_MILLISECONDS = 10_000  # how long a message to the kernel may wait to be taken
 
 
 def error_output(ename: str, evalue: str) -> NotebookNode:
@@ -83,6 +84,9 @@ class SafeExecute(Execute):
         def bounded_client(**kwargs):
             context = zmq.asyncio.Context()
             context.setsockopt(zmq.MAXMSGSIZE, MAX_MESSAGE_BYTES)  # applies to new sockets
+            # A kernel whose connection was dropped never takes a message again: a send
+            # gives up instead of waiting for it forever, and the kernel is replaced.
+            context.setsockopt(zmq.SNDTIMEO, SEND_MILLISECONDS)
             client = make_client(context=context, **kwargs)
             client._created_context = True  # the client destroys it when it goes
             return client
@@ -155,7 +159,7 @@ class SafeExecute(Execute):
             return self._check(cell), self.resources
         try:
             cell, resources = super().preprocess_cell(cell, resources, index)
-        except DeadKernelError:
+        except (DeadKernelError, zmq.ZMQError):
             return self._recover(cell, "KernelDied", "the kernel died in this cell",
                                  "the kernel stopped while running this cell (os._exit, a "
                                  "crash, or the memory or CPU limit)")
@@ -230,12 +234,26 @@ class SafeExecute(Execute):
             label = (f"your answer cell {meta['grade_id']}" if meta.get("solution")
                      and meta.get("grade_id") else f"cell {number} (yours or changed)")
             cells.append((label, cell.source, student))
-        program = uses.Program(cells)
-        for finding in uses.Reader(program, ()).anywhere():
-            self._event("opaque", finding.message())
-        checking.answer_refusals = lambda exercise, refuses: [
-            f.message() for f in uses.Reader(program, refuses).findings(self.checker.cell_names)
-            if f.kind == "refused"]
+        try:
+            program = uses.Program(cells)
+            for finding in uses.Reader(program, ()).anywhere():
+                self._event("opaque", finding.message())
+        except Exception as error:  # noqa: BLE001 - a reader's failure must cost no point
+            program = None
+            self._event("opaque", f"the grader could not read the notebook's code ({error})")
+
+        def refusals(exercise: str, refuses: tuple[str, ...]) -> list[str]:
+            if program is None:
+                return []
+            try:
+                found = uses.Reader(program, refuses).findings(self.checker.cell_names)
+            except Exception as error:  # noqa: BLE001
+                self._event("opaque", f"the grader could not read the answer to {exercise} "
+                            f"({error})")
+                return []
+            return [finding.message() for finding in found if finding.kind == "refused"]
+
+        checking.answer_refusals = refusals
 
     def _check(self, cell):
         """Run a test cell in the trusted checker; its report and score become the output."""

@@ -32,6 +32,7 @@ import traceback
 import warnings
 
 import torch
+import zmq
 from jupyter_core.utils import run_sync
 
 from autograder.cells import split_hidden
@@ -205,8 +206,12 @@ class KernelLink:
 
     def _expression(self, expression: str) -> str:
         executor = self.executor
-        msg_id = executor.kc.execute("", silent=True, store_history=False, allow_stdin=False,
-                                     user_expressions={"r": expression})
+        try:
+            msg_id = executor.kc.execute("", silent=True, store_history=False,
+                                         allow_stdin=False, user_expressions={"r": expression})
+        except zmq.ZMQError:  # its connection was dropped (a message over the limit)
+            self.lost = True
+            raise KernelLost("the kernel stopped answering") from None
         reply = executor._reply(msg_id, timeout=self._timeout())
         if reply is None:  # still running: interrupt it, and give it a moment to answer
             _interrupt(executor.km)

@@ -43,7 +43,8 @@ OPAQUE_ATTRIBUTES = {"__dict__", "__code__", "__globals__", "__closure__", "__bu
 OPAQUE_MODULES = ("importlib", "pickle", "marshal", "ctypes", "dill", "cloudpickle", "copyreg",
                   "types.FunctionType", "types.CodeType", "types.LambdaType", "sys.modules",
                   "sys._getframe", "inspect", "gc", "builtins", "operator.attrgetter",
-                  "operator.methodcaller", "course_checks", "autograder", "IPython")
+                  "operator.methodcaller", "course_checks", "autograder", "IPython.core",
+                  "IPython.get_ipython")
 
 
 @dataclass(frozen=True)
@@ -279,8 +280,8 @@ class Reader:
         program = self.program
         cells = [b.cell for b in program.bindings.get(name, [])
                  if b.student and isinstance(b.node, (ast.Import, ast.ImportFrom))]
-        if not program.bindings.get(name):
-            cells += [cell for _, cell in program.star if cells == []]
+        if not program.bindings.get(name):  # perhaps from a star import
+            cells = [cell for _, cell in program.star]
         if not cells:
             return []
         where = f"{cells[0]}, an import"
