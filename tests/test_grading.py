@@ -429,7 +429,7 @@ def test_a_plain_folder_of_notebooks_is_imported_by_name_or_number(tmp_path):
         (folder / student).mkdir(parents=True, exist_ok=True)
         (folder / student / name).write_text(f"{student}/{name}")
     course = pipeline.Course(REPO, tmp_path / "grading")
-    notes = pipeline.import_folder(course, folder)
+    notes, refused = pipeline.import_folder(course, folder)
     imported = sorted(str(p.relative_to(course.submitted))
                       for p in course.submitted.glob("*/*/*.ipynb"))
     assert imported == ["alice/01_vector_attention/01_vector_attention.ipynb",
@@ -437,7 +437,8 @@ def test_a_plain_folder_of_notebooks_is_imported_by_name_or_number(tmp_path):
                         "bob/02_matrix_attention/02_matrix_attention.ipynb"]
     assert (course.submitted / "bob" / "02_matrix_attention" / "02_matrix_attention.ipynb"
             ).read_text() == "bob/02_my_copy.ipynb"
-    assert notes == ["carl: notes.ipynb is not a notebook of this course; skipped"]
+    assert notes == ["carl: 'notes.ipynb' is not a notebook of this course; skipped"]
+    assert refused == []
 
 
 def test_the_gradebook_holds_the_class_as_nbgrader_would(graded):

@@ -25,6 +25,8 @@ import os
 import tempfile
 import time
 
+import zmq
+import zmq.asyncio
 from jupyter_core.utils import run_sync
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
 from nbformat.notebooknode import NotebookNode
@@ -32,12 +34,15 @@ from nbgrader.preprocessors import Execute
 from nbgrader.utils import is_grade
 from traitlets import Float, Integer, Unicode
 
-from autograder.trusted.checker import Checker, KernelLink, error_lines
+from autograder.cells import grade_id, source
 from autograder.mutation.mutants import VariantAnswers
-from autograder.cells import grade_id
+from autograder.trusted import uses
+from autograder.trusted.checker import MAX_REQUESTS, Checker, KernelLink, error_lines
 from course_checks import checking, selfcheck
 
 SETUP = "setup"  # the grade id of the locked cell of imports that test cells rely on
+MAX_MESSAGE_BYTES = 64 << 20  # the largest message a kernel may send (a reply, an output)
+SEND_MILLISECONDS = 10_000  # how long a message to the kernel may wait to be taken
 
 
 def error_output(ename: str, evalue: str) -> NotebookNode:
@@ -66,11 +71,27 @@ class SafeExecute(Execute):
                         "name the mistakes the checks find (empty: none).").tag(config=True)
 
     def create_kernel_manager(self):
-        """Kernels talk over Unix sockets, one fresh folder each: they have no network."""
+        """Kernels talk over Unix sockets, one fresh folder each: they have no network. Their
+        clients refuse any message over ``MAX_MESSAGE_BYTES`` before reading it (the
+        connection is dropped and the kernel, no longer answering, is replaced), so a kernel
+        cannot make the grader hold a message of any size in memory."""
         km = super().create_kernel_manager()
         if self.ipc_root:
             km.transport = "ipc"
             km.ip = os.path.join(tempfile.mkdtemp(prefix="k-", dir=self.ipc_root), "kernel")
+        make_client = km.client
+
+        def bounded_client(**kwargs):
+            context = zmq.asyncio.Context()
+            context.setsockopt(zmq.MAXMSGSIZE, MAX_MESSAGE_BYTES)  # applies to new sockets
+            # A kernel whose connection was dropped never takes a message again: a send
+            # gives up instead of waiting for it forever, and the kernel is replaced.
+            context.setsockopt(zmq.SNDTIMEO, SEND_MILLISECONDS)
+            client = make_client(context=context, **kwargs)
+            client._created_context = True  # the client destroys it when it goes
+            return client
+
+        km.client = bounded_client
         return km
 
     def preprocess(self, nb, resources=None, km=None):
@@ -78,12 +99,15 @@ class SafeExecute(Execute):
         self._ran: list[int] = []  # code cells executed so far, for a replay
         self._restarts = 0
         self._out_of_time = False
-        self.checker = Checker(KernelLink(self, lambda: self._cell_timeout(None)), self.secret)
+        self.checker = Checker(KernelLink(self), self.secret)
         checking.variant_answers = None
         selfcheck.forget()  # the previous student's results must not speak for this one
+        reference = {"cells": []}
         if self.reference and os.path.exists(self.reference):
             with open(self.reference) as source:
-                checking.variant_answers = VariantAnswers(json.load(source))
+                reference = json.load(source)
+            checking.variant_answers = VariantAnswers(reference)
+        self._read_sources(nb, reference)
         self._output_chars: dict[int, int] = {}
         if self.workdir:
             # Not the autograded folder: the notebook there holds the hidden tests.
@@ -135,7 +159,7 @@ class SafeExecute(Execute):
             return self._check(cell), self.resources
         try:
             cell, resources = super().preprocess_cell(cell, resources, index)
-        except DeadKernelError:
+        except (DeadKernelError, zmq.ZMQError):
             return self._recover(cell, "KernelDied", "the kernel died in this cell",
                                  "the kernel stopped while running this cell (os._exit, a "
                                  "crash, or the memory or CPU limit)")
@@ -195,8 +219,45 @@ class SafeExecute(Execute):
     def _get_shell_msg(self, timeout: float):
         return run_sync(self.kc.get_shell_msg)(timeout=timeout)
 
+    def _read_sources(self, nb, reference: dict) -> None:
+        """Read the student's cells as data (``autograder/trusted/uses.py``): the checks
+        refuse an answer that reaches a refused function, and what the reader cannot see
+        through is flagged for the instructor."""
+        course_code = {source(c) for c in reference["cells"] if c["cell_type"] == "code"
+                       and not c.get("metadata", {}).get("nbgrader", {}).get("solution")}
+        cells = []
+        for number, cell in enumerate(nb.cells, start=1):
+            if cell.cell_type != "code":
+                continue
+            meta = cell.metadata.get("nbgrader", {})
+            student = not meta.get("locked") and cell.source not in course_code
+            label = (f"your answer cell {meta['grade_id']}" if meta.get("solution")
+                     and meta.get("grade_id") else f"cell {number} (yours or changed)")
+            cells.append((label, cell.source, student))
+        try:
+            program = uses.Program(cells)
+            for finding in uses.Reader(program, ()).anywhere():
+                self._event("opaque", finding.message())
+        except Exception as error:  # noqa: BLE001 - a reader's failure must cost no point
+            program = None
+            self._event("opaque", f"the grader could not read the notebook's code ({error})")
+
+        def refusals(exercise: str, refuses: tuple[str, ...]) -> list[str]:
+            if program is None:
+                return []
+            try:
+                found = uses.Reader(program, refuses).findings(self.checker.cell_names)
+            except Exception as error:  # noqa: BLE001
+                self._event("opaque", f"the grader could not read the answer to {exercise} "
+                            f"({error})")
+                return []
+            return [finding.message() for finding in found if finding.kind == "refused"]
+
+        checking.answer_refusals = refusals
+
     def _check(self, cell):
         """Run a test cell in the trusted checker; its report and score become the output."""
+        self.checker.link.begin_cell(self.timeout or 60, self._deadline)
         report, value, failure = self.checker.run(cell.source)
         outputs = []
         if report:
@@ -213,6 +274,10 @@ class SafeExecute(Execute):
                                         execution_count=None,
                                         data={"text/plain": repr(value)}))
         cell.outputs = outputs
+        if self.checker.link.requests > MAX_REQUESTS:  # the checks' own budget is spent
+            self._event("time", f"the checks needed more than {MAX_REQUESTS:,} round trips to "
+                        "the kernel; the remaining cells were not run", cell)
+            self._deadline = time.monotonic()
         if self.checker.link.lost:  # a student function hung or killed its kernel
             self._event("kernel", "the kernel stopped answering during the checks; grading "
                         "went on with a fresh kernel", cell)

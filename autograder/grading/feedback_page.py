@@ -32,6 +32,7 @@ from nbconvert.exporters import HTMLExporter
 from nbconvert.filters.markdown_mistune import IPythonRenderer, MarkdownWithMath
 from traitlets.config import Config
 
+from autograder.grading.safe_pages import clean_html
 from course_checks.selfcheck import check_cell_exercise
 
 TEMPLATES = Path(__file__).resolve().parent / "feedback_template"
@@ -127,6 +128,10 @@ class FeedbackExporter(HTMLExporter):
         # FeedbackExporter section comes first for this class.
         config = copy.deepcopy(config) if config else Config()
         config.FeedbackExporter.template_name = "course_feedback"
+        # The course's cleaning of HTML outputs, without the Formgrader's markdown filter:
+        # this exporter renders markdown itself (maths as MathML), and cleans it too.
+        config.FeedbackExporter.filters = {"clean_html": "autograder.grading.safe_pages."
+                                                         "clean_html"}
         config.FeedbackExporter.extra_template_basedirs = [str(TEMPLATES)]
         paths = config.HTMLExporter.get("extra_template_paths", [])
         config.FeedbackExporter.extra_template_paths = [*paths, str(NBGRADER_TEMPLATES)]
@@ -149,4 +154,4 @@ class FeedbackExporter(HTMLExporter):
             exclude_anchor_links=self.exclude_anchor_links,
             **self.lexer_options,
         )
-        return MarkdownWithMath(renderer=renderer).render(source)
+        return clean_html(MarkdownWithMath(renderer=renderer).render(source))

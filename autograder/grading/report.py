@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import csv
+import html
 import re
 import statistics
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from autograder.mutation.mutants import title
 from autograder.cells import grade_id, source
+from autograder.mutation.mutants import title
 
 # "This matches <description>." ends a message line; the description may hold "." itself.
 MISCONCEPTION = re.compile(r"This matches (.+)\.\s*$", re.M)
@@ -52,6 +53,16 @@ def titles(notebook: dict) -> dict[str, str]:
         if name := title(source(cell)):
             found[grade_id(cell)] = name
     return found
+
+
+def _text(text: str) -> str:
+    """Student-made text (a name, a message quoting their code) as plain text in Markdown."""
+    return html.escape(text, quote=False).replace("*", "\\*").replace("`", "'")
+
+
+def _cell(text: str) -> str:
+    """Student-made text for a CSV cell that no spreadsheet evaluates as a formula."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
 def _rounded(value):
@@ -105,7 +116,7 @@ def summary(results: list[dict]) -> str:
                       if mistakes else "–")
             title = names.get((assignment, exercise), "–")
             lines.append(f"| {exercise} | {title} | {full / len(rows):.0%} | {common} |")
-        if blank := sorted(r["student"] for r in rows if r.get("untouched")):
+        if blank := sorted(_text(r["student"]) for r in rows if r.get("untouched")):
             lines.append("")
             lines.append(f"Untouched submissions, every answer still the stub ({len(blank)}): "
                          + ", ".join(blank))
@@ -116,7 +127,8 @@ def summary(results: list[dict]) -> str:
             for r in sorted(problems, key=lambda r: r["student"]):
                 notes = [r["reason"]] if r["reason"] else []
                 notes += [e["message"] for e in r.get("events", [])]
-                lines.append(f"- **{r['student']}** ({r['status']}): " + "; ".join(notes))
+                lines.append(f"- **{_text(r['student'])}** ({r['status']}): "
+                             + _text("; ".join(notes)))
         lines.append("")
     return "\n".join(lines)
 
@@ -137,8 +149,9 @@ def write_csv(path: Path, results: list[dict]) -> None:
                 else ""
                 for a, e in exercises
             ]
-            writer.writerow([r["student"], r["assignment"], _rounded(r.get("score", 0)),
-                             _rounded(r.get("max_score", "")), r["status"], notes] + cells)
+            writer.writerow([_cell(r["student"]), r["assignment"], _rounded(r.get("score", 0)),
+                             _rounded(r.get("max_score", "")), r["status"], _cell(notes)]
+                            + cells)
 
 
 def plot(path: Path, results: list[dict]) -> None:

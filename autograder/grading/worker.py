@@ -2,7 +2,7 @@
 
 ``grade(job)`` checks the file, puts its cells back in the course's order, autogrades it with
 nbgrader in a private course folder (its own copy of a gradebook that holds the assignment and
-no student) with a sandboxed kernel forked from the worker's zygote (autograder/kernels/forkserver.py),
+no student) with a sandboxed kernel forked from the worker's zygote (kernels/forkserver.py),
 writes feedback without the hidden tests, and returns everything the instructor's gradebook
 needs as plain data. The pipeline merges results one at a time, so workers never
 write to the shared SQLite gradebook, and a worker can run on another machine (Dask).
@@ -15,6 +15,7 @@ import hashlib
 import json
 import multiprocessing.util
 import os
+import re
 import secrets
 import shutil
 import tempfile
@@ -24,9 +25,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from autograder.cells import grade_id, grade_ids, source, strip_hidden_tests
+from autograder.grading import intake
 from autograder.kernels import forkserver, sandbox, walls
 from autograder.releases.release import assignments as course_assignments
-
 
 
 @dataclass
@@ -48,10 +49,7 @@ class Job:
     limits: Limits = field(default_factory=Limits)
     forked_kernels: bool = True  # kernels forked from a zygote (autograder/kernels/forkserver.py)
     secret: str = ""  # seeds this student's hidden checks (autograder/trusted/checker.py)
-
-
-def sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    refused: str = ""  # why the submission is not read at all (autograder/grading/intake.py)
 
 
 def released(course: Path) -> dict[str, dict]:
@@ -69,8 +67,8 @@ class Rejected(Exception):
     """A submission that cannot be graded at all (it scores 0, with this reason)."""
 
 
-def read_submission(path: Path, assignment: str, releases: dict[str, dict]) -> dict:
-    text = path.read_text(errors="replace")
+def read_submission(data: bytes, assignment: str, releases: dict[str, dict]) -> dict:
+    text = data.decode("utf-8", errors="replace")
     if not text.strip():
         raise Rejected("the file is empty")
     try:
@@ -88,6 +86,15 @@ def read_submission(path: Path, assignment: str, releases: dict[str, dict]) -> d
         if overlap[best] > overlap[assignment]:
             raise Rejected(f"this is not the notebook of {assignment} (it is {best})")
     return notebook
+
+
+def _timestamp(path: Path) -> str | None:
+    """When nbgrader's collect says it was handed in (its timestamp.txt), if it is one."""
+    try:
+        text = intake.read(path, limit=100).decode("ascii").strip()
+    except (intake.Refused, UnicodeDecodeError):
+        return None
+    return text if re.fullmatch(r"[\d :.+\-TUCZ]+", text) else None
 
 
 def format_problem(notebook: dict) -> str | None:
@@ -199,17 +206,14 @@ def _prepare_process(course: Path, forked: bool, limits: Limits) -> str:
         kernels = Path(tempfile.mkdtemp(prefix="course-kernels-"))
         sandbox.install_kernelspec(kernels / "kernels")
         forkserver.install_kernelspec(kernels / "kernels")
+        import autograder
         import course_checks
         import transformer_course
 
-        import autograder
-
-        hide = {str(course), str(Path.home()), tempfile.gettempdir()} - {"/tmp"}
         os.environ.update(
             JUPYTER_PATH=os.pathsep.join([str(kernels), os.environ.get("JUPYTER_PATH", "")]),
             OMP_NUM_THREADS="1",
             MKL_NUM_THREADS="1",
-            COURSE_SANDBOX_HIDE=os.pathsep.join(sorted(hide)),
             # What kernels import: the course's packages, and the grader's agent and wire
             # (autograder/ holds no hidden test or solution).
             COURSE_SANDBOX_EXPOSE=os.pathsep.join(
@@ -276,18 +280,20 @@ def grade(job: Job) -> dict:
     result = {
         "student": job.student, "assignment": job.assignment, "status": "graded",
         "reason": "", "grades": {}, "comments": {}, "events": [], "notebook": None,
-        "feedback": None, "sha256": sha256(submission), "timestamp": None,
+        "feedback": None, "sha256": None, "timestamp": None,
     }
-    stamp = submission.parent / "timestamp.txt"
-    if stamp.exists():
-        result["timestamp"] = stamp.read_text().strip()
     private = Path(tempfile.mkdtemp(prefix="grade-"))
     try:
         releases = released(course)
         release = releases[job.assignment]
         try:
-            notebook = read_submission(submission, job.assignment, releases)
-        except Rejected as reason:
+            if job.refused:
+                raise Rejected(job.refused)
+            data = intake.read(submission)
+            result["sha256"] = hashlib.sha256(data).hexdigest()
+            result["timestamp"] = _timestamp(submission.parent / "timestamp.txt")
+            notebook = read_submission(data, job.assignment, releases)
+        except (Rejected, intake.Refused) as reason:
             result.update(status="rejected", reason=str(reason))
             return result
         if restore_order(notebook, release):
