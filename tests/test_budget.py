@@ -30,3 +30,27 @@ def test_a_loop_left_early_counts_the_steps_it_finished():
         if step == 3:
             break
     assert budget.done == 3 and not budget.out_of_time
+
+
+def test_seeds_can_be_counted_too():
+    budget = Budget(steps=3, progress=False, unit="seeds")
+    assert list(budget) == [0, 1, 2]
+    assert budget.summary().startswith("3 of 3 seeds in")
+
+
+def test_train_stops_at_its_time_budget_and_keeps_the_steps_it_ran():
+    import torch
+
+    from transformer_course.data import SequenceTask
+    from transformer_course.training import train
+    from transformer_course.transformer import Transformer
+
+    task = SequenceTask("reverse", seq_len=4, n_symbols=5)
+    torch.manual_seed(0)
+    model = Transformer(task.vocab_size, task.vocab_size, d_model=16, n_heads=2, d_ff=32,
+                        n_encoder_layers=1, n_decoder_layers=1, max_len=8)
+    budget = Budget(steps=100_000, seconds=0.5, progress=False)
+    history = train(model, task, budget, batch_size=8, device="cpu")
+    assert budget.out_of_time and 0 < budget.done < 100_000
+    assert len(history["loss"]) == len(history["lr"]) == budget.done
+    assert len(train(model, task, 3, batch_size=8, device="cpu", progress=False)["loss"]) == 3

@@ -11,8 +11,8 @@ from collections.abc import Callable
 import torch
 import torch.nn.functional as F
 
+from .budget import Budget
 from .data import SequenceTask
-from .progress import progress_bar
 from .transformer import Transformer, greedy_decode, shift_right
 
 __all__ = ["accuracies", "default_device", "evaluate", "train", "train_step"]
@@ -57,7 +57,7 @@ def _step(model, src, target, start_token, optimizer, scheduler, clip):
 def train(
     model: Transformer,
     task: SequenceTask,
-    steps: int,
+    steps: int | Budget,
     batch_size: int = 64,
     lr: float = 1e-3,
     schedule: Callable[[int], float] | None = None,
@@ -69,6 +69,9 @@ def train(
 ) -> dict[str, list[float]]:
     """Train with Adam on fresh random batches; returns the history per step.
 
+    ``steps`` is a number of steps, or a ``Budget``: a number of steps and a time limit,
+    whichever comes first (then ``len(history["loss"])`` is the number of steps run, the
+    budget's ``summary()`` says how far it got, and its own ``progress`` decides the bar).
     ``schedule``, if given, is a ``LambdaLR`` factor: the learning rate at step s is
     ``lr * schedule(s)``. Gradients are clipped to norm ``clip`` (None: no clipping).
     ``step``, if given, replaces ``train_step`` (same arguments, returns the loss): a
@@ -83,8 +86,8 @@ def train(
     history: dict[str, list[float]] = {"loss": [], "lr": []}
     if step is None:
         history["accuracy"] = []
-    bar = progress_bar(range(steps), "training", disable=not progress)
-    for _ in bar:
+    budget = steps if isinstance(steps, Budget) else Budget(steps, progress=progress)
+    for _ in budget:
         src, target = task.batch(batch_size, generator, device)
         history["lr"].append(optimizer.param_groups[0]["lr"])
         if step is None:
@@ -93,7 +96,7 @@ def train(
         else:
             loss = float(step(model, src, target, task.start, optimizer, scheduler, clip))
         history["loss"].append(loss)
-        bar.set_postfix(loss=f"{loss:.3f}", refresh=False)
+        budget.show(loss=f"{loss:.3f}")
     model.eval()
     return history
 
