@@ -70,5 +70,5 @@ class Budget:
         shorter = "those of a shorter run" if self.unit == "steps" else f"from fewer {self.unit}"
         return (f"{self.done} of {self.steps} {self.unit} in {self.elapsed:.0f} s: the "
                 f"{self.seconds:g} s budget ran out first (this machine is slower or busier "
-                f"than the one the figures in the text come from), so the results below are "
+                "than the one the figures in the text come from), so the results below are "
                 f"{shorter}.")
