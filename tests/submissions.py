@@ -268,6 +268,8 @@ OTHER_STYLE["03_multihead_attention"] = {
         "        self.in_proj_weight = nn.Parameter(weight)\n"
         "        self.in_proj_bias = nn.Parameter(torch.zeros(3 * d_model))\n"
         "        self.out_proj = nn.Linear(d_model, d_model)\n"
+        "        with torch.no_grad():\n"
+        "            self.out_proj.bias.zero_()\n"
         "        self.drop = nn.Dropout(dropout)\n"
         "\n"
         "    def forward(self, query, key, value, mask=None, need_weights=True):\n"
@@ -298,6 +300,7 @@ _MODULE = (
     "        self.in_proj_bias = nn.Parameter(torch.zeros(3 * d_model))\n"
     "        nn.init.xavier_uniform_(self.in_proj_weight)\n"
     "        self.out_proj = nn.Linear(d_model, d_model)\n"
+    "        nn.init.zeros_(self.out_proj.bias)\n"
     "\n"
     "    def forward(self, query, key, value, mask=None, need_weights=True):\n"
     "        w_q, w_k, w_v = self.in_proj_weight.chunk(3)\n"
@@ -412,6 +415,13 @@ WRONG["03_multihead_attention"] = {
                 "expand_mask(mask)"),
         },
         [("ex5_tests", "the mask's polarity inverted")],
+    ),
+    "out_proj_bias_left_random": (
+        {
+            "ex5_multihead_module": _MODULE.replace(
+                "        nn.init.zeros_(self.out_proj.bias)\n", ""),
+        },
+        [("ex5_tests", "nn.MultiheadAttention sets out_proj's to 0")],
     ),
 }
 
@@ -1153,6 +1163,37 @@ ONE_MISTAKE = {
                 "    W[:vocab_size, :vocab_size] = torch.eye(vocab_size)\n"
                 "    return W * strength * d_head ** 0.5, W\n")},
             [("ex5_tests", "wraps around")],
+        ),
+        "heads_assume_d_head_is_max_len": (
+            {"ex5_hand_built_heads": (
+                "def previous_token_head(vocab_size, max_len, d_head, strength):\n"
+                "    W_q = torch.zeros(vocab_size + max_len, d_head)\n"
+                "    W_k = torch.zeros(vocab_size + max_len, d_head)\n"
+                "    W_k[vocab_size:] = torch.eye(max_len)\n"
+                "    W_q[vocab_size + 1:] = strength * d_head ** 0.5 * torch.eye(max_len)[:-1]\n"
+                "    return W_q, W_k\n"
+                "\n"
+                "def same_token_head(vocab_size, max_len, d_head, strength):\n"
+                "    W = torch.zeros(vocab_size + max_len, d_head)\n"
+                "    W[:vocab_size, :vocab_size] = torch.eye(vocab_size)\n"
+                "    return W * strength * d_head ** 0.5, W\n")},
+            [("ex5_tests", "torch.eye(max_len) has only max_len columns")],
+        ),
+        "head_scaled_by_max_len": (
+            {"ex5_hand_built_heads": (
+                "def previous_token_head(vocab_size, max_len, d_head, strength):\n"
+                "    W_q = torch.zeros(vocab_size + max_len, d_head)\n"
+                "    W_k = torch.zeros(vocab_size + max_len, d_head)\n"
+                "    W_k[vocab_size:, :max_len] = torch.eye(max_len)\n"
+                "    W_q[vocab_size + 1:, :max_len - 1] = (strength * math.sqrt(max_len)\n"
+                "                                          * torch.eye(max_len - 1))\n"
+                "    return W_q, W_k\n"
+                "\n"
+                "def same_token_head(vocab_size, max_len, d_head, strength):\n"
+                "    W = torch.zeros(vocab_size + max_len, d_head)\n"
+                "    W[:vocab_size, :vocab_size] = torch.eye(vocab_size)\n"
+                "    return W * strength * d_head ** 0.5, W\n")},
+            [("ex5_tests", "√max_len where √d_head belongs")],
         ),
     },
     "04_positional_encoding": {
