@@ -39,6 +39,9 @@ PASSED, FAILED, NOT_ATTEMPTED, ERROR, NOT_RUN = (
 )
 MARKS = {PASSED: "✓", FAILED: "✗", NOT_ATTEMPTED: "·", ERROR: "!", NOT_RUN: "…"}
 
+# Said wherever points are shown to a student: a check cell, this table, Validate.
+NOT_THE_GRADE = ("These points count the visible checks only, so they are not your grade: "
+                 "grading adds hidden checks on new inputs.")
 # checking.Checks.run words an untouched answer ("raise NotImplementedError()") this way.
 _NOT_ATTEMPTED_PREFIX = "not attempted"
 _STOPPED = (
@@ -157,8 +160,9 @@ def report(expected: Mapping[str, float] | None = None, title: str = "This noteb
     """
     items = results(expected)
     print(format_table(title, items))
+    print(f"\n{NOT_THE_GRADE}")
     if any(r.status == NOT_RUN for r in items):
-        print("\nTo check everything at once: Run All, or Validate in the toolbar.")
+        print("To check everything at once: Run All, or Validate in the toolbar.")
     sys.stdout.flush()
 
 
@@ -435,8 +439,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         for error in nb.cell_errors:
             print(f"  Also stopped with an error: {error}")
         print(flush=True)
+    print(NOT_THE_GRADE)
     if args.progress:
-        print("Progress over all notebooks\n")
+        print("\nProgress over all notebooks\n")
         print(progress_table(checked))
         chart = progress_chart(checked, Path(args.chart))
         print(f"\nChart saved to {chart}")
