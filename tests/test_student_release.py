@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -75,6 +76,8 @@ def test_the_release_holds_no_solution_hidden_test_or_grader(built):
         if name.endswith(".ipynb"):
             assert not [line for line in solution_lines if line in text], name
     assert student_release.check(out) == []
+    for name in ("README.md", "Makefile"):
+        assert not re.search(r"\{[a-z]+\}", (out / name).read_text()), name  # all filled in
     with tarfile.open(archive) as tar:
         assert len([m for m in tar.getmembers() if m.isfile()]) == len(files)
     # The manifest `make update` reads: every file but itself, and every notebook's cells.
