@@ -76,6 +76,11 @@ def test_the_contents_name_the_exercises(feedback):
     assert entries[1][0] == "ex2_tests" and "Test cell" not in toc
 
 
+def test_the_points_are_the_grade_there(feedback):
+    """A check cell tells a student its points are not the grade; graded, they are."""
+    assert "not your grade" not in feedback["html"]
+
+
 def test_an_answer_left_as_released_gets_no_empty_comment(feedback):
     page = feedback["html"]
     assert "Exercise 6 · self_attention: 0 of 4 checks passed" in page
