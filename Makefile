@@ -72,8 +72,10 @@ instructor: $(READY) $(LAB_SETTINGS)
 		--ServerApp.root_dir=$(CURDIR) --LabApp.default_url=/formgrader \
 		$(if $(filter 0,$(shell id -u)),--allow-root)
 
-## Run every test: package, notebooks, release, real nbgrader end to end, the browser, lint.
+## Run every test: package, notebooks, release, real nbgrader end to end, the browser, the
+## student release installed and used as a student would, lint. About 20 minutes on 2 cores.
 test: $(DEV_READY) lint browser sandbox $(LAB_SETTINGS)
+	@echo "Running every test: about 20 minutes on 2 cores (pytest prints each file as it goes)."
 	python -m pytest
 
 ## System packages from Debian, installed with apt-get when missing and this user may (root,
@@ -116,7 +118,8 @@ release: $(READY)
 	python -m autograder.releases.release generate
 
 ## Build what students receive (no solutions, hidden tests or grading machinery) in
-## dist/student-release, for the address it will be published at:
+## dist/student-release, from notebooks generated afresh from solutions/ (never notebooks/ as
+## it stands: differences are named), for the address it will be published at:
 ##   make student-release STUDENT_REPO=https://github.com/you/course-student
 student-release: $(READY)
 	python -m autograder.releases.student_release $(if $(STUDENT_REPO),--repo $(STUDENT_REPO))

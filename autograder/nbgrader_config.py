@@ -53,6 +53,8 @@ c.HTMLExporter.filters = {"markdown2html": "autograder.grading.safe_pages.markdo
 # Feedback pages read well offline: maths rendered to MathML when the page is written (no
 # MathJax from a CDN), output text wrapped, exercises named in the contents.
 c.GenerateFeedback.exporter_class = "autograder.grading.feedback_page.FeedbackExporter"
+# `nbgrader export` (make export) adds a status column: submitted, or not submitted.
+c.ExportApp.plugin_class = "autograder.grading.export.CsvExport"
 # ipykernel warns on every kernel that runs over TCP unencrypted: kernels that declare support
 # for it (python3's kernelspec does) get CurveZMQ keys from the kernel manager instead.
 c.KernelManager.transport_encryption = "auto"

@@ -405,6 +405,8 @@ class Checks:
             print("  This exercise scores 0: the answer must not use these functions.")
             earned = 0.0
             self.results.append(("the answer's source", "; ".join(self.refused)))
+        if not _selfcheck.grading():
+            print(f"  {_selfcheck.NOT_THE_GRADE}")
         sys.stdout.flush()
         _selfcheck.record(self.exercise, self.points, round(earned, 2), self.results)
         return float(round(earned, 2))

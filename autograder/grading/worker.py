@@ -214,6 +214,8 @@ def _prepare_process(course: Path, forked: bool, limits: Limits) -> str:
             JUPYTER_PATH=os.pathsep.join([str(kernels), os.environ.get("JUPYTER_PATH", "")]),
             OMP_NUM_THREADS="1",
             MKL_NUM_THREADS="1",
+            # As nbgrader tells the kernels: test cells run here (the trusted checker).
+            NBGRADER_EXECUTION="autograde",
             # What kernels import: the course's packages, and the grader's agent and wire
             # (autograder/ holds no hidden test or solution).
             COURSE_SANDBOX_EXPOSE=os.pathsep.join(
