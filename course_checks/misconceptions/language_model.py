@@ -156,7 +156,8 @@ def attend_with_cache(steps, chunks) -> dict[str, torch.Tensor]:
         "no causal mask among the new characters: in a chunk of several, each sees the ones "
         "after it": attend(stored | same_chunk),
         "a mask built for the new queries alone (tril() without the offset of the stored "
-        "length): new character i sees only keys 0 … i": attend(columns <= rows - start_of[:, None]),
+        "length): new character i sees only keys 0 … i": attend(
+            columns <= rows - start_of[:, None]),
         "scores not divided by √d_head": attend(causal, scale=1.0),
     }
     if len(chunks) > 1 and max(chunks[1:]) > 1:
