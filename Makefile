@@ -21,7 +21,7 @@ export JUPYTER_CONFIG_PATH := $(CURDIR)/autograder
 export JUPYTER_PREFER_ENV_PATH := 1
 
 .PHONY: setup lab test lint release check-release images bench clean progress check browser \
-	sandbox grade bench-grade student-release mutants export instructor
+	sandbox grade bench-grade student-release mutants export instructor lm-curve
 
 # pip install $(1), showing each package as pip gets it; pip's full log goes to
 # .venv/install.log and is shown whole only if the install fails.
@@ -159,6 +159,12 @@ mutants: $(READY)
 ## (STUDENTS=40 by default; tens of minutes on 2 cores). Writes benchmarks/grading.md.
 bench-grade: $(DEV_READY) sandbox
 	python benchmarks/grade_bench.py --students $(or $(STUDENTS),40)
+
+## Notebook 08's model trained for 4,000 steps (4 to 9 minutes) with the same code: its held-out curve
+## (bits per character against training FLOPs) goes to transformer_course/lm_curve.csv,
+## which the notebook plots. LM_CURVE_ARGS: e.g. "--seconds 300" or "--threads 1".
+lm-curve: $(READY)
+	python benchmarks/lm_curve.py $(LM_CURVE_ARGS)
 
 ## Redraw the figures in images/ from images/make_images.py.
 images: $(READY)

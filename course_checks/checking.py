@@ -234,6 +234,11 @@ def _not_passing(uses: str) -> bool:
                for n in numbers)
 
 
+# Warnings that correct answers raise: PyTorch's note on ``float(loss)`` (a loss that still
+# has its graph, turned into a number: exactly what a training step returns).
+_NOT_MISTAKES = ("Converting a tensor with requires_grad=True to a scalar",)
+
+
 def _hint_for(error: str) -> str:
     """A pointer for errors that beginners meet often; empty when none applies."""
     text = error.lower()
@@ -337,8 +342,9 @@ class Checks:
             if captured.getvalue():
                 print(f"(your code wrote to stderr: {captured.getvalue().strip()})")
             for warning in caught:
-                print(f"(warning from your code: {warning.category.__name__}: "
-                      f"{warning.message})")
+                if not str(warning.message).startswith(_NOT_MISTAKES):
+                    print(f"(a warning from your code, which costs no points: "
+                          f"{warning.category.__name__}: {warning.message})")
             changed = _changed_in_place(inputs, copies)  # and the inputs put back
         if changed:
             self.results.append((description, in_place_message(changed)))

@@ -82,7 +82,15 @@ PROMISES = {
         (rf"\n +0\.1 +{_RANGES} +[\d.]+ \(([\d.]+)–", 2.0),
         (r"the wider model's logits moved ([\d.]+) times as far", 1.2),
     ],
-    "08_language_model": [(r"([\d.]+) bits per character below the bigram", 0.8)],
+    "08_language_model": [
+        (r"([\d.]+) bits per character below the bigram", 0.8),
+        (r"best Witten–Bell: order (\d)", 5, 5),
+        (r"best Kneser–Ney: order (\d)", 7, 7),
+        (r"the non-overlapping cut costs the model ([\d.]+) bits", 0.01),
+        (r"final weights that differ from the straight run's: (\d+)", 0, 0),
+        (r"difference between cached and full logits over \d+ positions: ([\d.e+-]+)", 0, 1e-4),
+        (r"a decode step is ([\d.]+)× faster than recomputing", 3),
+    ],
 }
 
 
@@ -220,7 +228,7 @@ def test_each_test_cell_awards_the_points_its_metadata_declares(assignment):
     grade_ids = [nbgrader_meta(c)["grade_id"] for c in solution["cells"] if nbgrader_meta(c)]
     assert len(grade_ids) == len(set(grade_ids)), "grade_ids must be unique"
     test_cells = cells_with(solution, "grade")
-    assert 4 <= len(test_cells) <= 8
+    assert 4 <= len(test_cells) <= 9
     for cell in test_cells:
         declared = re.search(r"Checks\(\s*\"[^\"]+\",\s*points=(\d+(?:\.\d+)?)[,)]", source(cell))
         assert declared, f"{nbgrader_meta(cell)['grade_id']} does not build a Checks(...)"
