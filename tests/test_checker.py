@@ -39,7 +39,9 @@ def test_test_cells_read_from_the_kernel_only_the_answers_they_check():
     for assignment in ASSIGNMENTS:
         cells = load(release_path(assignment))["cells"]
         meta = [c.get("metadata", {}).get("nbgrader", {}) for c in cells]
-        setup = next(_names(ast.parse(source(c)))[1] for c in cells if grade_id(c) == "setup")
+        setups = [c for c in cells if grade_id(c) == "setup"]
+        assert len(setups) == 1, f"{assignment}: the checker needs one locked set-up cell"
+        setup = _names(ast.parse(source(setups[0])))[1]
         answers = set().union(*(_names(ast.parse(source(c)))[1] for c, m in zip(cells, meta,
                                                                                  strict=True)
                                 if m.get("solution") and c["cell_type"] == "code"))
