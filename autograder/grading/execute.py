@@ -32,9 +32,9 @@ from nbgrader.preprocessors import Execute
 from nbgrader.utils import is_grade
 from traitlets import Float, Integer, Unicode
 
-from autograder.trusted.checker import Checker, KernelLink, error_lines
-from autograder.mutation.mutants import VariantAnswers
 from autograder.cells import grade_id
+from autograder.mutation.mutants import VariantAnswers
+from autograder.trusted.checker import Checker, KernelLink, error_lines
 from course_checks import checking, selfcheck
 
 SETUP = "setup"  # the grade id of the locked cell of imports that test cells rely on

@@ -31,13 +31,11 @@ import tempfile
 import warnings
 from pathlib import Path
 
-from autograder.releases import release
-
 from autograder.grading import report
-
-from autograder.kernels import sandbox
 from autograder.grading.executors import DaskCluster, LocalPool
 from autograder.grading.worker import Job, Limits, grade, sha256
+from autograder.kernels import sandbox
+from autograder.releases import release
 
 COURSE = Path(__file__).resolve().parents[2]
 RESULT = "grading_result.json"  # next to each autograded notebook: the marker of a finished job
@@ -172,7 +170,11 @@ def merge(course: Course, result: dict) -> None:
             for where in (folder, course.feedback / student / assignment):
                 if where.exists():
                     shutil.copy(kept, where / name)
-    summary = {k: v for k, v in result.items() if k not in ("notebook", "feedback")}
+    if result.get("log"):  # a grader failure: the sentence is in the report, the log here
+        log = course.grading / f"logs/{student}/{assignment}.log"
+        log.parent.mkdir(parents=True, exist_ok=True)
+        log.write_text(result["log"])
+    summary = {k: v for k, v in result.items() if k not in ("notebook", "feedback", "log")}
     (folder / RESULT).write_text(json.dumps(summary, indent=1))  # last: marks the job done
 
 

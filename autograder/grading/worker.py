@@ -1,11 +1,14 @@
 """Grade one student's notebook for one assignment, in isolation (runs in a worker process).
 
-``grade(job)`` checks the file, puts its cells back in the course's order, autogrades it with
-nbgrader in a private course folder (its own copy of a gradebook that holds the assignment and
-no student) with a sandboxed kernel forked from the worker's zygote (autograder/kernels/forkserver.py),
+``grade(job)`` checks the file, puts its cells right (``normalise.py``: copied, split,
+merged or re-typed cells) and back in the course's order, autogrades it with nbgrader in a
+private course folder (its own copy of a gradebook that holds the assignment and no student)
+with a sandboxed kernel forked from the worker's zygote (``autograder/kernels/forkserver.py``),
 writes feedback without the hidden tests, and returns everything the instructor's gradebook
-needs as plain data. The pipeline merges results one at a time, so workers never
-write to the shared SQLite gradebook, and a worker can run on another machine (Dask).
+needs as plain data. A failure of the grader itself is one sentence in the result; its full
+log travels beside it (``log``) for ``grading/logs/``. The pipeline merges results one at a
+time, so workers never write to the shared SQLite gradebook, and a worker can run on another
+machine (Dask).
 """
 
 from __future__ import annotations
@@ -19,14 +22,15 @@ import secrets
 import shutil
 import tempfile
 import time
+import traceback
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from autograder.cells import grade_id, grade_ids, source, strip_hidden_tests
+from autograder.grading.normalise import normalise, note_cell
 from autograder.kernels import forkserver, sandbox, walls
 from autograder.releases.release import assignments as course_assignments
-
 
 
 @dataclass
@@ -67,6 +71,19 @@ def released(course: Path) -> dict[str, dict]:
 
 class Rejected(Exception):
     """A submission that cannot be graded at all (it scores 0, with this reason)."""
+
+
+class GraderFailed(Exception):
+    """nbgrader itself stopped: ``what`` in one sentence, ``log`` whole for the instructor."""
+
+    def __init__(self, what: str, log: str):
+        super().__init__(what)
+        self.what, self.log = what, log
+
+
+def log_name(job: Job) -> str:
+    """Where a failed job's full log goes, relative to the grading folder."""
+    return f"logs/{job.student}/{job.assignment}.log"
 
 
 def read_submission(path: Path, assignment: str, releases: dict[str, dict]) -> dict:
@@ -199,10 +216,9 @@ def _prepare_process(course: Path, forked: bool, limits: Limits) -> str:
         kernels = Path(tempfile.mkdtemp(prefix="course-kernels-"))
         sandbox.install_kernelspec(kernels / "kernels")
         forkserver.install_kernelspec(kernels / "kernels")
+        import autograder
         import course_checks
         import transformer_course
-
-        import autograder
 
         hide = {str(course), str(Path.home()), tempfile.gettempdir()} - {"/tmp"}
         os.environ.update(
@@ -290,9 +306,13 @@ def grade(job: Job) -> dict:
         except Rejected as reason:
             result.update(status="rejected", reason=str(reason))
             return result
+        notes = normalise(notebook, release)
+        result["events"] += [{"kind": "cells", "cell": None, "message": note} for note in notes]
         if restore_order(notebook, release):
             result["events"].append({"kind": "order", "cell": None, "message":
                                      "cells were out of order; graded in the course's order"})
+        if notes:  # at the top of the graded notebook, so of the feedback page too
+            notebook["cells"].insert(0, note_cell(notes, notebook))
         result["events"] += scan(notebook, release)
         if problem := format_problem(notebook):
             result["events"].append({"kind": "format", "cell": None, "message":
@@ -303,7 +323,10 @@ def grade(job: Job) -> dict:
             warnings.simplefilter("ignore")
             _autograde(job, notebook, private, result, kernel)
     except Exception as error:  # a bug or an nbgrader failure: report it, keep the class going
-        result.update(status="error", reason=f"{type(error).__name__}: {error}")
+        what = error.what if isinstance(error, GraderFailed) else \
+            f"the grader failed ({type(error).__name__})"
+        result.update(status="error", reason=f"{what}; the full log is in {log_name(job)}",
+                      log=getattr(error, "log", "") + traceback.format_exc())
     finally:
         shutil.rmtree(private, ignore_errors=True)
         result["seconds"] = round(time.perf_counter() - started, 3)
@@ -338,8 +361,8 @@ def _autograde(job: Job, notebook: dict, private: Path, result: dict, kernel: st
         shutil.rmtree(workdir, ignore_errors=True)
     result["events"] += [json.loads(line) for line in events.read_text().splitlines()]
     if not outcome["success"]:
-        log = outcome.get("log", "") + outcome.get("error", "")
-        raise RuntimeError(f"nbgrader could not autograde: {log[-3000:]}")
+        raise GraderFailed("nbgrader could not autograde the notebook",
+                           outcome.get("log", "") + outcome.get("error", ""))
     with Gradebook(f"sqlite:///{private / 'gradebook.db'}") as gradebook:
         graded = gradebook.find_submission_notebook(assignment, assignment, student)
         result["grades"] = {
@@ -353,6 +376,7 @@ def _autograde(job: Job, notebook: dict, private: Path, result: dict, kernel: st
     path.write_text(json.dumps(strip_hidden_tests(json.loads(result["notebook"]))))
     outcome = api.generate_feedback(assignment, student, force=True)
     if not outcome["success"]:
-        raise RuntimeError(f"nbgrader could not write feedback: {outcome.get('error', '')}")
+        raise GraderFailed("nbgrader could not write the feedback page",
+                           outcome.get("log", "") + outcome.get("error", ""))
     page = private / "feedback" / student / assignment / f"{assignment}.html"
     result["feedback"] = page.read_text()
