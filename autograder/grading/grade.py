@@ -178,6 +178,43 @@ def merge(course: Course, result: dict) -> None:
     (folder / RESULT).write_text(json.dumps(summary, indent=1))  # last: marks the job done
 
 
+# Events that say a limit stopped the notebook (a cell, the notebook's budget, the kernel);
+# "busy": the clock's limit, reached while the machine kept the kernel waiting for a CPU.
+LIMITS = {"timeout", "time", "kernel", "busy"}
+
+
+def points(result: dict) -> tuple[float, float]:
+    """(points earned, points possible) of a worker's result, before the gradebook."""
+    grades = result.get("grades", {}).values()
+    return (sum(g["score"] or 0 for g in grades), sum(g["max"] or 0 for g in grades))
+
+
+def grade_again(result: dict) -> bool:
+    """Whether a notebook is graded again, alone, before it loses a point: the grader failed,
+    or the clock stopped it while a busy machine kept its kernel waiting. (A cell stopped by
+    its CPU limit, or one that slept, would be stopped again.)"""
+    earned, possible = points(result)
+    busy = any(e["kind"] == "busy" for e in result["events"])
+    return result["status"] == "error" or (busy and earned < possible)
+
+
+def finish(result: dict, first: dict | None = None) -> dict:
+    """The result to keep: after a second grading, the better of the two. Points lost in a
+    notebook a limit stopped are said, for the report's "needs a look"."""
+    if first is not None:
+        result = first if points(first)[0] > points(result)[0] else result
+        said = [e["message"] for e in first["events"] if e["kind"] in LIMITS][:2]
+        result["events"] = [{"kind": "retry", "cell": None, "message":
+                             f"graded again, alone, after the first grading stopped "
+                             f"({'; '.join(said) or first['reason']})"}] + result["events"]
+    earned, possible = points(result)
+    if earned < possible and any(e["kind"] in LIMITS for e in result["events"]):
+        result["events"].append({"kind": "limit", "cell": None, "message":
+                                 f"{possible - earned:g} of {possible:g} points not earned in "
+                                 "a notebook a limit stopped: see whether the limit cost them"})
+    return result
+
+
 def grade_class(course: Course, executor, assignments: list[str] | None = None,
                 limits: Limits | None = None, regrade: bool = False, progress: bool = True,
                 forked: bool = True):
@@ -191,9 +228,17 @@ def grade_class(course: Course, executor, assignments: list[str] | None = None,
     jobs, done = find_jobs(course, assignments or course.assignments(), limits or Limits(),
                            regrade, forked)
     print(f"{len(jobs)} notebooks to grade ({done} already graded) on {executor}.")
+    first: dict[tuple[str, str], dict] = {}  # results stopped by a limit, until graded again
     with tqdm(total=len(jobs), unit="notebook", disable=not progress) as bar:
         for result in executor.run(grade, jobs):
-            merge(course, result)
+            if grade_again(result):
+                first[result["student"], result["assignment"]] = result
+            else:
+                merge(course, finish(result))
+                bar.update()
+        again = [job for job in jobs if (job.student, job.assignment) in first]
+        for result in executor.alone(grade, again):
+            merge(course, finish(result, first[result["student"], result["assignment"]]))
             bar.update()
     results = [json.loads(p.read_text()) for p in sorted(course.autograded.glob(f"*/*/{RESULT}"))]
     return report.write(course, results)

@@ -35,11 +35,21 @@ from autograder.releases.release import assignments as course_assignments
 
 @dataclass
 class Limits:
+    """What one notebook may use. Time limits count CPU seconds (the kernel's and every process
+    it started); the clock's backstops, for code that sleeps or blocks, are generous
+    multiples of them unless given."""
+
     cell_timeout: float = 60
     notebook_timeout: float = 300
     memory_bytes: int = 4 << 30
     file_bytes: int = 64 << 20
     output_chars: int = 200_000
+    cell_wall: float | None = None  # seconds by the clock; None: 5 × cell_timeout
+    notebook_wall: float | None = None  # None: 4 × notebook_timeout
+
+    def __post_init__(self):
+        self.cell_wall = self.cell_wall or 5 * self.cell_timeout
+        self.notebook_wall = self.notebook_wall or 4 * self.notebook_timeout
 
 
 @dataclass
@@ -274,6 +284,9 @@ def _config(course: Path, private: Path, limits: Limits, events: Path, kernel: s
             "kernel_name": kernel,
             "timeout": int(limits.cell_timeout),
             "notebook_timeout": limits.notebook_timeout,
+            "cell_wall": limits.cell_wall,
+            "notebook_wall": limits.notebook_wall,
+            "cpu_root": _Process.zygote.pid if kernel == forkserver.KERNEL_NAME else 0,
             "max_output_chars": limits.output_chars,
             "workdir": str(workdir),
             "events_path": str(events),
