@@ -25,8 +25,8 @@ from typing import Any
 
 import torch
 
+from . import cell_errors, shortcuts
 from . import selfcheck as _selfcheck
-from . import shortcuts
 
 __all__ = ["Checks", "compare"]
 
@@ -227,6 +227,12 @@ def _not_passing(uses: str) -> bool:
                for n in numbers)
 
 
+def _missing(error: NameError) -> str:
+    """The name a NameError is about (one raised in the kernel arrives as its message)."""
+    found = re.search(r"name '(\w+)' is not defined", str(error))
+    return getattr(error, "name", None) or (found.group(1) if found else "")
+
+
 def _hint_for(error: str) -> str:
     """A pointer for errors that beginners meet often; empty when none applies."""
     text = error.lower()
@@ -257,6 +263,7 @@ def _hint_for(error: str) -> str:
 # grader sets it (``autograder/mutation/mutants.py``); in a student's kernel it stays None, so the
 # reference answer never travels with the course.
 variant_answers: Callable[[str], list[tuple[str, dict[str, Any]]]] | None = None
+cell_errors.watch()  # in a kernel: remember cells that raise, for the NameErrors they cause
 VARIANT_SECONDS = 3.0  # time to spend looking for the variant a wrong answer matches
 
 
@@ -313,6 +320,9 @@ class Checks:
             message = f"raised {type(error).__name__}: {error}" + _hint_for(str(error))
             if type(error).__name__ == "ShortcutError":  # raised here or in the kernel
                 message = f"{error}."
+            # A name that is missing because the cell defining it raised: say that instead.
+            if isinstance(error, NameError) and (cause := cell_errors.explain(_missing(error))):
+                message = cause[0]
             self.results.append((description, message))
             return _NO_ANSWER
         finally:  # warnings too: a deprecation warning before an error often names the bug

@@ -40,10 +40,11 @@ from nbgrader.utils import is_grade
 from traitlets import Float, Integer, Unicode
 
 from autograder.cells import grade_id
+from autograder.grading.normalise import Course, first_line
 from autograder.kernels import cpu
 from autograder.mutation.mutants import VariantAnswers
 from autograder.trusted.checker import Checker, KernelLink, error_lines
-from course_checks import checking, selfcheck
+from course_checks import cell_errors, checking, selfcheck
 
 SETUP = "setup"  # the grade id of the locked cell of imports that test cells rely on
 POLL_SECONDS = 0.5  # how often a running cell's CPU time is read
@@ -101,6 +102,8 @@ class SafeExecute(Execute):
         self.checker = Checker(KernelLink(self, lambda: self._cell_timeout(None)), self.secret)
         checking.variant_answers = None
         selfcheck.forget()  # the previous student's results must not speak for this one
+        cell_errors.forget()
+        self._course = Course(nb)  # names cells for the checks' messages
         if self.reference and os.path.exists(self.reference):
             with open(self.reference) as source:
                 checking.variant_answers = VariantAnswers(json.load(source))
@@ -192,6 +195,7 @@ class SafeExecute(Execute):
                                  f"{self._stopped} and did not stop when interrupted",
                                  kind="busy" if self._busy else "timeout")
         self._ran.append(index)
+        self._remember_error(cell, index)
         if grade_id(cell) == SETUP:
             self.checker.setup(cell.source)
         if any(o.get("ename") == "CellTimeoutError" for o in cell.outputs):
@@ -238,6 +242,16 @@ class SafeExecute(Execute):
                 return msg
         finally:
             self._count()
+
+    def _remember_error(self, cell, index: int) -> None:
+        """Whether this cell raised, and where: the checks of an answer cell that raised say
+        so, instead of "name ... is not defined" (``course_checks/cell_errors.py``)."""
+        error = next((o for o in cell.outputs if o.get("output_type") == "error"), None)
+        g = grade_id(cell)
+        where = self._course.name(g) if g in self._course.by_id else \
+            f"your cell {first_line(cell.source)}"
+        cell_errors.record(g or str(index), cell.source, where, error and error.get("ename"),
+                           error and cell_errors.line_of(error.get("traceback", [])))
 
     def _said(self) -> str:
         """The limit a cell reached, for the report (where "this cell" would not say which)."""

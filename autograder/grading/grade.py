@@ -252,8 +252,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=os.cpu_count(), help="local processes")
     parser.add_argument("--scheduler", help="address of a Dask scheduler to grade on")
     defaults = Limits()
-    parser.add_argument("--cell-timeout", type=float, default=defaults.cell_timeout)
-    parser.add_argument("--notebook-timeout", type=float, default=defaults.notebook_timeout)
+    parser.add_argument("--cell-timeout", type=float, default=defaults.cell_timeout,
+                        help="CPU seconds a cell may use (default: %(default)s)")
+    parser.add_argument("--notebook-timeout", type=float, default=defaults.notebook_timeout,
+                        help="CPU seconds a notebook may use (default: %(default)s)")
+    parser.add_argument("--cell-wall", type=float, help="seconds by the clock a cell may take "
+                        "(sleeping, blocked; default: 5 × --cell-timeout)")
+    parser.add_argument("--notebook-wall", type=float, help="seconds by the clock a notebook "
+                        "may take (default: 4 × --notebook-timeout)")
     parser.add_argument("--memory-gib", type=float, default=defaults.memory_bytes / (1 << 30))
     parser.add_argument("--regrade", action="store_true", help="grade everyone again")
     parser.add_argument("--no-fork", dest="forked", action="store_false",
@@ -266,7 +272,8 @@ def main(argv: list[str] | None = None) -> int:
         for note in import_folder(course, args.folder):
             print(note)
     executor = DaskCluster(args.scheduler) if args.scheduler else LocalPool(args.workers)
-    limits = Limits(args.cell_timeout, args.notebook_timeout, int(args.memory_gib * (1 << 30)))
+    limits = Limits(args.cell_timeout, args.notebook_timeout, int(args.memory_gib * (1 << 30)),
+                    cell_wall=args.cell_wall, notebook_wall=args.notebook_wall)
     summary = grade_class(course, executor, args.assignment, limits, args.regrade,
                           forked=args.forked)
     print(report.plain(summary))

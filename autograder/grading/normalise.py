@@ -85,17 +85,17 @@ class Course:
     def name(self, g: str) -> str:
         if g in self._names:
             return self._names[g]
-        return f"the read-only cell {_first_line(source(self.by_id[g]))}"
+        return f"the read-only cell {first_line(source(self.by_id[g]))}"
 
 
-def _first_line(text: str) -> str:
+def first_line(text: str) -> str:
     first = next((line.strip() for line in text.splitlines() if line.strip()), "")
     return f"“{first[:57]}…”" if len(first) > 60 else f"“{first}”"
 
 
 def _describe(cell: dict) -> str:
     kind = "text" if cell.get("cell_type") == "markdown" else "code"
-    return f"the {kind} cell {_first_line(_text(cell))}"
+    return f"the {kind} cell {first_line(_text(cell))}"
 
 
 class Notes(list):
@@ -274,7 +274,7 @@ def _restore_types(cells: list[dict], course: Course, notes: Notes) -> None:
         else:
             wanted = unmarked.get(lines(_text(cell)), cell.get("cell_type"))
             what = (f"the course's {'text' if wanted == 'markdown' else 'code'} cell "
-                    f"{_first_line(_text(cell))}")
+                    f"{first_line(_text(cell))}")
         if wanted == cell.get("cell_type") or wanted not in ("code", "markdown"):
             continue
         _set_type(cell, wanted)
