@@ -92,7 +92,8 @@ class SafeExecute(Execute):
     def preprocess(self, nb, resources=None, km=None):
         self._deadline = time.monotonic() + self.notebook_wall
         self._cpu_spent = 0.0  # CPU seconds of the kernels' cells and checks so far
-        self._waited = 0.0  # seconds they spent waiting for a CPU
+        self._wanted = self._waited = 0.0  # seconds a cell's busiest process ran or waited
+        # to run, and waited
         self._meter = cpu.Meter(self._cpu_root)
         self._stopped = "this cell ran past its limit"  # which limit, once one is reached
         self._busy = False  # whether that was the machine's doing (see _over)
@@ -153,7 +154,7 @@ class SafeExecute(Execute):
         if self._cpu_spent >= self.notebook_timeout:
             return f"the notebook used up its {self.notebook_timeout:.0f} s of CPU time"
         if time.monotonic() >= self._deadline:
-            busy = self._cpu_spent + self._waited > self.notebook_wall / 2
+            busy = self._wanted > self.notebook_wall / 2
             return (f"the notebook used up its {self.notebook_wall:.0f} s by the clock"
                     + (f", {self._waited:.0f} s of them waiting for a busy machine" if busy
                        else ""))
@@ -162,7 +163,8 @@ class SafeExecute(Execute):
     def _count(self) -> None:
         """Add what the meter measured to the notebook's CPU and waiting time."""
         self._cpu_spent += self._meter.used()
-        self._waited += self._meter.waited()
+        wanted, waited = self._meter.wanted()
+        self._wanted, self._waited = self._wanted + wanted, self._waited + waited
 
     def _event(self, kind: str, message: str, cell=None) -> None:
         if not self.events_path:
@@ -264,8 +266,8 @@ class SafeExecute(Execute):
         if self._meter.used() > cpu_limit:
             self._stopped = f"this cell used more than {cpu_limit:.0f} s of CPU time"
         elif time.monotonic() > wall_end:
-            wall, waited = self._cell_timeout(None), self._meter.waited()
-            self._busy = self._meter.used() + waited > wall / 2
+            wall, (wanted, waited) = self._cell_timeout(None), self._meter.wanted()
+            self._busy = wanted > wall / 2
             why = (f"{waited:.0f} s of it waiting for a busy machine" if self._busy
                    else "sleeping or waiting")
             self._stopped = f"this cell took more than {wall:.0f} s by the clock ({why})"

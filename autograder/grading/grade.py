@@ -202,7 +202,9 @@ def finish(result: dict, first: dict | None = None) -> dict:
     """The result to keep: after a second grading, the better of the two. Points lost in a
     notebook a limit stopped are said, for the report's "needs a look"."""
     if first is not None:
+        logs = first.get("log", "") + result.get("log", "")  # both gradings', whole
         result = first if points(first)[0] > points(result)[0] else result
+        result["log"] = logs
         said = [e["message"] for e in first["events"] if e["kind"] in LIMITS][:2]
         result["events"] = [{"kind": "retry", "cell": None, "message":
                              f"graded again, alone, after the first grading stopped "

@@ -77,8 +77,8 @@ def tree_seconds(root: int, waited: bool = False) -> dict[int, float]:
 
 
 class Meter:
-    """CPU seconds used below ``root()`` since ``start()`` (never going down), and seconds
-    spent waiting for a CPU."""
+    """CPU seconds used below ``root()`` since ``start()`` (never going down), and how much a
+    single process there wanted a CPU (ran or waited for one)."""
 
     def __init__(self, root: Callable[[], int | None]):
         self.root = root
@@ -95,14 +95,25 @@ class Meter:
 
     def used(self) -> float:
         if self._pid:
-            self._most = max(self._most, _since(self._base, tree_seconds(self._pid)))
+            self._most = max(self._most, sum(_since(self._base, tree_seconds(self._pid))
+                                             .values()))
         return self._most
 
-    def waited(self) -> float:
-        return _since(self._base_waited, tree_seconds(self._pid, waited=True)) if self._pid \
-            else 0.0
+    def wanted(self) -> tuple[float, float]:
+        """(seconds the busiest process ran or waited to run, of them waiting) since
+        ``start()``: near the clock's time when a busy machine, not sleep, made a cell slow.
+        (One process: a student's hundred processes waiting for each other say nothing
+        about the machine.)"""
+        if not self._pid:
+            return 0.0, 0.0
+        ran = _since(self._base, tree_seconds(self._pid))
+        waited = _since(self._base_waited, tree_seconds(self._pid, waited=True))
+        busiest = max(waited, key=lambda p: waited[p] + ran.get(p, 0.0), default=None)
+        if busiest is None:
+            return 0.0, 0.0
+        return waited[busiest] + ran.get(busiest, 0.0), waited[busiest]
 
 
-def _since(base: dict[int, float], now: dict[int, float]) -> float:
+def _since(base: dict[int, float], now: dict[int, float]) -> dict[int, float]:
     # A pid seen before with more time is a new process that reuses the number.
-    return sum(t - base.get(p, 0.0) if t >= base.get(p, 0.0) else t for p, t in now.items())
+    return {p: t - base.get(p, 0.0) if t >= base.get(p, 0.0) else t for p, t in now.items()}
