@@ -21,7 +21,7 @@ export JUPYTER_CONFIG_PATH := $(CURDIR)/autograder
 export JUPYTER_PREFER_ENV_PATH := 1
 
 .PHONY: setup lab test lint release check-release images bench clean progress check browser \
-	sandbox grade bench-grade student-release mutants export instructor
+	sandbox grade bench-grade bench-load student-release mutants export instructor
 
 # pip install $(1), showing each package as pip gets it; pip's full log goes to
 # .venv/install.log and is shown whole only if the install fails.
@@ -156,6 +156,11 @@ mutants: $(READY)
 ## (STUDENTS=40 by default; tens of minutes on 2 cores). Writes benchmarks/grading.md.
 bench-grade: $(DEV_READY) sandbox
 	python benchmarks/grade_bench.py --students $(or $(STUDENTS),40)
+
+## Time 07's and 08's training steps and a class's grading, quiet and under a load of four
+## busy processes, against each one's fair share (a few minutes). Writes benchmarks/load.md.
+bench-load: $(DEV_READY) sandbox
+	python benchmarks/load_bench.py
 
 ## Redraw the figures in images/ from images/make_images.py.
 images: $(READY)

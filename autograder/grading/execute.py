@@ -92,8 +92,8 @@ class SafeExecute(Execute):
     def preprocess(self, nb, resources=None, km=None):
         self._deadline = time.monotonic() + self.notebook_wall
         self._cpu_spent = 0.0  # CPU seconds of the kernels' cells and checks so far
-        self._wanted = self._waited = 0.0  # seconds a cell's busiest process ran or waited
-        # to run, and waited
+        # Per cell, summed: seconds its busiest process ran or waited to run, and waited.
+        self._wanted = self._waited = 0.0
         self._meter = cpu.Meter(self._cpu_root)
         self._stopped = "this cell ran past its limit"  # which limit, once one is reached
         self._busy = False  # whether that was the machine's doing (see _over)
@@ -216,14 +216,15 @@ class SafeExecute(Execute):
         kernel's tree is read every half second, and the cell is interrupted when it has used
         its CPU seconds, or when the clock's backstop (``timeout``) has passed."""
         self._meter.start()
-        cpu_limit, wall_end = self._cell_cpu(), time.monotonic() + (timeout or 1e9)
+        cpu_limit, wall = self._cell_cpu(), timeout or 1e9
+        wall_end = time.monotonic() + wall
         try:
             while True:
                 try:
                     msg = await ensure_async(self.kc.shell_channel.get_msg(timeout=POLL_SECONDS))
                 except Empty:
                     await self._async_check_alive()
-                    if not self._over(cpu_limit, wall_end):
+                    if not self._over(cpu_limit, wall, wall_end):
                         continue
                     task_poll_kernel_alive.cancel()
                     await ensure_async(self.km.interrupt_kernel())
@@ -259,14 +260,14 @@ class SafeExecute(Execute):
         """The limit a cell reached, for the report (where "this cell" would not say which)."""
         return self._stopped.replace("this cell", "a cell", 1)
 
-    def _over(self, cpu_limit: float, wall_end: float) -> bool:
+    def _over(self, cpu_limit: float, wall: float, wall_end: float) -> bool:
         """Whether the running cell is over a limit; ``_stopped`` says which, in words, and
         ``_busy`` whether a busy machine, not the cell, made it slow."""
         self._busy = False
         if self._meter.used() > cpu_limit:
             self._stopped = f"this cell used more than {cpu_limit:.0f} s of CPU time"
         elif time.monotonic() > wall_end:
-            wall, (wanted, waited) = self._cell_timeout(None), self._meter.wanted()
+            wanted, waited = self._meter.wanted()
             self._busy = wanted > wall / 2
             why = (f"{waited:.0f} s of it waiting for a busy machine" if self._busy
                    else "sleeping or waiting")
@@ -310,9 +311,9 @@ class SafeExecute(Execute):
         self._meter.start()
         try:
             while time.monotonic() < deadline and self._meter.used() <= cpu_limit:
-                try:
+                try:  # never a negative timeout: zmq would wait for ever
                     msg = self._get_shell_msg(
-                        timeout=min(POLL_SECONDS, deadline - time.monotonic()))
+                        timeout=max(0.01, min(POLL_SECONDS, deadline - time.monotonic())))
                 except Empty:
                     continue
                 except Exception:
