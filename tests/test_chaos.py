@@ -70,3 +70,39 @@ def test_a_busy_machine_gives_the_grades_of_a_quiet_one(tmp_path):
             student, quiet[student]["events"], loaded[student]["events"])
     for student in HONEST:
         assert loaded[student]["score"] == honest.STUDENTS[student][2], student
+
+
+class FailsFirst:
+    """A pool whose first grading of every notebook fails as a kernel that would not start
+    under load fails; grading again, alone, works."""
+
+    def __init__(self):
+        self.pool = LocalPool(1)
+
+    def run(self, function, jobs):
+        for job in jobs:
+            yield {"student": job.student, "assignment": job.assignment, "status": "error",
+                   "reason": "the grader failed (RuntimeError); the full log is in logs/",
+                   "log": "RuntimeError: Kernel didn't respond in 60 seconds\n", "grades": {},
+                   "comments": {}, "events": [], "notebook": None, "feedback": None,
+                   "sha256": "", "timestamp": None}
+
+    def alone(self, function, jobs):
+        return self.pool.alone(function, jobs)
+
+
+def test_a_notebook_the_grader_failed_on_is_graded_again_alone(tmp_path):
+    if not sandbox.available():
+        pytest.skip("bubblewrap (bwrap) is not installed")
+    grading = tmp_path / "grading"
+    write(grading, "copies_a_check_cell", honest.notebook("copies_a_check_cell"))
+    pipeline.grade_class(pipeline.Course(REPO, grading), FailsFirst(), [A], LIMITS,
+                         progress=False)
+    result = json.loads((grading / "autograded" / "copies_a_check_cell" / A / pipeline.RESULT)
+                        .read_text())
+    assert result["status"] == "graded" and result["score"] == honest.FULL
+    assert result["events"][0]["message"].startswith("graded again, alone, after the first "
+                                                     "grading stopped (the grader failed")
+    log = grading / "logs" / "copies_a_check_cell" / f"{A}.log"
+    assert "Kernel didn't respond" in log.read_text()
+    assert "Traceback" not in (grading / "grades.csv").read_text()
