@@ -105,18 +105,18 @@ def cell_warnings(notebook) -> list[str]:
         seen.add(grade_id)
         parts = [c for c in notebook.cells if _marks(c).get("grade_id") == grade_id]
         name = names.get(grade_id, "a course cell")
-        where = ", ".join(f"[{numbers[id(c)]}]" for c in parts if id(c) in numbers)
+        where = " and ".join(f"[{numbers[id(c)]}]" for c in parts if id(c) in numbers)
         if len(parts) > 1 and _marks(cell).get("locked"):
             joined = _whole(parts)
             if joined is not None:
                 parts[0].source = joined
                 notebook.cells = [c for c in notebook.cells if not any(c is p for p in parts[1:])]
-                warnings.append(f"You split {name} into {len(parts)} cells ({where}). Grading "
+                warnings.append(f"You split {name} into cells {where}. Grading "
                                 "joins them again; you can too (select them, then Shift+M).")
             else:
                 warnings.append(f"You copied {name} (cells {where}). Grading runs the first as "
-                                "the check and the copy as an ordinary cell of yours: nothing is "
-                                "lost, but you may delete the copy.")
+                                "the check cell and the copy as an ordinary cell of yours: "
+                                "nothing is lost, but you may delete the copy.")
         elif len(parts) > 1:
             warnings.append(f"{name[0].upper()}{name[1:]} is there {len(parts)} times (cells "
                             f"{where}). All of them run, in order, as in Run All: the checks "

@@ -1,7 +1,8 @@
 """Honest students on real machines (tests/honest.py): a class of notebook 01 whose students
 copied, split, merged, re-typed, deleted and re-added cells, graded with real nbgrader.
 
-Each earns exactly what its answers are worth, none has the status `error`, what the grader
+Each earns exactly what its answers are worth (what the same answers earn in an untouched
+notebook, graded in the same class), none has the status `error`, what the grader
 put right is one plain sentence in the report and in the student's feedback, and no
 traceback reaches grades.csv, the report or a feedback page.
 """
@@ -31,10 +32,11 @@ def graded(tmp_path_factory):
     if not sandbox.available():
         pytest.skip("bubblewrap (bwrap) is not installed: `make test` installs it with apt")
     grading = tmp_path_factory.mktemp("honest") / "grading"
-    for student in honest.STUDENTS:
+    notebooks = {s: honest.notebook(s) for s in honest.STUDENTS} | honest.twins()
+    for student, notebook in notebooks.items():
         path = grading / "submitted" / student / A / f"{A}.ipynb"
         path.parent.mkdir(parents=True)
-        path.write_text(json.dumps(honest.notebook(student)))
+        path.write_text(json.dumps(notebook))
     course = pipeline.Course(REPO, grading)
     summary = pipeline.grade_class(course, LocalPool(2), [A], LIMITS, progress=False)
     results = {p.parent.parent.name: json.loads(p.read_text())
@@ -50,9 +52,11 @@ def page(graded, student: str) -> str:
 
 @pytest.mark.parametrize("student", honest.STUDENTS)
 def test_each_earns_what_its_answers_are_worth(graded, student):
-    result = graded["results"][student]
+    result, twin = graded["results"][student], graded["results"][honest.twin(student)]
     assert result["status"] == "graded", result["reason"]
-    assert result["score"] == pytest.approx(honest.STUDENTS[student][2]), result["events"]
+    assert result["exercises"] == twin["exercises"], result["events"]
+    if not honest.STUDENTS[student][2]:  # every answer right
+        assert result["score"] == honest.FULL
 
 
 @pytest.mark.parametrize("student", [s for s, (_, said, _) in honest.STUDENTS.items() if said])
@@ -68,6 +72,10 @@ def test_what_was_put_right_is_one_sentence_in_the_report_and_the_feedback(grade
 
 
 def test_an_answer_cell_that_raised_explains_the_checks_that_follow(graded):
+    lost = {cell: score for cell, (score, _) in
+            graded["results"]["has_a_syntax_error_in_exercise_5"]["exercises"].items()
+            if score < honest.POINTS[cell]}
+    assert lost == {"ex5_tests": 0, "ex6_tests": 0}  # exercise 6 calls weighted_sum
     text = page(graded, "has_a_syntax_error_in_exercise_5")
     cause = ("your answer cell for Exercise 5 raised SyntaxError on line 6, so `weighted_sum` "
              "was never defined")

@@ -120,6 +120,8 @@ def normalise(notebook: dict, release: dict) -> list[str]:
     for cell in cells:
         if not isinstance(cell.get("metadata"), dict):
             cell["metadata"] = {}
+        if "nbgrader" in cell["metadata"] and not marks(cell):  # not a dict, or empty
+            del cell["metadata"]["nbgrader"]
         if not isinstance(cell.get("source"), (str, list)):
             cell["source"] = ""
     repeated_ids = _unique_ids(notebook, cells)
