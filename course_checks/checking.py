@@ -25,8 +25,8 @@ from typing import Any
 
 import torch
 
+from . import cell_errors, shortcuts
 from . import selfcheck as _selfcheck
-from . import shortcuts
 
 __all__ = ["Checks", "compare"]
 
@@ -239,6 +239,12 @@ def _not_passing(uses: str) -> bool:
 _NOT_MISTAKES = ("Converting a tensor with requires_grad=True to a scalar",)
 
 
+def _missing(error: NameError) -> str:
+    """The name a NameError is about (one raised in the kernel arrives as its message)."""
+    found = re.search(r"name '(\w+)' is not defined", str(error))
+    return getattr(error, "name", None) or (found.group(1) if found else "")
+
+
 def _hint_for(error: str) -> str:
     """A pointer for errors that beginners meet often; empty when none applies."""
     text = error.lower()
@@ -273,6 +279,7 @@ SPOKEN_ERRORS = ("ShortcutError", "ChangedInPlace", "OutOfBudget")
 # grader sets it (``autograder/mutation/mutants.py``); in a student's kernel it stays None, so the
 # reference answer never travels with the course.
 variant_answers: Callable[[str], list[tuple[str, dict[str, Any]]]] | None = None
+cell_errors.watch()  # in a kernel: remember cells that raise, for the NameErrors they cause
 VARIANT_SECONDS = 3.0  # time to spend looking for the variant a wrong answer matches
 
 # The grader's reading of the answer's source: ``(exercise, refuses) -> [message]``, one per
@@ -336,6 +343,9 @@ class Checks:
             message = f"raised {type(error).__name__}: {error}" + _hint_for(str(error))
             if type(error).__name__ in SPOKEN_ERRORS:  # their message is the whole story
                 message = str(error).rstrip(".") + "."
+            # A name that is missing because the cell defining it raised: say that instead.
+            if isinstance(error, NameError) and (cause := cell_errors.explain(_missing(error))):
+                message = cause[0]
             self.results.append((description, message))
             return _NO_ANSWER
         finally:  # warnings too: a deprecation warning before an error often names the bug
