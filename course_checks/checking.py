@@ -207,6 +207,15 @@ def _changed_in_place(inputs, copies) -> list[str]:
     return changed
 
 
+def filled_by_answer(tensor: torch.Tensor) -> torch.Tensor:
+    """Mark ``tensor`` as one the answer is meant to write into (a preallocated cache): its
+    change in place is the answer, not a mistake. In the student's kernel the check simply
+    sees the tensor change; the grader's checker copies the kernel's new values into it,
+    as data, after each call. -> ``tensor`` itself."""
+    tensor._filled_by_answer = True
+    return tensor
+
+
 def in_place_message(names: list[str]) -> str:
     """What a check says about inputs an answer changed in place (``names`` as written)."""
     return (f"your function changed its input {' and '.join(names)} in place. The caller still"
