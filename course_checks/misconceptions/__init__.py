@@ -41,6 +41,7 @@ from .language_model import (
     lm_logits,
     random_windows,
     sample_distribution,
+    train_history,
 )
 from .matrix_attention import (
     masked_attention,
@@ -115,6 +116,7 @@ __all__ = [
     "softmax",
     "split_heads",
     "tiled_attention",
+    "train_history",
     "train_step",
     "transformer_lr",
     "weighted_sum",
