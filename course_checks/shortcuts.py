@@ -32,6 +32,14 @@ MULTIHEAD = ("torch.nn.MultiheadAttention", "torch.nn.functional.multi_head_atte
 LAYER_NORM = ("torch.nn.LayerNorm", "torch.nn.functional.layer_norm", "torch.layer_norm")
 SINUSOIDS = ("transformer_course.positional.sinusoidal_table",
              "transformer_course.positional.PositionalEncoding")
+# Notebook 10: the package's tiled attention and its backward passes, and autograd, which
+# would differentiate for the student.
+TILED = tuple(f"transformer_course.tiled_attention.{name}" for name in (
+    "online_softmax_step", "tiled_attention", "attention_backward", "flash_backward",
+    "AttentionFunction", "FlashAttention", "flash_attention"))
+AUTOGRAD = ("torch.autograd.grad", "torch.autograd.backward", "torch.Tensor.backward",
+            "torch.autograd.functional.vjp", "torch.autograd.functional.jacobian",
+            "torch.func.vjp", "torch.func.grad", "torch.func.jacrev")
 
 _active: list[tuple[str, ...]] = []  # the refusals of the check now running, innermost last
 

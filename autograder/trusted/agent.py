@@ -91,8 +91,10 @@ def _run(request: dict, reply: dict):
         if request["name"] not in namespace:
             raise NameError(f"name {request['name']!r} is not defined")
         return namespace[request["name"]]
-    target = _handles[request["ref"]]
-    if op == "call":
+    # "apply": a course probe sent by the checker (pickled by reference to the course's
+    # module), run here on the student's objects (course_checks/beside.py)
+    target = _in(request["probe"]) if op == "apply" else _handles[request["ref"]]
+    if op in ("call", "apply"):
         args = [_in(a) for a in request["args"]]
         kwargs = {k: _in(v) for k, v in request["kwargs"].items()}
         inputs = list(_tensors(args, kwargs))

@@ -37,7 +37,7 @@ from jupyter_core.utils import run_sync
 
 from autograder.cells import split_hidden
 from autograder.trusted import wire
-from course_checks import shortcuts
+from course_checks import beside, shortcuts
 from course_checks.checking import in_place_message
 
 AGENT = "__import__('autograder.trusted.agent', fromlist=['handle']).handle({request!r})"
@@ -193,6 +193,13 @@ class KernelLink:
             name, message = (str(part) for part in list(reply["error"])[:2])
             raise _error_class(name)(message)
         return wire.decode(reply.get("value"), lambda i, kind: Remote(self, i, kind))
+
+    def apply(self, probe, args, kwargs):
+        """Run the course's ``probe`` in the kernel, beside the student's objects among its
+        arguments (``course_checks/beside.py``); its report comes back as data."""
+        return self.request("apply", probe=self.out(probe), args=[self.out(a) for a in args],
+                            kwargs={k: self.out(v) for k, v in kwargs.items()},
+                            refuses=list(shortcuts.active()))
 
     @staticmethod
     def _parse(text: str) -> dict:
@@ -376,6 +383,7 @@ class Checker:
             try:
                 if self.link is not None:  # None: everything is in the namespace already
                     self._resolve(ast.parse(source))
+                    beside.forward = self.link.apply  # probes run in the kernel
                 pieces = split_hidden(source)
                 for number, (code, hidden) in enumerate(pieces):
                     last = number == len(pieces) - 1
@@ -384,6 +392,8 @@ class Checker:
                         value = self._exec(code, last)
             except BaseException as error:  # noqa: BLE001 - reported as the cell's error
                 failure = error
+            finally:
+                beside.forward = None
             for warning in caught:
                 print(f"(warning: {warning.category.__name__}: {warning.message})")
         return stdout.getvalue(), value, failure
