@@ -4256,6 +4256,7 @@ def decoder_block(x, memory, self_attention, cross_attention, feed_forward_net, 
         "kind": "correct",
     },
     # ------------------------------------------------------------------ 08_language_model
+    # (rewritten 2026-11-24 for the new notebook 08: nine answer cells, ex1_tokenizer … ex9_attend_with_cache)
     {
         "notebook": "08_language_model",
         "cell": "ex1_tokenizer",
@@ -4264,17 +4265,16 @@ def decoder_block(x, memory, self_attention, cross_attention, feed_forward_net, 
 
 def vocabulary(text):
     """[UNKNOWN] + the distinct characters of text, sorted."""
-    seen = []
-    for c in text:
-        if c not in seen and c != UNKNOWN:
-            seen.append(c)
-    return [UNKNOWN] + seen
+    chars = sorted(set(text))
+    if UNKNOWN not in chars:
+        chars.insert(0, UNKNOWN)
+    return chars
 
 
 def encode(text, vocab):
     """str -> (len(text),) int64: each character's index in vocab, 0 if it is not there."""
-    index = {c: i for i, c in enumerate(vocab)}
-    return torch.tensor([index.get(c, 0) for c in text], dtype=torch.long)
+    lookup = {ch: i for i, ch in enumerate(vocab)}
+    return torch.tensor([lookup.get(ch, 0) for ch in text], dtype=torch.long)
 
 
 def decode(ids, vocab):
@@ -4282,37 +4282,8 @@ def decode(ids, vocab):
     return "".join(vocab[i] for i in ids.tolist())
 ''',
         "correct": False,
-        "mistake": "The vocabulary lists the characters in order of first appearance instead of sorted.",
-        "keywords": [r"sort", r"order"],
-        "kind": "missing term",
-    },
-    {
-        "notebook": "08_language_model",
-        "cell": "ex1_tokenizer",
-        "code": r'''UNKNOWN = corpus.UNKNOWN
-
-
-def vocabulary(text):
-    """[UNKNOWN] + the distinct characters of text, sorted."""
-    # YOUR CODE HERE
-    return [UNKNOWN] + sorted(set(text))
-
-
-def encode(text, vocab):
-    """str -> (len(text),) int64: each character's index in vocab, 0 if it is not there."""
-    # YOUR CODE HERE
-    lookup = {ch: i for i, ch in enumerate(vocab)}
-    return torch.tensor([lookup.get(ch, 0) for ch in text], dtype=torch.long)
-
-
-def decode(ids, vocab):
-    """(n,) int64 -> str: the characters vocab[i] of the indices, in order."""
-    # YOUR CODE HERE
-    return "".join(vocab[int(i)] for i in ids)
-''',
-        "correct": False,
-        "mistake": "When the text itself contains UNKNOWN, the vocabulary lists it twice (once at index 0, once among the sorted characters).",
-        "keywords": [r"twice", r"once", r"duplicat", r"two times", r"again"],
+        "mistake": "When the text contains UNKNOWN itself, it is left where sorting puts it (after every other character) instead of being moved to index 0.",
+        "keywords": [r"index 0|position 0|first", r"UNKNOWN|�|replacement", r"sort"],
         "kind": "boundary",
     },
     {
@@ -4323,13 +4294,40 @@ def decode(ids, vocab):
 
 def vocabulary(text):
     """[UNKNOWN] + the distinct characters of text, sorted."""
+    return [UNKNOWN] + sorted(c for c in text if c != UNKNOWN)
+
+
+def encode(text, vocab):
+    """str -> (len(text),) int64: each character's index in vocab, 0 if it is not there."""
+    index = {c: i for i, c in enumerate(vocab)}
+    return torch.tensor([index[c] if c in index else 0 for c in text], dtype=torch.long)
+
+
+def decode(ids, vocab):
+    """(n,) int64 -> str: the characters vocab[i] of the indices, in order."""
+    return "".join([vocab[int(i)] for i in ids])
+''',
+        "correct": False,
+        "mistake": "The vocabulary keeps every occurrence of a character (sorted, but without set()), so repeated characters appear many times instead of once.",
+        "keywords": [r"distinct|unique|set\(", r"duplicat|repeat|more than once|many times|once"],
+        "kind": "missing term",
+    },
+    {
+        "notebook": "08_language_model",
+        "cell": "ex1_tokenizer",
+        "code": r'''UNKNOWN = corpus.UNKNOWN
+
+
+def vocabulary(text):
+    """[UNKNOWN] + the distinct characters of text, sorted."""
     return [UNKNOWN] + sorted(set(text) - {UNKNOWN})
 
 
 def encode(text, vocab):
     """str -> (len(text),) int64: each character's index in vocab, 0 if it is not there."""
-    positions = {c: i for i, c in enumerate(vocab)}
-    return torch.tensor([positions.get(c, -1) for c in text], dtype=torch.long)
+    # index 0 is UNKNOWN, the real characters start after it
+    char_to_id = {c: i for i, c in enumerate(vocab[1:])}
+    return torch.tensor([char_to_id.get(c, 0) for c in text], dtype=torch.long)
 
 
 def decode(ids, vocab):
@@ -4337,8 +4335,34 @@ def decode(ids, vocab):
     return "".join(vocab[i] for i in ids.tolist())
 ''',
         "correct": False,
-        "mistake": "encode maps a character that is not in the vocabulary to -1 instead of 0, the index of UNKNOWN.",
-        "keywords": [r"-1|index 0", r"\b0\b", r"zero", r"UNKNOWN", r"unknown"],
+        "mistake": "encode numbers the characters of vocab[1:] from 0, so every known character's index is one too small (and the first character collides with UNKNOWN's 0).",
+        "keywords": [r"one too (small|low)|off by one|off-by-one|shift", r"vocab\[1:\]|enumerate", r"\+ ?1|minus one|- ?1"],
+        "kind": "off-by-one",
+    },
+    {
+        "notebook": "08_language_model",
+        "cell": "ex1_tokenizer",
+        "code": r'''UNKNOWN = corpus.UNKNOWN
+
+
+def vocabulary(text):
+    """[UNKNOWN] + the distinct characters of text, sorted."""
+    return [UNKNOWN] + sorted(set(text).difference(UNKNOWN))
+
+
+def encode(text, vocab):
+    """str -> (len(text),) int64: each character's index in vocab, 0 if it is not there."""
+    table = dict(zip(vocab, range(len(vocab))))
+    return torch.tensor([table.get(c, -1) for c in text], dtype=torch.long)
+
+
+def decode(ids, vocab):
+    """(n,) int64 -> str: the characters vocab[i] of the indices, in order."""
+    return "".join(map(vocab.__getitem__, ids.tolist()))
+''',
+        "correct": False,
+        "mistake": "A character that is not in the vocabulary becomes -1 instead of 0 (UNKNOWN's index).",
+        "keywords": [r"-1|minus one", r"\b0\b|zero|UNKNOWN", r"not in (the )?vocab|unknown"],
         "kind": "wrong constant",
     },
     {
@@ -4349,105 +4373,28 @@ def decode(ids, vocab):
 
 def vocabulary(text):
     """[UNKNOWN] + the distinct characters of text, sorted."""
-    chars = sorted(set(text.replace(UNKNOWN, "")))
-    return [UNKNOWN] + chars
-
-
-def encode(text, vocab):
-    """str -> (len(text),) int64: each character's index in vocab, 0 if it is not there."""
-    table = {char: idx for idx, char in enumerate(vocab, start=1)}
-    return torch.tensor([table.get(char, 0) for char in text], dtype=torch.long)
-
-
-def decode(ids, vocab):
-    """(n,) int64 -> str: the characters vocab[i] of the indices, in order."""
-    return "".join(vocab[i] for i in ids.tolist())
-''',
-        "correct": False,
-        "mistake": "encode numbers the vocabulary from 1 (enumerate(vocab, start=1)), so every index is one too large.",
-        "keywords": [r"start ?= ?1|enumerate", r"from (1|one)", r"off.by.one", r"one too (large|high|big)", r"\+ ?1"],
-        "kind": "off-by-one",
-    },
-    {
-        "notebook": "08_language_model",
-        "cell": "ex1_tokenizer",
-        "code": r'''UNKNOWN = corpus.UNKNOWN
-
-
-def vocabulary(text):
-    """[UNKNOWN] + the distinct characters of text, sorted."""
-    return [UNKNOWN] + sorted({c for c in text if c != UNKNOWN})
-
-
-def encode(text, vocab):
-    """str -> (len(text),) int64: each character's index in vocab, 0 if it is not there."""
-    char_to_id = dict(zip(vocab, range(len(vocab))))
-    return torch.tensor([char_to_id.get(c, 0) for c in text], dtype=torch.long)
-
-
-def decode(ids, vocab):
-    """(n,) int64 -> str: the characters vocab[i] of the indices, in order."""
-    return " ".join(vocab[i] for i in ids.tolist())
-''',
-        "correct": False,
-        "mistake": "decode joins the characters with a space between them instead of with the empty string.",
-        "keywords": [r"space", r"join", r"separator", r"empty string"],
-        "kind": "python slip",
-    },
-    {
-        "notebook": "08_language_model",
-        "cell": "ex1_tokenizer",
-        "code": r'''UNKNOWN = corpus.UNKNOWN
-
-
-def vocabulary(text):
-    """[UNKNOWN] + the distinct characters of text, sorted."""
-    return [UNKNOWN] + sorted(set(text) - {UNKNOWN})
-
-
-def encode(text, vocab):
-    """str -> (len(text),) int64: each character's index in vocab, 0 if it is not there."""
-    index = {c: i for i, c in enumerate(vocab)}
-    return torch.tensor([index.get(c, 0) for c in text], dtype=torch.int32)
-
-
-def decode(ids, vocab):
-    """(n,) int64 -> str: the characters vocab[i] of the indices, in order."""
-    return "".join(vocab[i] for i in ids.tolist())
-''',
-        "correct": False,
-        "mistake": "encode returns int32 indices instead of torch.long (int64), which embeddings expect.",
-        "keywords": [r"int32", r"int64", r"\blong\b", r"dtype"],
-        "kind": "dtype",
-    },
-    {
-        "notebook": "08_language_model",
-        "cell": "ex1_tokenizer",
-        "code": r'''UNKNOWN = corpus.UNKNOWN
-
-
-def vocabulary(text):
-    """[UNKNOWN] + the distinct characters of text, sorted."""
-    distinct = set(text)
-    distinct.discard(UNKNOWN)
+    distinct = dict.fromkeys(text)  # keeps one of each
+    distinct.pop(UNKNOWN, None)
     return [UNKNOWN, *sorted(distinct)]
 
 
 def encode(text, vocab):
     """str -> (len(text),) int64: each character's index in vocab, 0 if it is not there."""
-    lookup = {c: i for i, c in enumerate(vocab)}
-    ids = torch.zeros(len(text), dtype=torch.long)
+    from collections import defaultdict
+    index = defaultdict(int)  # missing characters -> 0
+    index.update((c, i) for i, c in enumerate(vocab))
+    ids = torch.empty(len(text), dtype=torch.long)
     for position, c in enumerate(text):
-        ids[position] = lookup.get(c, 0)
+        ids[position] = index[c]
     return ids
 
 
 def decode(ids, vocab):
     """(n,) int64 -> str: the characters vocab[i] of the indices, in order."""
-    pieces = []
+    out = []
     for i in ids:
-        pieces.append(vocab[int(i)])
-    return "".join(pieces)
+        out.append(vocab[i.item()])
+    return "".join(out)
 ''',
         "correct": True,
         "mistake": "",
@@ -4459,13 +4406,15 @@ def decode(ids, vocab):
         "cell": "ex2_random_windows",
         "code": r'''def random_windows(data, block_size, batch_size, generator=None):
     """data (N,) -> inputs (B, T), targets (B, T): random windows and the same windows one on."""
+    # the last target is data[s + block_size], so leave room for it
     starts = torch.randint(len(data) - block_size - 1, (batch_size,), generator=generator)
-    rows = starts[:, None] + torch.arange(block_size)
-    return data[rows], data[rows + 1]
+    inputs = torch.stack([data[s : s + block_size] for s in starts])
+    targets = torch.stack([data[s + 1 : s + block_size + 1] for s in starts])
+    return inputs, targets
 ''',
         "correct": False,
-        "mistake": "Draws the starts below len(data) − block_size − 1 instead of len(data) − block_size: a different range, so other starts (and the last window never drawn).",
-        "keywords": [r"len\(data\)|range", r"bound", r"high", r"- ?1", r"off.by.one"],
+        "mistake": "Draws the starts below len(data) - block_size - 1 instead of len(data) - block_size: one start too few, so the draws differ from the ones asked for (and 9 characters with windows of 8 raise).",
+        "keywords": [r"- ?1|one (too )?(few|less|fewer)|off by one|off-by-one", r"len\(data\) ?- ?block_size|high|upper bound|highest start"],
         "kind": "off-by-one",
     },
     {
@@ -4473,30 +4422,13 @@ def decode(ids, vocab):
         "cell": "ex2_random_windows",
         "code": r'''def random_windows(data, block_size, batch_size, generator=None):
     """data (N,) -> inputs (B, T), targets (B, T): random windows and the same windows one on."""
-    # YOUR CODE HERE
-    starts = torch.randint(len(data) - block_size, (batch_size,), generator=generator)
-    inputs = torch.stack([data[s:s + block_size] for s in starts])
-    targets = torch.stack([data[s - 1:s + block_size - 1] for s in starts])
-    return inputs, targets
-''',
-        "correct": False,
-        "mistake": "The targets are shifted the wrong way, one character back (data[s − 1 : s + T − 1]) instead of one on (data[s + 1 : s + T + 1]).",
-        "keywords": [r"wrong (way|direction)|previous", r"direction", r"back", r"s ?- ?1", r"one on"],
-        "kind": "direction",
-    },
-    {
-        "notebook": "08_language_model",
-        "cell": "ex2_random_windows",
-        "code": r'''def random_windows(data, block_size, batch_size, generator=None):
-    """data (N,) -> inputs (B, T), targets (B, T): random windows and the same windows one on."""
     starts = torch.randint(len(data) - block_size, (batch_size,))
-    offsets = torch.arange(block_size)
-    idx = starts.unsqueeze(1) + offsets
+    idx = starts[:, None] + torch.arange(block_size)
     return data[idx], data[idx + 1]
 ''',
         "correct": False,
-        "mistake": "Does not pass the generator to torch.randint, so the starts come from the global random state and are not reproducible from the given generator.",
-        "keywords": [r"generator", r"seed", r"reproduc", r"global random"],
+        "mistake": "Does not pass the generator to torch.randint, so the starts come from the global random state and a seeded generator does not reproduce them.",
+        "keywords": [r"generator", r"seed", r"global"],
         "kind": "ignored argument",
     },
     {
@@ -4505,30 +4437,32 @@ def decode(ids, vocab):
         "code": r'''def random_windows(data, block_size, batch_size, generator=None):
     """data (N,) -> inputs (B, T), targets (B, T): random windows and the same windows one on."""
     starts = torch.randint(len(data) - block_size, (batch_size,), generator=generator)
-    xs, ys = [], []
-    for s in starts.tolist():
-        xs.append(data[s:s + block_size])
-        ys.append(data[s + 1:s + block_size])
-    return torch.stack(xs), torch.stack(ys)
+    positions = starts[:, None] + torch.arange(block_size)
+    inputs = data[positions]
+    targets = data[positions] + 1
+    return inputs, targets
 ''',
         "correct": False,
-        "mistake": "The target slice ends one too early, data[s + 1 : s + block_size], so each target row has block_size − 1 characters instead of block_size.",
-        "keywords": [r"one (too )?(short|early|few)", r"off.by.one", r"block_size ?\+ ?1", r"T ?- ?1", r"block_size ?- ?1"],
-        "kind": "off-by-one",
+        "mistake": "Adds 1 to the characters' values (data[positions] + 1) instead of taking the next positions (data[positions + 1]); it only looks right when data is a range of consecutive numbers.",
+        "keywords": [r"data\[positions\] ?\+ ?1|value|\+ ?1 (outside|after)", r"positions ?\+ ?1|next (position|character)|index|shift"],
+        "kind": "precedence",
     },
     {
         "notebook": "08_language_model",
         "cell": "ex2_random_windows",
         "code": r'''def random_windows(data, block_size, batch_size, generator=None):
     """data (N,) -> inputs (B, T), targets (B, T): random windows and the same windows one on."""
-    starts = torch.randint(len(data) - block_size, (batch_size, 1), generator=generator)
-    positions = starts[:, None] + torch.arange(block_size)
-    return data[positions], data[positions + 1]
+    starts = torch.randint(len(data) - batch_size, (batch_size,), generator=generator)
+    inputs, targets = [], []
+    for s in starts.tolist():
+        inputs.append(data[s : s + block_size])
+        targets.append(data[s + 1 : s + 1 + block_size])
+    return torch.stack(inputs), torch.stack(targets)
 ''',
         "correct": False,
-        "mistake": "Draws the starts with shape (B, 1) and then adds another axis, so the windows come out (B, 1, T) instead of (B, T).",
-        "keywords": [r"\(B, 1, T\)", r"extra (axis|dimension)", r"\(batch_size, 1\)", r"\(B, 1\)"],
-        "kind": "axis count",
+        "mistake": "Draws the starts below len(data) - batch_size instead of len(data) - block_size: the batch size and the window length are mixed up.",
+        "keywords": [r"batch_size", r"block_size", r"mix|swap|confus|instead"],
+        "kind": "operand swap",
     },
     {
         "notebook": "08_language_model",
@@ -4536,8 +4470,8 @@ def decode(ids, vocab):
         "code": r'''def random_windows(data, block_size, batch_size, generator=None):
     """data (N,) -> inputs (B, T), targets (B, T): random windows and the same windows one on."""
     starts = torch.randint(len(data) - block_size, (batch_size,), generator=generator)
-    # every window of block_size + 1 characters; pick the drawn ones, then split input / target
-    windows = data.unfold(0, block_size + 1, 1)[starts]  # (B, T + 1)
+    # every window of block_size + 1 characters, one per start position: (N - T, T + 1)
+    windows = data.unfold(0, block_size + 1, 1)[starts]
     return windows[:, :-1], windows[:, 1:]
 ''',
         "correct": True,
@@ -4547,16 +4481,281 @@ def decode(ids, vocab):
     },
     {
         "notebook": "08_language_model",
-        "cell": "ex2_random_windows",
-        "code": r'''def random_windows(data, block_size, batch_size, generator=None):
-    """data (N,) -> inputs (B, T), targets (B, T): random windows and the same windows one on."""
-    high = len(data) - block_size
-    inputs, targets = [], []
-    for _ in range(batch_size):
-        s = int(torch.randint(high, (1,), generator=generator))
-        inputs.append(data[s:s + block_size])
-        targets.append(data[s + 1:s + block_size + 1])
-    return torch.stack(inputs), torch.stack(targets)
+        "cell": "ex3_multihead_module",
+        "code": r'''# Paste your class from notebook 03, exercise 5, over this whole cell.
+class MultiHeadAttention(nn.Module):
+    """Packed multi-head attention with nn.MultiheadAttention's parameters (batch_first=True).
+
+    query (B, T, d_model), key and value (B, S, d_model), mask bool (T, S) or (B, T, S),
+    True = may attend  ->  output (B, T, d_model), weights (B, T, S) averaged over the heads
+    (None when need_weights is False)
+    """
+
+    def __init__(self, d_model, n_heads, dropout=0.0):
+        super().__init__()
+        assert d_model % n_heads == 0, "d_model must be a multiple of n_heads"
+        self.d_model = d_model
+        self.n_heads = n_heads
+        self.d_head = d_model // n_heads
+        self.dropout = dropout
+        self.in_proj_weight = nn.Parameter(torch.empty(3 * d_model, d_model))
+        self.in_proj_bias = nn.Parameter(torch.zeros(3 * d_model))
+        self.out_proj = nn.Linear(d_model, d_model)
+        nn.init.xavier_uniform_(self.in_proj_weight)
+        nn.init.zeros_(self.out_proj.bias)
+
+    def forward(self, query, key, value, mask=None, need_weights=True):
+        w_q, w_k, w_v = self.in_proj_weight.chunk(3)
+        b_q, b_k, b_v = self.in_proj_bias.chunk(3)
+        q = split_heads(F.linear(query, w_q, b_q), self.n_heads)  # (B, H, T, d_head)
+        k = split_heads(F.linear(key, w_k, b_k), self.n_heads)  # (B, H, S, d_head)
+        v = split_heads(F.linear(value, w_v, b_v), self.n_heads)
+        scores = q @ k.transpose(-2, -1) / math.sqrt(self.d_head)
+        if mask is not None:
+            scores = scores.masked_fill(expand_mask(mask), float("-inf"))
+        weights = torch.softmax(scores, dim=-1)
+        weights = F.dropout(weights, p=self.dropout, training=self.training)
+        output = self.out_proj(merge_heads(weights @ v))
+        if not need_weights:
+            return output, None
+        return output, weights.mean(dim=1)
+''',
+        "correct": False,
+        "mistake": "Fills the scores with -inf where the mask is True, i.e. where attending is allowed: nn.MultiheadAttention's polarity instead of the course's (True = may attend).",
+        "keywords": [r"polarity|invert|opposite|revers", r"True", r"~|not|negat"],
+        "kind": "polarity",
+    },
+    {
+        "notebook": "08_language_model",
+        "cell": "ex3_multihead_module",
+        "code": r'''# Paste your class from notebook 03, exercise 5, over this whole cell.
+class MultiHeadAttention(nn.Module):
+    """Packed multi-head attention with nn.MultiheadAttention's parameters (batch_first=True).
+
+    query (B, T, d_model), key and value (B, S, d_model), mask bool (T, S) or (B, T, S),
+    True = may attend  ->  output (B, T, d_model), weights (B, T, S) averaged over the heads
+    (None when need_weights is False)
+    """
+
+    def __init__(self, d_model, n_heads, dropout=0.0):
+        super().__init__()
+        assert d_model % n_heads == 0, "d_model must be a multiple of n_heads"
+        self.d_model = d_model
+        self.n_heads = n_heads
+        self.d_head = d_model // n_heads
+        self.dropout = dropout
+        self.in_proj_weight = nn.Parameter(torch.empty(3 * d_model, d_model))
+        self.in_proj_bias = nn.Parameter(torch.zeros(3 * d_model))
+        self.out_proj = nn.Linear(d_model, d_model)
+        nn.init.xavier_uniform_(self.in_proj_weight)
+        nn.init.zeros_(self.out_proj.bias)
+
+    def forward(self, query, key, value, mask=None, need_weights=True):
+        w_q, w_k, w_v = self.in_proj_weight.chunk(3)
+        b_q, b_k, b_v = self.in_proj_bias.chunk(3)
+        q = split_heads(F.linear(query, w_q, b_q), self.n_heads)  # (B, H, T, d_head)
+        k = split_heads(F.linear(query, w_k, b_k), self.n_heads)  # (B, H, S, d_head)
+        v = split_heads(F.linear(value, w_v, b_v), self.n_heads)
+        scores = q @ k.transpose(-2, -1) / math.sqrt(self.d_head)
+        if mask is not None:
+            scores = scores.masked_fill(~expand_mask(mask), float("-inf"))
+        weights = torch.softmax(scores, dim=-1)
+        weights = F.dropout(weights, p=self.dropout, training=self.training)
+        output = self.out_proj(merge_heads(weights @ v))
+        if not need_weights:
+            return output, None
+        return output, weights.mean(dim=1)
+''',
+        "correct": False,
+        "mistake": "Projects the keys from the query instead of from key: right for self-attention, wrong (or a shape error) in cross-attention, where key and value differ from the query.",
+        "keywords": [r"key", r"query", r"cross"],
+        "kind": "operand swap",
+    },
+    {
+        "notebook": "08_language_model",
+        "cell": "ex3_multihead_module",
+        "code": r'''# Paste your class from notebook 03, exercise 5, over this whole cell.
+class MultiHeadAttention(nn.Module):
+    """Packed multi-head attention with nn.MultiheadAttention's parameters (batch_first=True).
+
+    query (B, T, d_model), key and value (B, S, d_model), mask bool (T, S) or (B, T, S),
+    True = may attend  ->  output (B, T, d_model), weights (B, T, S) averaged over the heads
+    (None when need_weights is False)
+    """
+
+    def __init__(self, d_model, n_heads, dropout=0.0):
+        super().__init__()
+        assert d_model % n_heads == 0, "d_model must be a multiple of n_heads"
+        self.d_model = d_model
+        self.n_heads = n_heads
+        self.d_head = d_model // n_heads
+        self.dropout = dropout
+        self.in_proj_weight = nn.Parameter(torch.randn(3 * d_model, d_model))
+        self.in_proj_bias = nn.Parameter(torch.zeros(3 * d_model))
+        self.out_proj = nn.Linear(d_model, d_model)
+        nn.init.zeros_(self.out_proj.bias)
+
+    def forward(self, query, key, value, mask=None, need_weights=True):
+        w_q, w_k, w_v = self.in_proj_weight.chunk(3)
+        b_q, b_k, b_v = self.in_proj_bias.chunk(3)
+        q = split_heads(F.linear(query, w_q, b_q), self.n_heads)  # (B, H, T, d_head)
+        k = split_heads(F.linear(key, w_k, b_k), self.n_heads)  # (B, H, S, d_head)
+        v = split_heads(F.linear(value, w_v, b_v), self.n_heads)
+        scores = q @ k.transpose(-2, -1) / math.sqrt(self.d_head)
+        if mask is not None:
+            scores = scores.masked_fill(~expand_mask(mask), float("-inf"))
+        weights = torch.softmax(scores, dim=-1)
+        weights = F.dropout(weights, p=self.dropout, training=self.training)
+        output = self.out_proj(merge_heads(weights @ v))
+        if not need_weights:
+            return output, None
+        return output, weights.mean(dim=1)
+''',
+        "correct": False,
+        "mistake": "Starts in_proj_weight from a standard normal (torch.randn) instead of Xavier-uniform, so a new module's weights are far larger than PyTorch's.",
+        "keywords": [r"xavier|glorot", r"randn|normal", r"init"],
+        "kind": "initialisation",
+    },
+    {
+        "notebook": "08_language_model",
+        "cell": "ex3_multihead_module",
+        "code": r'''# Paste your class from notebook 03, exercise 5, over this whole cell.
+class MultiHeadAttention(nn.Module):
+    """Packed multi-head attention with nn.MultiheadAttention's parameters (batch_first=True).
+
+    query (B, T, d_model), key and value (B, S, d_model), mask bool (T, S) or (B, T, S),
+    True = may attend  ->  output (B, T, d_model), weights (B, T, S) averaged over the heads
+    (None when need_weights is False)
+    """
+
+    def __init__(self, d_model, n_heads, dropout=0.0):
+        super().__init__()
+        self.h = n_heads
+        self.dropout = dropout
+        self.in_proj_weight = nn.Parameter(nn.init.xavier_uniform_(torch.empty(3 * d_model, d_model)))
+        self.in_proj_bias = nn.Parameter(torch.zeros(3 * d_model))
+        self.out_proj = nn.Linear(d_model, d_model)
+        nn.init.constant_(self.out_proj.bias, 0.0)
+
+    def forward(self, query, key, value, mask=None, need_weights=True):
+        B, T, D = query.shape
+        S = key.shape[1]
+        d = D // self.h
+        Wq, Wk, Wv = self.in_proj_weight.split(D)
+        bq, bk, bv = self.in_proj_bias.split(D)
+        q = (query @ Wq.T + bq).view(B, self.h, T, d)
+        k = (key @ Wk.T + bk).view(B, self.h, S, d)
+        v = (value @ Wv.T + bv).view(B, self.h, S, d)
+        att = q @ k.transpose(2, 3) * d ** -0.5
+        if mask is not None:
+            if mask.dim() == 2:
+                mask = mask[None, None]
+            else:
+                mask = mask[:, None]
+            att = att.masked_fill(mask == 0, float("-inf"))
+        att = att.softmax(-1)
+        att = F.dropout(att, self.dropout, self.training)
+        y = (att @ v).transpose(1, 2).reshape(B, T, D)
+        y = self.out_proj(y)
+        return (y, att.mean(1)) if need_weights else (y, None)
+''',
+        "correct": False,
+        "mistake": "Splits the heads by viewing (B, T, d_model) directly as (B, H, T, d_head) instead of (B, T, H, d_head) then transposing, so each 'head' gets a mix of tokens and features.",
+        "keywords": [r"view|reshape", r"transpos", r"split.*head|head.*split", r"\(B, ?T, ?H"],
+        "kind": "layout",
+    },
+    {
+        "notebook": "08_language_model",
+        "cell": "ex3_multihead_module",
+        "code": r'''# Paste your class from notebook 03, exercise 5, over this whole cell.
+class MultiHeadAttention(nn.Module):
+    """Packed multi-head attention with nn.MultiheadAttention's parameters (batch_first=True).
+
+    query (B, T, d_model), key and value (B, S, d_model), mask bool (T, S) or (B, T, S),
+    True = may attend  ->  output (B, T, d_model), weights (B, T, S) averaged over the heads
+    (None when need_weights is False)
+    """
+
+    def __init__(self, d_model, n_heads, dropout=0.0):
+        super().__init__()
+        self.h = n_heads
+        self.dropout = dropout
+        self.in_proj_weight = nn.Parameter(nn.init.xavier_uniform_(torch.empty(3 * d_model, d_model)))
+        self.in_proj_bias = nn.Parameter(torch.zeros(3 * d_model))
+        self.out_proj = nn.Linear(d_model, d_model)
+        nn.init.constant_(self.out_proj.bias, 0.0)
+
+    def forward(self, query, key, value, mask=None, need_weights=True):
+        B, T, D = query.shape
+        S = key.shape[1]
+        d = D // self.h
+        Wq, Wk, Wv = self.in_proj_weight.split(D)
+        bq, bk, bv = self.in_proj_bias.split(D)
+        q = (query @ Wq.T + bq).view(B, T, self.h, d).transpose(1, 2)
+        k = (key @ Wk.T + bk).view(B, S, self.h, d).transpose(1, 2)
+        v = (value @ Wv.T + bv).view(B, S, self.h, d).transpose(1, 2)
+        att = q @ k.transpose(2, 3) * d ** -0.5
+        if mask is not None:
+            if mask.dim() == 2:
+                mask = mask[None, None]
+            else:
+                mask = mask[:, None]
+            att = att.masked_fill(mask == 0, float("-inf"))
+        att = att.softmax(-1)
+        att = F.dropout(att, self.dropout)
+        y = (att @ v).transpose(1, 2).reshape(B, T, D)
+        y = self.out_proj(y)
+        return (y, att.mean(1)) if need_weights else (y, None)
+''',
+        "correct": False,
+        "mistake": "Calls F.dropout without training=self.training, so dropout also applies in eval mode (F.dropout's training defaults to True).",
+        "keywords": [r"eval", r"training", r"self\.training|train mode|mode"],
+        "kind": "train/eval",
+    },
+    {
+        "notebook": "08_language_model",
+        "cell": "ex3_multihead_module",
+        "code": r'''# Paste your class from notebook 03, exercise 5, over this whole cell.
+class MultiHeadAttention(nn.Module):
+    """Packed multi-head attention with nn.MultiheadAttention's parameters (batch_first=True).
+
+    query (B, T, d_model), key and value (B, S, d_model), mask bool (T, S) or (B, T, S),
+    True = may attend  ->  output (B, T, d_model), weights (B, T, S) averaged over the heads
+    (None when need_weights is False)
+    """
+
+    def __init__(self, d_model, n_heads, dropout=0.0):
+        super().__init__()
+        if d_model % n_heads != 0:
+            raise ValueError("n_heads must divide d_model")
+        self.n_heads, self.dropout = n_heads, dropout
+        self.in_proj_weight = nn.Parameter(torch.zeros(3 * d_model, d_model))
+        self.in_proj_bias = nn.Parameter(torch.zeros(3 * d_model))
+        self.out_proj = nn.Linear(d_model, d_model, bias=True)
+        self._reset_parameters()
+
+    def _reset_parameters(self):
+        nn.init.xavier_uniform_(self.in_proj_weight)
+        nn.init.constant_(self.in_proj_bias, 0.0)
+        nn.init.constant_(self.out_proj.bias, 0.0)
+
+    def forward(self, query, key, value, mask=None, need_weights=True):
+        H, d_model = self.n_heads, query.shape[-1]
+        d_head = d_model // H
+        W = self.in_proj_weight.view(3, H, d_head, d_model)  # q|k|v, head, feature, input
+        b = self.in_proj_bias.view(3, H, 1, d_head)
+        q = torch.einsum("btm,hdm->bhtd", query, W[0]) + b[0]
+        k = torch.einsum("bsm,hdm->bhsd", key, W[1]) + b[1]
+        v = torch.einsum("bsm,hdm->bhsd", value, W[2]) + b[2]
+        scores = torch.einsum("bhtd,bhsd->bhts", q, k) / d_head ** 0.5
+        if mask is not None:
+            allowed = mask.unsqueeze(-3)  # (T, S) -> (1, T, S), (B, T, S) -> (B, 1, T, S)
+            scores = torch.where(allowed, scores, float("-inf"))
+        weights = scores.softmax(dim=-1)
+        if self.training and self.dropout > 0:
+            weights = F.dropout(weights, self.dropout)
+        out = self.out_proj(torch.einsum("bhts,bhsd->bthd", weights, v).flatten(-2))
+        return out, (weights.mean(dim=1) if need_weights else None)
 ''',
         "correct": True,
         "mistake": "",
@@ -4565,118 +4764,197 @@ def decode(ids, vocab):
     },
     {
         "notebook": "08_language_model",
-        "cell": "ex3_lm_logits",
-        "code": r'''def lm_logits(idx, token_embedding, position_embedding, blocks, final_norm):
-    """idx (B, T) int64 -> logits (B, T, V), with the head tied to token_embedding."""
-    T = idx.shape[1]
-    x = token_embedding(idx) + position_embedding(torch.arange(T, device=idx.device))
-    mask = causal_mask(T, device=idx.device)
-    for block in blocks:
-        x = block(x, mask)[0]
-    return x @ token_embedding.weight.T
+        "cell": "ex4_pre_norm_block",
+        "code": r'''# Paste your function from notebook 05, exercise 4, over this whole cell.
+def pre_norm_block(x, attention, feed_forward_net, norm1, norm2, mask=None):
+    """Pre-norm encoder block: h = x + MHA(LN1(x)), then h + FFN(LN2(h)).
+
+    x: (B, T, d_model); mask: bool, True = may attend  ->  (B, T, d_model)
+    """
+    h = norm1(x + attention(x, mask=mask)[0])
+    return norm2(h + feed_forward_net(h))
 ''',
         "correct": False,
-        "mistake": "Leaves out the final layer norm before the output head.",
-        "keywords": [r"final.?norm", r"layer ?norm", r"\bLN\b"],
+        "mistake": "Wires the block post-norm (the norm after the residual sum, as in the original paper) instead of pre-norm (the norm on the sublayer's input, the residual around it).",
+        "keywords": [r"post-?norm", r"pre-?norm", r"after the (residual|sum|addition)|before the sublayer|order"],
+        "kind": "order",
+    },
+    {
+        "notebook": "08_language_model",
+        "cell": "ex4_pre_norm_block",
+        "code": r'''# Paste your function from notebook 05, exercise 4, over this whole cell.
+def pre_norm_block(x, attention, feed_forward_net, norm1, norm2, mask=None):
+    """Pre-norm encoder block: h = x + MHA(LN1(x)), then h + FFN(LN2(h)).
+
+    x: (B, T, d_model); mask: bool, True = may attend  ->  (B, T, d_model)
+    """
+    x = norm1(x)
+    h = x + attention(x, mask=mask)[0]
+    h = norm2(h)
+    return h + feed_forward_net(h)
+''',
+        "correct": False,
+        "mistake": "Overwrites x with its normed value, so the residual connections add LN(x) and LN(h) instead of x and h themselves.",
+        "keywords": [r"residual|skip", r"norm(ed|alised|alized)? (x|input|value)|LN\(x\)|overwrit", r"un-?normed|raw|original"],
         "kind": "missing term",
     },
     {
         "notebook": "08_language_model",
-        "cell": "ex3_lm_logits",
-        "code": r'''def lm_logits(idx, token_embedding, position_embedding, blocks, final_norm):
-    """idx (B, T) int64 -> logits (B, T, V), with the head tied to token_embedding."""
-    # YOUR CODE HERE
-    B, T = idx.shape
-    positions = torch.arange(T, device=idx.device)
-    h = token_embedding(idx) + position_embedding(positions)
-    for block in blocks:
-        h, _ = block(h, None)
-    h = final_norm(h)
-    return h @ token_embedding.weight.T
+        "cell": "ex4_pre_norm_block",
+        "code": r'''# Paste your function from notebook 05, exercise 4, over this whole cell.
+def pre_norm_block(x, attention, feed_forward_net, norm1, norm2, mask=None):
+    """Pre-norm encoder block: h = x + MHA(LN1(x)), then h + FFN(LN2(h)).
+
+    x: (B, T, d_model); mask: bool, True = may attend  ->  (B, T, d_model)
+    """
+    attended, _ = attention(norm1(x), mask=mask)
+    h = x + attended
+    out = h + feed_forward_net(norm2(x))
+    return out
 ''',
         "correct": False,
-        "mistake": "Runs the blocks without the causal mask, so every position sees the characters after it.",
-        "keywords": [r"causal", r"mask", r"future"],
-        "kind": "missing term",
-    },
-    {
-        "notebook": "08_language_model",
-        "cell": "ex3_lm_logits",
-        "code": r'''def lm_logits(idx, token_embedding, position_embedding, blocks, final_norm):
-    """idx (B, T) int64 -> logits (B, T, V), with the head tied to token_embedding."""
-    T = idx.size(1)
-    d_model = token_embedding.weight.shape[1]
-    x = token_embedding(idx) * math.sqrt(d_model) + position_embedding(torch.arange(T, device=idx.device))
-    mask = causal_mask(T, device=idx.device)
-    for block in blocks:
-        x, _ = block(x, mask)
-    return final_norm(x) @ token_embedding.weight.T
-''',
-        "correct": False,
-        "mistake": "Multiplies the token embeddings by √d_model (as notebook 06's model does); here the two embeddings are simply added.",
-        "keywords": [r"sqrt", r"√", r"square root", r"scal", r"multipl"],
-        "kind": "scale",
-    },
-    {
-        "notebook": "08_language_model",
-        "cell": "ex3_lm_logits",
-        "code": r'''def lm_logits(idx, token_embedding, position_embedding, blocks, final_norm):
-    """idx (B, T) int64 -> logits (B, T, V), with the head tied to token_embedding."""
-    T = idx.shape[-1]
-    x = token_embedding(idx) + position_embedding(idx)
-    mask = causal_mask(T, device=idx.device)
-    for block in blocks:
-        x, _ = block(x, mask)
-    return final_norm(x) @ token_embedding.weight.T
-''',
-        "correct": False,
-        "mistake": "Looks up the position embedding with the character indices idx instead of the positions 0 … T−1 (torch.arange(T)).",
-        "keywords": [r"arange", r"idx", r"character (indices|ids)", r"token (ids|indices)", r"positions 0"],
+        "mistake": "The feed-forward sublayer reads LN2(x), the block's input, instead of LN2(h), the output of the attention sublayer.",
+        "keywords": [r"norm2\(x\)|LN2\(x\)|LN_2\(x\)", r"\bh\b|attention('s)? (sublayer('s)? )?output", r"input"],
         "kind": "operand swap",
     },
     {
         "notebook": "08_language_model",
-        "cell": "ex3_lm_logits",
-        "code": r'''def lm_logits(idx, token_embedding, position_embedding, blocks, final_norm):
-    """idx (B, T) int64 -> logits (B, T, V), with the head tied to token_embedding."""
-    T = idx.shape[1]
-    positions = torch.arange(1, T + 1, device=idx.device)
-    x = token_embedding(idx) + position_embedding(positions)
-    mask = causal_mask(T, device=idx.device)
-    for block in blocks:
-        x, _ = block(x, mask)
-    return final_norm(x) @ token_embedding.weight.T
+        "cell": "ex4_pre_norm_block",
+        "code": r'''# Paste your function from notebook 05, exercise 4, over this whole cell.
+def pre_norm_block(x, attention, feed_forward_net, norm1, norm2, mask=None):
+    """Pre-norm encoder block: h = x + MHA(LN1(x)), then h + FFN(LN2(h)).
+
+    x: (B, T, d_model); mask: bool, True = may attend  ->  (B, T, d_model)
+    """
+    h = x + attention(norm1(x))[0]
+    return h + feed_forward_net(norm2(h))
 ''',
         "correct": False,
-        "mistake": "Numbers the positions 1 … T instead of 0 … T−1, so every character gets the next position's embedding.",
-        "keywords": [r"from (1|one)|1 … T", r"from (0|zero)|next position", r"off.by.one", r"arange\(1", r"position 0"],
-        "kind": "off-by-one",
+        "mistake": "Does not pass the mask on to the attention (attention(norm1(x)) without mask=mask), so every token attends to every other, the padding and the future included.",
+        "keywords": [r"mask", r"ignor|not pass|never pass|forg|drop|unused"],
+        "kind": "ignored argument",
     },
     {
         "notebook": "08_language_model",
-        "cell": "ex3_lm_logits",
+        "cell": "ex4_pre_norm_block",
+        "code": r'''# Paste your function from notebook 05, exercise 4, over this whole cell.
+def pre_norm_block(x, attention, feed_forward_net, norm1, norm2, mask=None):
+    """Pre-norm encoder block: h = x + MHA(LN1(x)), then h + FFN(LN2(h)).
+
+    x: (B, T, d_model); mask: bool, True = may attend  ->  (B, T, d_model)
+    """
+    sublayers = [
+        (norm1, lambda t: attention(t, mask=mask)[0]),
+        (norm2, feed_forward_net),
+    ]
+    for norm, sublayer in sublayers:
+        x = torch.add(x, sublayer(norm(x)))
+    return x
+''',
+        "correct": True,
+        "mistake": "",
+        "keywords": [],
+        "kind": "correct",
+    },
+    {
+        "notebook": "08_language_model",
+        "cell": "ex5_lm_logits",
+        "code": r'''def lm_logits(idx, token_embedding, position_embedding, blocks, final_norm):
+    """idx (B, T) int64 -> logits (B, T, V), with the head tied to token_embedding."""
+    B, T = idx.shape
+    d_model = token_embedding.embedding_dim
+    x = token_embedding(idx) * math.sqrt(d_model) + position_embedding(torch.arange(T, device=idx.device))
+    mask = causal_mask(T, device=idx.device)
+    for block in blocks:
+        x = block(x, mask)[0]
+    return final_norm(x) @ token_embedding.weight.T
+''',
+        "correct": False,
+        "mistake": "Scales the token embeddings by √d_model as notebook 06 did; this model adds the two embeddings unscaled.",
+        "keywords": [r"sqrt|√", r"scal", r"d_model"],
+        "kind": "scale",
+    },
+    {
+        "notebook": "08_language_model",
+        "cell": "ex5_lm_logits",
+        "code": r'''def lm_logits(idx, token_embedding, position_embedding, blocks, final_norm):
+    """idx (B, T) int64 -> logits (B, T, V), with the head tied to token_embedding."""
+    T = idx.shape[1]
+    positions = torch.arange(T, device=idx.device)
+    h = token_embedding(idx) + position_embedding(positions)
+    mask = causal_mask(T, device=idx.device)
+    for block in blocks:
+        h, _ = block(h, mask)
+    return h @ token_embedding.weight.T
+''',
+        "correct": False,
+        "mistake": "Leaves out the final layer norm: the head scores the last block's output directly instead of final_norm of it.",
+        "keywords": [r"final[_ ]norm|final (layer )?norm", r"layer ?norm|LN", r"missing|forg|without|leaves out|skip"],
+        "kind": "missing term",
+    },
+    {
+        "notebook": "08_language_model",
+        "cell": "ex5_lm_logits",
         "code": r'''def lm_logits(idx, token_embedding, position_embedding, blocks, final_norm):
     """idx (B, T) int64 -> logits (B, T, V), with the head tied to token_embedding."""
     T = idx.shape[1]
     x = token_embedding(idx) + position_embedding(torch.arange(T, device=idx.device))
-    mask = causal_mask(T, device=idx.device)
+    # PyTorch masks are True where attention is NOT allowed
+    mask = ~causal_mask(T, device=idx.device)
     for block in blocks:
-        x = block(x, mask)
+        x = block(x, mask)[0]
     return final_norm(x) @ token_embedding.weight.T
 ''',
         "correct": False,
-        "mistake": "Keeps each block's whole (output, weights) pair as x instead of its first element, so the next block (or the norm) receives a tuple.",
-        "keywords": [r"tuple", r"pair", r"\[0\]", r"first element"],
-        "kind": "structure",
+        "mistake": "Passes ~causal_mask(T), nn.MultiheadAttention's polarity, to blocks that take True = may attend: each position sees only the future (and the last one nothing).",
+        "keywords": [r"polarity|invert|~", r"future|causal", r"True"],
+        "kind": "polarity",
     },
     {
         "notebook": "08_language_model",
-        "cell": "ex3_lm_logits",
+        "cell": "ex5_lm_logits",
+        "code": r'''def lm_logits(idx, token_embedding, position_embedding, blocks, final_norm):
+    """idx (B, T) int64 -> logits (B, T, V), with the head tied to token_embedding."""
+    T = len(idx)
+    tokens = token_embedding(idx)
+    positions = position_embedding(torch.arange(T, device=idx.device))
+    x = tokens + positions
+    mask = causal_mask(T, device=idx.device)
+    for block in blocks:
+        x = block(x, mask)[0]
+    return final_norm(x) @ token_embedding.weight.T
+''',
+        "correct": False,
+        "mistake": "Takes T as len(idx), which is the batch size B, not the sequence length idx.shape[1]: the positions and the mask have the wrong size (an error, or wrong positions when B happens to equal T).",
+        "keywords": [r"len\(idx\)|batch size|shape\[0\]|\bB\b", r"shape\[1\]|sequence length|\bT\b", r"axis|dimension"],
+        "kind": "axis",
+    },
+    {
+        "notebook": "08_language_model",
+        "cell": "ex5_lm_logits",
         "code": r'''def lm_logits(idx, token_embedding, position_embedding, blocks, final_norm):
     """idx (B, T) int64 -> logits (B, T, V), with the head tied to token_embedding."""
     T = idx.shape[1]
+    embedded = token_embedding(idx) + position_embedding(torch.arange(T, device=idx.device))
+    mask = causal_mask(T, device=idx.device)
+    out = embedded
+    for block in blocks:
+        out = block(embedded, mask)[0]
+    return final_norm(out) @ token_embedding.weight.T
+''',
+        "correct": False,
+        "mistake": "Every block reads the embeddings instead of the previous block's output, so only the last block counts and the stack is not chained.",
+        "keywords": [r"chain|previous block|each block|every block|one after|sequen", r"embed", r"last block|only the last"],
+        "kind": "state",
+    },
+    {
+        "notebook": "08_language_model",
+        "cell": "ex5_lm_logits",
+        "code": r'''def lm_logits(idx, token_embedding, position_embedding, blocks, final_norm):
+    """idx (B, T) int64 -> logits (B, T, V), with the head tied to token_embedding."""
+    T = idx.size(-1)
     E = token_embedding.weight  # (V, d): reads characters in, scores them out
-    x = F.embedding(idx, E) + position_embedding.weight[:T]
+    x = F.embedding(idx, E) + position_embedding.weight[:T]  # (B, T, d) + (T, d)
     mask = causal_mask(T, device=idx.device)
     for block in blocks:
         x = block(x, mask)[0]
@@ -4689,65 +4967,81 @@ def decode(ids, vocab):
     },
     {
         "notebook": "08_language_model",
-        "cell": "ex4_bits_per_character",
+        "cell": "ex6_bits_per_character",
         "code": r'''def bits_per_character(logits, targets):
     """logits (B, T, V), targets (B, T) int64 -> () mean cross-entropy in bits."""
-    V = logits.shape[-1]
-    nats = F.cross_entropy(logits.reshape(-1, V), targets.reshape(-1))
-    return nats / math.log(10)
+    nats = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), targets.reshape(-1))
+    return nats * math.log(2)
 ''',
         "correct": False,
-        "mistake": "Divides the cross-entropy by ln 10 instead of ln 2, which gives decimal digits (bans), not bits.",
-        "keywords": [r"ln ?2|log\(10\)", r"log ?2|base", r"log\(2\)", r"ln ?10", r"log ?10"],
-        "kind": "wrong constant",
+        "mistake": "Multiplies the cross-entropy in nats by ln 2 instead of dividing by it, so the result is smaller than the bits instead of larger.",
+        "keywords": [r"multipl", r"divid|/ ?math\.log\(2\)|ln ?2|log\(2\)"],
+        "kind": "direction",
     },
     {
         "notebook": "08_language_model",
-        "cell": "ex4_bits_per_character",
+        "cell": "ex6_bits_per_character",
         "code": r'''def bits_per_character(logits, targets):
     """logits (B, T, V), targets (B, T) int64 -> () mean cross-entropy in bits."""
-    # YOUR CODE HERE
-    loss = F.cross_entropy(logits.flatten(0, 1), targets.flatten(), reduction="sum")
-    return loss / math.log(2)
+    V = logits.shape[-1]
+    loss = F.cross_entropy(logits.view(-1, V), targets.view(-1))
+    return torch.log2(loss)
 ''',
         "correct": False,
-        "mistake": "Sums the cross-entropy over all B·T positions (reduction='sum') instead of averaging it.",
-        "keywords": [r"\bsum", r"mean", r"average", r"reduction"],
+        "mistake": "Takes log2 of the cross-entropy instead of converting its unit: bits are nats / ln 2, not log2(nats).",
+        "keywords": [r"log2", r"ln ?2|log\(2\)|divid|unit|convert"],
         "kind": "function swap",
     },
     {
         "notebook": "08_language_model",
-        "cell": "ex4_bits_per_character",
+        "cell": "ex6_bits_per_character",
         "code": r'''def bits_per_character(logits, targets):
     """logits (B, T, V), targets (B, T) int64 -> () mean cross-entropy in bits."""
-    ce = F.cross_entropy(logits.reshape(-1, logits.size(-1)), targets.reshape(-1))
-    return ce.item() / math.log(2)
+    flat_logits = logits.flatten(0, 1)
+    flat_targets = targets.flatten()
+    total = F.cross_entropy(flat_logits, flat_targets, reduction="sum")
+    return total / math.log(2)
 ''',
         "correct": False,
-        "mistake": "Returns a Python float (.item()) instead of a 0-d tensor, so training cannot call .backward() on it.",
-        "keywords": [r"item", r"float", r"0-d", r"backward", r"python number"],
+        "mistake": "Sums the cross-entropy over the B·T positions (reduction=\"sum\") instead of averaging it.",
+        "keywords": [r"sum", r"mean|averag", r"B ?[·*] ?T|number of (positions|characters)"],
+        "kind": "scale",
+    },
+    {
+        "notebook": "08_language_model",
+        "cell": "ex6_bits_per_character",
+        "code": r'''def bits_per_character(logits, targets):
+    """logits (B, T, V), targets (B, T) int64 -> () mean cross-entropy in bits."""
+    B, T, V = logits.shape
+    log_probs = logits.reshape(B * T, V)
+    loss = F.nll_loss(log_probs, targets.reshape(B * T))
+    return loss / math.log(2)
+''',
+        "correct": False,
+        "mistake": "Uses F.nll_loss on the raw logits, which expects log-probabilities: the log-softmax is missing (F.cross_entropy would apply it).",
+        "keywords": [r"nll_loss|nll", r"log[_-]?softmax|log-probabilit|normali[sz]", r"cross_entropy"],
+        "kind": "function swap",
+    },
+    {
+        "notebook": "08_language_model",
+        "cell": "ex6_bits_per_character",
+        "code": r'''def bits_per_character(logits, targets):
+    """logits (B, T, V), targets (B, T) int64 -> () mean cross-entropy in bits."""
+    loss = F.cross_entropy(logits.view(-1, logits.size(-1)), targets.view(-1))
+    return loss.item() / math.log(2)
+''',
+        "correct": False,
+        "mistake": "Returns a Python float (loss.item()) instead of a 0-d tensor, so training cannot call .backward() on it.",
+        "keywords": [r"\.item\(\)|item", r"float|python number", r"tensor|backward"],
         "kind": "dtype",
     },
     {
         "notebook": "08_language_model",
-        "cell": "ex4_bits_per_character",
-        "code": r'''def bits_per_character(logits, targets):
-    """logits (B, T, V), targets (B, T) int64 -> () mean cross-entropy in bits."""
-    probs = torch.softmax(logits.flatten(0, 1), dim=-1)
-    return F.nll_loss(probs, targets.flatten()) / math.log(2)
-''',
-        "correct": False,
-        "mistake": "Passes probabilities (softmax) to F.nll_loss, which expects log-probabilities (log_softmax): it averages −p instead of −ln p.",
-        "keywords": [r"log_softmax", r"log-?probab", r"logarithm", r"\blog\b"],
-        "kind": "function swap",
-    },
-    {
-        "notebook": "08_language_model",
-        "cell": "ex4_bits_per_character",
+        "cell": "ex6_bits_per_character",
         "code": r'''def bits_per_character(logits, targets):
     """logits (B, T, V), targets (B, T) int64 -> () mean cross-entropy in bits."""
     log_p = torch.log_softmax(logits, dim=-1)  # (B, T, V), natural log
-    picked = log_p.gather(-1, targets.unsqueeze(-1)).squeeze(-1)  # (B, T)
+    picked = log_p.gather(-1, targets.unsqueeze(-1)).squeeze(-1)  # log p(target), (B, T)
     return -picked.mean() / math.log(2)
 ''',
         "correct": True,
@@ -4757,12 +5051,154 @@ def decode(ids, vocab):
     },
     {
         "notebook": "08_language_model",
-        "cell": "ex4_bits_per_character",
-        "code": r'''def bits_per_character(logits, targets):
-    """logits (B, T, V), targets (B, T) int64 -> () mean cross-entropy in bits."""
-    V = logits.shape[-1]
-    nats = F.nll_loss(F.log_softmax(logits.view(-1, V), dim=1), targets.view(-1))
-    return nats * math.log2(math.e)
+        "cell": "ex7_train",
+        "code": r'''def train(model, optimizer, scheduler, batches, steps, evaluate=None, every=100, clip=1.0):
+    """One update per step number in `steps`
+    -> {"bits": [each step's loss], "held_out": [(step + 1, evaluate(model)), ...]}"""
+    history = {"bits": [], "held_out": []}
+    for step in steps:
+        inputs, targets = batches(step)
+        logits = model(inputs)
+        loss = bits_per_character(logits, targets)
+        optimizer.zero_grad()
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), clip)
+        scheduler.step()
+        optimizer.step()
+        history["bits"].append(loss.item())
+        if evaluate is not None and (step + 1) % every == 0:
+            history["held_out"].append((step + 1, evaluate(model)))
+    return history
+''',
+        "correct": False,
+        "mistake": "Steps the scheduler before the optimiser, so every update uses the next step's learning rate (the schedule runs one step ahead; the first warm-up value is skipped).",
+        "keywords": [r"scheduler", r"before|order|ahead|after", r"learning rate|\blr\b"],
+        "kind": "order",
+    },
+    {
+        "notebook": "08_language_model",
+        "cell": "ex7_train",
+        "code": r'''def train(model, optimizer, scheduler, batches, steps, evaluate=None, every=100, clip=1.0):
+    """One update per step number in `steps`
+    -> {"bits": [each step's loss], "held_out": [(step + 1, evaluate(model)), ...]}"""
+    history = {"bits": [], "held_out": []}
+    for step in steps:
+        inputs, targets = batches(step)
+        optimizer.zero_grad()
+        loss = bits_per_character(model(inputs), targets)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm=1.0)
+        optimizer.step()
+        scheduler.step()
+        history["bits"].append(loss.item())
+        if evaluate is not None and (step + 1) % every == 0:
+            history["held_out"].append((step + 1, evaluate(model)))
+    return history
+''',
+        "correct": False,
+        "mistake": "Clips the gradient's norm to 1.0 always, ignoring the clip argument.",
+        "keywords": [r"clip", r"1\.0|hard-?cod|ignor|argument|constant"],
+        "kind": "ignored argument",
+    },
+    {
+        "notebook": "08_language_model",
+        "cell": "ex7_train",
+        "code": r'''def train(model, optimizer, scheduler, batches, steps, evaluate=None, every=100, clip=1.0):
+    """One update per step number in `steps`
+    -> {"bits": [each step's loss], "held_out": [(step + 1, evaluate(model)), ...]}"""
+    bits, held_out = [], []
+    for i, step in enumerate(steps):
+        inputs, targets = batches(i)
+        loss = bits_per_character(model(inputs), targets)
+        optimizer.zero_grad()
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), clip)
+        optimizer.step()
+        scheduler.step()
+        bits.append(loss.item())
+        if evaluate is not None and (step + 1) % every == 0:
+            held_out.append((step + 1, evaluate(model)))
+    return {"bits": bits, "held_out": held_out}
+''',
+        "correct": False,
+        "mistake": "Asks batches for the loop counter i instead of the step number, so a resumed run (range(500, 1000)) trains on the batches of steps 0, 1, … again instead of the ones it would have seen.",
+        "keywords": [r"step number|batches\(step\)|batches\(i\)", r"enumerate|counter|index|\bi\b", r"resum"],
+        "kind": "index",
+    },
+    {
+        "notebook": "08_language_model",
+        "cell": "ex7_train",
+        "code": r'''def train(model, optimizer, scheduler, batches, steps, evaluate=None, every=100, clip=1.0):
+    """One update per step number in `steps`
+    -> {"bits": [each step's loss], "held_out": [(step + 1, evaluate(model)), ...]}"""
+    history = {"bits": [], "held_out": []}
+    for step in steps:
+        inputs, targets = batches(step)
+        loss = bits_per_character(model(inputs), targets)
+        optimizer.zero_grad()
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), clip)
+        optimizer.step()
+        scheduler.step()
+        history["bits"].append(loss.item())
+        if (step + 1) % every == 0:
+            history["held_out"].append((step + 1, evaluate(model)))
+    return history
+''',
+        "correct": False,
+        "mistake": "Calls evaluate without checking that it was given: with evaluate=None it raises 'NoneType' object is not callable at the first multiple of every.",
+        "keywords": [r"None", r"evaluate", r"not callable|is not None|check"],
+        "kind": "python slip",
+    },
+    {
+        "notebook": "08_language_model",
+        "cell": "ex7_train",
+        "code": r'''def train(model, optimizer, scheduler, batches, steps, evaluate=None, every=100, clip=1.0):
+    """One update per step number in `steps`
+    -> {"bits": [each step's loss], "held_out": [(step + 1, evaluate(model)), ...]}"""
+    history = {"bits": [], "held_out": []}
+    for step in steps:
+        inputs, targets = batches(step)
+        logits = model(inputs)
+        loss = F.cross_entropy(logits.flatten(0, 1), targets.flatten())
+        optimizer.zero_grad()
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), clip)
+        optimizer.step()
+        scheduler.step()
+        history["bits"].append(loss.item())
+        if evaluate is not None and (step + 1) % every == 0:
+            history["held_out"].append((step + 1, evaluate(model)))
+    return history
+''',
+        "correct": False,
+        "mistake": "Trains on F.cross_entropy, in nats, instead of bits_per_character: the recorded losses are ln 2 times the bits (and the clipped gradients differ).",
+        "keywords": [r"nats?", r"bits|ln ?2|log\(2\)", r"cross_entropy|bits_per_character"],
+        "kind": "function swap",
+    },
+    {
+        "notebook": "08_language_model",
+        "cell": "ex7_train",
+        "code": r'''def train(model, optimizer, scheduler, batches, steps, evaluate=None, every=100, clip=1.0):
+    """One update per step number in `steps`
+    -> {"bits": [each step's loss], "held_out": [(step + 1, evaluate(model)), ...]}"""
+    history = {"bits": [], "held_out": []}
+    parameters = [p for p in model.parameters()]
+    for step in steps:
+        x, y = batches(step)
+        loss = bits_per_character(model(x), y)
+        optimizer.zero_grad(set_to_none=True)
+        loss.backward()
+        nn.utils.clip_grad_norm_(parameters, max_norm=clip)
+        optimizer.step()
+        scheduler.step()
+        history["bits"].append(float(loss.detach()))
+        done = step + 1
+        if evaluate is None:
+            continue
+        if done % every == 0:
+            history["held_out"].append((done, evaluate(model)))
+    return history
 ''',
         "correct": True,
         "mistake": "",
@@ -4771,7 +5207,7 @@ def decode(ids, vocab):
     },
     {
         "notebook": "08_language_model",
-        "cell": "ex5_sample_next",
+        "cell": "ex8_sample_next",
         "code": r'''def sample_next(logits, temperature=1.0, top_k=None, generator=None):
     """logits (B, V) -> (B,) int64: one character per row, greedy when temperature == 0."""
     if temperature == 0:
@@ -4784,138 +5220,100 @@ def decode(ids, vocab):
     return torch.multinomial(probs, 1, generator=generator).squeeze(-1)
 ''',
         "correct": False,
-        "mistake": "Multiplies the logits by the temperature instead of dividing by it, so a low temperature flattens the distribution instead of sharpening it.",
-        "keywords": [r"multipl", r"divid"],
-        "kind": "function swap",
+        "mistake": "Multiplies the logits by the temperature instead of dividing by it, so a low temperature flattens the distribution and a high one sharpens it.",
+        "keywords": [r"multipl", r"divid", r"temperature"],
+        "kind": "direction",
     },
     {
         "notebook": "08_language_model",
-        "cell": "ex5_sample_next",
+        "cell": "ex8_sample_next",
         "code": r'''def sample_next(logits, temperature=1.0, top_k=None, generator=None):
     """logits (B, V) -> (B,) int64: one character per row, greedy when temperature == 0."""
-    # YOUR CODE HERE
     if temperature == 0:
-        return torch.argmax(logits, dim=-1)
+        return torch.argmax(logits, dim=1)
     scaled = logits / temperature
     if top_k is not None:
-        ordered = torch.sort(scaled, dim=-1, descending=True).values
-        threshold = ordered[:, top_k].unsqueeze(-1)
-        scaled = scaled.masked_fill(scaled < threshold, float("-inf"))
-    probs = torch.softmax(scaled, dim=-1)
-    return torch.multinomial(probs, 1, generator=generator).squeeze(1)
+        threshold = torch.topk(scaled, top_k).values[:, -1].unsqueeze(1)
+        scaled[scaled <= threshold] = float("-inf")
+    return torch.multinomial(torch.softmax(scaled, dim=1), 1, generator=generator).view(-1)
 ''',
         "correct": False,
-        "mistake": "Off by one in the top-k threshold: ordered[:, top_k] is the (k+1)-th largest logit (indices count from 0), so k + 1 characters are kept.",
-        "keywords": [r"off.by.one|\[:, ?top_k\]", r"k ?\+ ?1", r"top_k ?- ?1", r"one (too )?many", r"count from 0"],
-        "kind": "off-by-one",
-    },
-    {
-        "notebook": "08_language_model",
-        "cell": "ex5_sample_next",
-        "code": r'''def sample_next(logits, temperature=1.0, top_k=None, generator=None):
-    """logits (B, V) -> (B,) int64: one character per row, greedy when temperature == 0."""
-    scaled = logits / temperature
-    if top_k is not None:
-        kth_largest = scaled.topk(top_k, dim=-1).values[..., -1, None]
-        scaled = torch.where(scaled < kth_largest, float("-inf"), scaled)
-    probs = torch.softmax(scaled, dim=-1)
-    return torch.multinomial(probs, num_samples=1, generator=generator).squeeze(-1)
-''',
-        "correct": False,
-        "mistake": "Does not handle temperature 0: dividing by it gives infinities and NaN probabilities instead of the greedy argmax.",
-        "keywords": [r"temperature (of )?(0|zero)", r"zero temperature", r"argmax", r"greedy", r"divi\w* by (0|zero)"],
+        "mistake": "Masks the logits that are <= the k-th largest instead of < it, so the k-th largest is dropped too and only k - 1 characters can be drawn.",
+        "keywords": [r"<=|less than or equal|strict", r"k ?- ?1|k-th largest|kth", r"top-?k"],
         "kind": "boundary",
     },
     {
         "notebook": "08_language_model",
-        "cell": "ex5_sample_next",
-        "code": r'''def sample_next(logits, temperature=1.0, top_k=None, generator=None):
-    """logits (B, V) -> (B,) int64: one character per row, greedy when temperature == 0."""
-    if temperature == 0:
-        return logits.argmax(dim=-1)
-    logits = logits / temperature
-    if top_k is not None:
-        kth = logits.topk(top_k).values[:, [-1]]
-        logits[logits < kth] = float("-inf")
-    return torch.multinomial(torch.softmax(logits, dim=-1), 1, generator=generator)
-''',
-        "correct": False,
-        "mistake": "Returns torch.multinomial's (B, 1) result without squeezing the last axis: the indices should have shape (B,).",
-        "keywords": [r"squeeze", r"\(B, 1\)", r"extra (axis|dimension)", r"\(B,\)"],
-        "kind": "axis count",
-    },
-    {
-        "notebook": "08_language_model",
-        "cell": "ex5_sample_next",
-        "code": r'''def sample_next(logits, temperature=1.0, top_k=None, generator=None):
-    """logits (B, V) -> (B,) int64: one character per row, greedy when temperature == 0."""
-    if temperature == 0:
-        return logits.argmax(dim=-1)
-    logits = logits / temperature
-    if top_k is not None:
-        threshold = torch.topk(logits[0], top_k).values[-1]
-        logits = logits.masked_fill(logits < threshold, float("-inf"))
-    probs = torch.softmax(logits, dim=-1)
-    return torch.multinomial(probs, 1, generator=generator).squeeze(-1)
-''',
-        "correct": False,
-        "mistake": "Computes the top-k threshold from the first row only and applies it to every row, instead of each row's own k-th largest logit.",
-        "keywords": [r"first row|per row", r"row 0|own", r"logits\[0\]", r"each row", r"every row"],
-        "kind": "state",
-    },
-    {
-        "notebook": "08_language_model",
-        "cell": "ex5_sample_next",
+        "cell": "ex8_sample_next",
         "code": r'''def sample_next(logits, temperature=1.0, top_k=None, generator=None):
     """logits (B, V) -> (B,) int64: one character per row, greedy when temperature == 0."""
     if temperature == 0:
         return logits.argmax(-1)
     logits = logits / temperature
     if top_k is not None:
-        kth = torch.topk(logits, top_k, dim=-1).values[:, -1:]
-        logits = logits.masked_fill(logits <= kth, float("-inf"))
-    probs = torch.softmax(logits, dim=-1)
-    return torch.multinomial(probs, 1, generator=generator).squeeze(-1)
+        values, _ = torch.topk(logits, top_k, dim=0)
+        logits = torch.where(logits < values[-1], float("-inf"), logits)
+    probs = logits.softmax(-1)
+    return torch.multinomial(probs, 1, generator=generator)[:, 0]
 ''',
         "correct": False,
-        "mistake": "Masks the logits that are ≤ the k-th largest instead of < it, so the k-th largest itself is removed and only k − 1 characters remain.",
-        "keywords": [r"<=|k-th largest itself", r"≤", r"strict", r"k ?- ?1", r"one (too )?few"],
-        "kind": "off-by-one",
+        "mistake": "Takes the top k along dim 0, over the rows of the batch, instead of along the vocabulary (dim -1): each column's threshold comes from the other rows, not each row's own k-th largest logit.",
+        "keywords": [r"dim ?= ?0|dim 0|axis|dimension", r"row|batch", r"vocab|dim ?= ?-1|last"],
+        "kind": "axis",
     },
     {
         "notebook": "08_language_model",
-        "cell": "ex5_sample_next",
+        "cell": "ex8_sample_next",
+        "code": r'''def sample_next(logits, temperature=1.0, top_k=None, generator=None):
+    """logits (B, V) -> (B,) int64: one character per row, greedy when temperature == 0."""
+    if temperature == 0:
+        return logits.argmax(dim=-1)
+    if top_k is not None:
+        kth = logits.topk(top_k, dim=-1).values[..., -1:]
+        logits = logits.masked_fill(logits < kth, float("-inf"))
+    probs = torch.softmax(logits, dim=-1) / temperature
+    return torch.multinomial(probs, 1, generator=generator).squeeze(-1)
+''',
+        "correct": False,
+        "mistake": "Divides the probabilities by the temperature after the softmax instead of the logits before it; multinomial renormalises, so the temperature has no effect.",
+        "keywords": [r"after (the )?softmax|before (the )?softmax|order", r"probabilit", r"no effect|ignored|renormali[sz]"],
+        "kind": "order",
+    },
+    {
+        "notebook": "08_language_model",
+        "cell": "ex8_sample_next",
         "code": r'''def sample_next(logits, temperature=1.0, top_k=None, generator=None):
     """logits (B, V) -> (B,) int64: one character per row, greedy when temperature == 0."""
     if temperature == 0:
         return logits.argmax(dim=-1)
     logits = logits / temperature
     if top_k is not None:
-        kth = torch.topk(logits, top_k, dim=-1).values[:, -1:]
-        logits = logits.masked_fill(logits < kth, float("-inf"))
-    probs = torch.softmax(logits, dim=-1)
-    return probs.argmax(dim=-1)  # the most probable character
+        kth_largest = logits.topk(top_k, dim=-1).values[:, [-1]]
+        logits = logits.masked_fill(logits < kth_largest, -float("inf"))
+    probs = F.softmax(logits, dim=-1)
+    return torch.multinomial(probs, num_samples=1, generator=generator)
 ''',
         "correct": False,
-        "mistake": "Takes the argmax of the probabilities instead of drawing from them with torch.multinomial, so it is greedy at every temperature.",
-        "keywords": [r"argmax|random", r"multinomial", r"sampl", r"draw", r"greedy"],
-        "kind": "function swap",
+        "mistake": "Returns torch.multinomial's (B, 1) result as it is instead of squeezing it to (B,).",
+        "keywords": [r"\(B, ?1\)", r"squeeze|\(B,\)|shape"],
+        "kind": "layout",
     },
     {
         "notebook": "08_language_model",
-        "cell": "ex5_sample_next",
+        "cell": "ex8_sample_next",
         "code": r'''def sample_next(logits, temperature=1.0, top_k=None, generator=None):
     """logits (B, V) -> (B,) int64: one character per row, greedy when temperature == 0."""
     if temperature == 0:
-        return torch.argmax(logits, dim=-1)
+        return logits.max(dim=1).indices
     scores = logits / temperature
     if top_k is not None:
-        descending = scores.sort(dim=-1, descending=True).values
-        kth = descending[:, top_k - 1 : top_k]  # the k-th largest of every row
-        scores = torch.where(scores < kth, torch.full_like(scores, float("-inf")), scores)
-    probs = torch.softmax(scores, dim=-1)
+        V = scores.shape[1]
+        # the k-th largest is the (V - k + 1)-th smallest
+        kth = torch.kthvalue(scores, V - top_k + 1, dim=1, keepdim=True).values
+        scores = torch.where(scores >= kth, scores, torch.full_like(scores, float("-inf")))
+    probs = F.softmax(scores, dim=1)
     picks = torch.multinomial(probs, 1, generator=generator)
-    return picks[:, 0]
+    return picks.flatten().long()
 ''',
         "correct": True,
         "mistake": "",
@@ -4924,155 +5322,128 @@ def decode(ids, vocab):
     },
     {
         "notebook": "08_language_model",
-        "cell": "ex6_attend_with_cache",
-        "code": r'''def attend_with_cache(q, k_new, v_new, past_k=None, past_v=None):
-    """q, k_new, v_new (B, H, n, d); past_k, past_v (B, H, p, d) or None
-    ->  output (B, H, n, d), k (B, H, p + n, d), v (B, H, p + n, d)"""
-    if past_k is None:
-        k, v = k_new, v_new
-    else:
-        k = torch.cat([past_k, k_new], dim=-2)
-        v = torch.cat([past_v, v_new], dim=-2)
-    n, total = q.shape[-2], k.shape[-2]
-    scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])
-    mask = torch.ones(n, total, dtype=torch.bool).tril()
-    scores = scores.masked_fill(~mask, float("-inf"))
-    weights = torch.softmax(scores, dim=-1)
-    return weights @ v, k, v
+        "cell": "ex9_attend_with_cache",
+        "code": r'''def attend_with_cache(q, k_new, v_new, cache_k, cache_v, length):
+    """q, k_new, v_new (B, H, n, d); cache_k, cache_v (B, H, C, d) with `length` positions stored
+    -> output (B, H, n, d); k_new and v_new written into the cache at length … length + n - 1"""
+    n = q.shape[-2]
+    end = length + n
+    cache_k[..., length:end, :] = k_new
+    cache_v[..., length:end, :] = v_new
+    keys, values = cache_k[..., :end, :], cache_v[..., :end, :]
+    scores = q @ keys.transpose(-2, -1) / math.sqrt(q.shape[-1])
+    if n > 1:
+        mask = torch.ones(n, end, dtype=torch.bool, device=q.device).tril()
+        scores = scores.masked_fill(~mask, float("-inf"))
+    return torch.softmax(scores, dim=-1) @ values
 ''',
         "correct": False,
-        "mistake": "Builds the mask with tril() instead of tril(p): without the offset p, new query i sees only keys 0 … i, not 0 … p + i, so it loses most of the cached past.",
-        "keywords": [r"offset|cache", r"tril\(p\)", r"diagonal", r"\bp\b", r"past"],
+        "mistake": "Builds the chunk's mask with tril() instead of tril(length): query i sees only keys 0 … i, not the p stored ones before it (0 … p + i).",
+        "keywords": [r"tril\(length\)|tril\(p\)|offset|diagonal", r"tril\(\)", r"stored|prompt|p ?\+ ?i|earlier"],
         "kind": "off-by-one",
     },
     {
         "notebook": "08_language_model",
-        "cell": "ex6_attend_with_cache",
-        "code": r'''def attend_with_cache(q, k_new, v_new, past_k=None, past_v=None):
-    """q, k_new, v_new (B, H, n, d); past_k, past_v (B, H, p, d) or None
-    ->  output (B, H, n, d), k (B, H, p + n, d), v (B, H, p + n, d)"""
-    if past_k is None:
-        k, v = k_new, v_new
-    else:
-        k = torch.cat([past_k, k_new], dim=-1)
-        v = torch.cat([past_v, v_new], dim=-1)
-    n, total = q.shape[-2], k.shape[-2]
-    mask = torch.ones(n, total, dtype=torch.bool).tril(total - n)
-    scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])
-    scores = scores.masked_fill(~mask, float("-inf"))
-    return torch.softmax(scores, dim=-1) @ v, k, v
+        "cell": "ex9_attend_with_cache",
+        "code": r'''def attend_with_cache(q, k_new, v_new, cache_k, cache_v, length):
+    """q, k_new, v_new (B, H, n, d); cache_k, cache_v (B, H, C, d) with `length` positions stored
+    -> output (B, H, n, d); k_new and v_new written into the cache at length … length + n - 1"""
+    n = k_new.shape[2]
+    cache_k[:, :, length:length + n] = k_new
+    cache_v[:, :, length:length + n] = v_new
+    scores = q @ cache_k.transpose(2, 3) / math.sqrt(q.shape[3])
+    if n > 1:
+        allowed = torch.ones(n, cache_k.shape[2], dtype=torch.bool).tril(length)
+        scores = scores.masked_fill(~allowed, float("-inf"))
+    weights = torch.softmax(scores, dim=-1)
+    return weights @ cache_v
 ''',
         "correct": False,
-        "mistake": "Concatenates the cached and new keys and values along the last axis (the features, dim=-1) instead of along the positions (dim=-2).",
-        "keywords": [r"dim ?= ?-1|positions? axis", r"dim ?= ?-2", r"last axis", r"feature", r"wrong (axis|dim)"],
-        "kind": "axis",
+        "mistake": "Attends over the whole allocated cache (all C positions) instead of its first length + n, so the unused slots after them are read as keys and values.",
+        "keywords": [r"whole (allocated )?cache|all C|capacity|unused|left ?over|garbage", r"length ?\+ ?n|p ?\+ ?n|first"],
+        "kind": "boundary",
     },
     {
         "notebook": "08_language_model",
-        "cell": "ex6_attend_with_cache",
-        "code": r'''def attend_with_cache(q, k_new, v_new, past_k=None, past_v=None):
-    """q, k_new, v_new (B, H, n, d); past_k, past_v (B, H, p, d) or None
-    ->  output (B, H, n, d), k (B, H, p + n, d), v (B, H, p + n, d)"""
-    # YOUR CODE HERE
-    if past_k is not None:
-        k = torch.cat([k_new, past_k], dim=2)
-        v = torch.cat([v_new, past_v], dim=2)
-    else:
-        k, v = k_new, v_new
-    n = q.shape[2]
-    p = k.shape[2] - n
-    mask = torch.ones(n, p + n, dtype=torch.bool).tril(p)
-    scores = q @ k.transpose(2, 3) / math.sqrt(q.shape[3])
-    scores = scores.masked_fill(~mask, float("-inf"))
-    return torch.softmax(scores, dim=-1) @ v, k, v
+        "cell": "ex9_attend_with_cache",
+        "code": r'''def attend_with_cache(q, k_new, v_new, cache_k, cache_v, length):
+    """q, k_new, v_new (B, H, n, d); cache_k, cache_v (B, H, C, d) with `length` positions stored
+    -> output (B, H, n, d); k_new and v_new written into the cache at length … length + n - 1"""
+    cache_k = torch.cat([cache_k[..., :length, :], k_new], dim=-2)
+    cache_v = torch.cat([cache_v[..., :length, :], v_new], dim=-2)
+    n, total = q.shape[-2], cache_k.shape[-2]
+    scores = q @ cache_k.transpose(-2, -1) / math.sqrt(q.shape[-1])
+    if n > 1:
+        mask = torch.ones(n, total, dtype=torch.bool, device=q.device).tril(length)
+        scores = scores.masked_fill(~mask, float("-inf"))
+    return scores.softmax(dim=-1) @ cache_v
 ''',
         "correct": False,
-        "mistake": "Concatenates the new keys and values before the cached ones instead of after them, so the cache is out of order.",
-        "keywords": [r"order|new first", r"before", r"after", r"revers", r"past first"],
-        "kind": "concat order",
+        "mistake": "Joins the new keys and values with torch.cat into new local tensors instead of writing them into the cache in place, so the caller's cache never receives them and later calls read what was left in those slots.",
+        "keywords": [r"in place|in-place", r"torch\.cat|cat\b|copy|new tensor|rebind|local"],
+        "kind": "in-place",
     },
     {
         "notebook": "08_language_model",
-        "cell": "ex6_attend_with_cache",
-        "code": r'''def attend_with_cache(q, k_new, v_new, past_k=None, past_v=None):
-    """q, k_new, v_new (B, H, n, d); past_k, past_v (B, H, p, d) or None
-    ->  output (B, H, n, d), k (B, H, p + n, d), v (B, H, p + n, d)"""
-    scores_scale = 1 / math.sqrt(q.shape[-1])
-    if past_k is None:  # the prompt: nothing cached yet
-        k, v = k_new, v_new
-        weights = torch.softmax(q @ k.transpose(-2, -1) * scores_scale, dim=-1)
-        return weights @ v, k, v
-    k = torch.cat([past_k, k_new], dim=-2)
-    v = torch.cat([past_v, v_new], dim=-2)
-    n, p = q.shape[-2], past_k.shape[-2]
-    mask = torch.ones(n, p + n, dtype=torch.bool).tril(p)
-    scores = (q @ k.transpose(-2, -1) * scores_scale).masked_fill(~mask, float("-inf"))
-    return torch.softmax(scores, dim=-1) @ v, k, v
+        "cell": "ex9_attend_with_cache",
+        "code": r'''def attend_with_cache(q, k_new, v_new, cache_k, cache_v, length):
+    """q, k_new, v_new (B, H, n, d); cache_k, cache_v (B, H, C, d) with `length` positions stored
+    -> output (B, H, n, d); k_new and v_new written into the cache at length … length + n - 1"""
+    n = q.size(-2)
+    cache_k[..., length:length + n, :] = k_new
+    cache_v[..., length:length + n, :] = v_new
+    # the new character is at position `length`: everything up to it is stored now
+    k = cache_k[..., :length + 1, :]
+    v = cache_v[..., :length + 1, :]
+    scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
+    if n > 1:
+        mask = torch.ones(n, length + 1, dtype=torch.bool, device=q.device).tril(length)
+        scores = scores.masked_fill(~mask, float("-inf"))
+    return torch.softmax(scores, dim=-1) @ v
 ''',
         "correct": False,
-        "mistake": "Applies no mask on the first call (the prompt), so the prompt's characters attend to the characters after them.",
-        "keywords": [r"first call", r"prompt", r"past_k is None", r"no mask", r"without (a |the )?mask"],
-        "kind": "state",
+        "mistake": "Attends over the first length + 1 positions, right for one new character but not for a chunk of n > 1: the chunk's later keys (up to length + n) are left out.",
+        "keywords": [r"length ?\+ ?1|p ?\+ ?1|one new|single", r"length ?\+ ?n|p ?\+ ?n|chunk|n ?> ?1"],
+        "kind": "off-by-one",
     },
     {
         "notebook": "08_language_model",
-        "cell": "ex6_attend_with_cache",
-        "code": r'''def attend_with_cache(q, k_new, v_new, past_k=None, past_v=None):
-    """q, k_new, v_new (B, H, n, d); past_k, past_v (B, H, p, d) or None
-    ->  output (B, H, n, d), k (B, H, p + n, d), v (B, H, p + n, d)"""
-    k = k_new if past_k is None else torch.cat([past_k, k_new], dim=-2)
-    v = v_new if past_v is None else torch.cat([past_v, v_new], dim=-2)
-    n, total = q.shape[-2], k.shape[-2]
-    p = total - n
-    scores = q @ k.transpose(-2, -1) / math.sqrt(total)
-    scores = scores.masked_fill(~torch.ones(n, total, dtype=torch.bool).tril(p), float("-inf"))
-    return torch.softmax(scores, dim=-1) @ v, k, v
+        "cell": "ex9_attend_with_cache",
+        "code": r'''def attend_with_cache(q, k_new, v_new, cache_k, cache_v, length):
+    """q, k_new, v_new (B, H, n, d); cache_k, cache_v (B, H, C, d) with `length` positions stored
+    -> output (B, H, n, d); k_new and v_new written into the cache at length … length + n - 1"""
+    n, d = q.shape[-2], q.shape[-1]
+    cache_k[..., length:length + n, :] = k_new
+    cache_v[..., length:length + n, :] = v_new
+    k = cache_k[..., :length + n, :]
+    v = cache_v[..., :length + n, :]
+    scores = q @ k.transpose(-2, -1) / d ** 1 / 2
+    if n > 1:
+        mask = torch.ones(n, length + n, dtype=torch.bool, device=q.device).tril(length)
+        scores = scores.masked_fill(~mask, float("-inf"))
+    return torch.softmax(scores, dim=-1) @ v
 ''',
         "correct": False,
-        "mistake": "Divides the scores by the square root of the number of keys (p + n) instead of √d, the width of a head.",
-        "keywords": [r"number of keys|d_head", r"p ?\+ ?n|head width", r"total|width of a head", r"sequence length", r"\bd\b"],
-        "kind": "scale",
+        "mistake": "Writes the scale as / d ** 1 / 2, which Python reads as (scores / d) / 2, not as a division by √d.",
+        "keywords": [r"precedence|parenthes|\*\* ?1 ?/ ?2|\*\* ?\(1 ?/ ?2\)", r"sqrt|√|square root", r"d ?/ ?2|divid"],
+        "kind": "precedence",
     },
     {
         "notebook": "08_language_model",
-        "cell": "ex6_attend_with_cache",
-        "code": r'''def attend_with_cache(q, k_new, v_new, past_k=None, past_v=None):
-    """q, k_new, v_new (B, H, n, d); past_k, past_v (B, H, p, d) or None
-    ->  output (B, H, n, d), k (B, H, p + n, d), v (B, H, p + n, d)"""
-    if past_k is not None:
-        k_all = torch.cat([past_k, k_new], dim=-2)
-        v_all = torch.cat([past_v, v_new], dim=-2)
-    else:
-        k_all, v_all = k_new, v_new
-    n, total = q.shape[-2], k_all.shape[-2]
-    mask = torch.ones(n, total, dtype=torch.bool).tril(total - n)
-    scores = q @ k_all.transpose(-2, -1) / math.sqrt(q.shape[-1])
-    weights = torch.softmax(scores.masked_fill(~mask, float("-inf")), dim=-1)
-    return weights @ v_all, k_new, v_new
-''',
-        "correct": False,
-        "mistake": "Returns only the new keys and values instead of the extended cache (past and new together), so the next call forgets everything before.",
-        "keywords": [r"extended|only the new", r"past|whole cache", r"all (the )?keys", r"k_new", r"p ?\+ ?n"],
-        "kind": "state",
-    },
-    {
-        "notebook": "08_language_model",
-        "cell": "ex6_attend_with_cache",
-        "code": r'''def attend_with_cache(q, k_new, v_new, past_k=None, past_v=None):
-    """q, k_new, v_new (B, H, n, d); past_k, past_v (B, H, p, d) or None
-    ->  output (B, H, n, d), k (B, H, p + n, d), v (B, H, p + n, d)"""
-    if past_k is None:  # an empty cache: p = 0
-        past_k, past_v = k_new[..., :0, :], v_new[..., :0, :]
-    k = torch.cat((past_k, k_new), dim=-2)
-    v = torch.cat((past_v, v_new), dim=-2)
-    p, n = past_k.shape[-2], q.shape[-2]
-    query_pos = torch.arange(p, p + n, device=q.device)[:, None]  # absolute positions of the queries
-    key_pos = torch.arange(p + n, device=q.device)[None, :]
-    allowed = key_pos <= query_pos
-    scores = torch.einsum("bhnd,bhsd->bhns", q, k) / math.sqrt(q.shape[-1])
-    scores = scores.masked_fill(~allowed, float("-inf"))
-    out = torch.einsum("bhns,bhsd->bhnd", scores.softmax(dim=-1), v)
-    return out, k, v
+        "cell": "ex9_attend_with_cache",
+        "code": r'''def attend_with_cache(q, k_new, v_new, cache_k, cache_v, length):
+    """q, k_new, v_new (B, H, n, d); cache_k, cache_v (B, H, C, d) with `length` positions stored
+    -> output (B, H, n, d); k_new and v_new written into the cache at length … length + n - 1"""
+    n = q.shape[-2]
+    cache_k.narrow(-2, length, n).copy_(k_new)  # a view of the slots: copy_ writes into the cache
+    cache_v.narrow(-2, length, n).copy_(v_new)
+    outputs = []
+    for i in range(n):  # query i sits at position length + i and sees keys 0 … length + i
+        seen = length + i + 1
+        k, v = cache_k[..., :seen, :], cache_v[..., :seen, :]
+        scores = torch.einsum("bhd,bhsd->bhs", q[..., i, :], k) / math.sqrt(q.shape[-1])
+        outputs.append(torch.einsum("bhs,bhsd->bhd", scores.softmax(dim=-1), v))
+    return torch.stack(outputs, dim=-2)
 ''',
         "correct": True,
         "mistake": "",
