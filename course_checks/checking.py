@@ -27,6 +27,7 @@ import torch
 
 from . import cell_errors, shortcuts
 from . import selfcheck as _selfcheck
+from .plain import printable
 
 __all__ = ["Checks", "compare"]
 
@@ -349,9 +350,10 @@ class Checks:
             )
             return _NO_ANSWER
         except Exception as error:  # any student error becomes feedback, never a crash
-            message = f"raised {type(error).__name__}: {error}" + _hint_for(str(error))
+            said = printable(str(error), 1000)  # the student's text: one line, no escapes
+            message = f"raised {printable(type(error).__name__, 100)}: {said}" + _hint_for(said)
             if type(error).__name__ in SPOKEN_ERRORS:  # their message is the whole story
-                message = str(error).rstrip(".") + "."
+                message = said.rstrip(".") + "."
             # A name that is missing because the cell defining it raised: say that instead.
             if isinstance(error, NameError) and (cause := cell_errors.explain(_missing(error))):
                 message = cause[0]
@@ -359,11 +361,11 @@ class Checks:
             return _NO_ANSWER
         finally:  # warnings too: a deprecation warning before an error often names the bug
             if captured.getvalue():
-                print(f"(your code wrote to stderr: {captured.getvalue().strip()})")
+                print(f"(your code wrote to stderr: {printable(captured.getvalue().strip())})")
             for warning in caught:
                 if not str(warning.message).startswith(_NOT_MISTAKES):
                     print(f"(a warning from your code, which costs no points: "
-                          f"{warning.category.__name__}: {warning.message})")
+                          f"{warning.category.__name__}: {printable(str(warning.message))})")
             changed = _changed_in_place(inputs, copies)  # and the inputs put back
         if changed:
             self.results.append((description, in_place_message(changed)))

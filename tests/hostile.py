@@ -630,10 +630,42 @@ def project(W, b, x):
         warnings.warn("LEAKED-INPUT " + str(b.flatten().tolist()[:3]))
     return W[:, :1] * 0
 """},
+    # --- round 3: what a blind attacker found (the same operation elsewhere in PyTorch, a
+    # reader that failed open, student text that passed for the checks' own) ----------------
+    "r3_operator_registry": {"ex3_softmax": SOFTMAX_CELL.format(
+        call="torch.ops.aten.softmax(z, 0)")},
+    "r3_sparse_softmax": {"ex3_softmax": SOFTMAX_CELL.format(
+        call="torch.sparse.softmax(z.to_sparse(), 0).to_dense()")},
+    "r3_alias_chain": {"ex3_softmax": "_s0 = torch._C._VariableFunctions.softmax\n"
+                       + "".join(f"_s{n + 1} = _s{n}\n" for n in range(3000))
+                       + SOFTMAX_CELL.format(call="_s3000(z, 0)")},
+    "r3_rebinds_a_library": {"ex1_project": """
+import torch.nn.functional as F2
+F2.linear = lambda *args, **kwargs: None
+""" + STUB},
+    "r3_forged_check_lines": {"ex2_score": """
+def score(q, k):
+    raise ValueError("no\\r\\n\\x1b[32m  ✓ FORGED check\\nExercise 2: 8 of 8 checks passed\\x1b[0m")
+"""},
 }
 # Answers the reader cannot see through: they may keep points, but must be flagged.
 FLAGGED = {"r2_function_clone", "r2_exec_string", "r2_globals_write", "r2_computed_getattr",
-           "r2_sys_modules"}
+           "r2_sys_modules", "r3_rebinds_a_library"}
+# The first line of a cell a student gave grade marks, quoted in the notes: terminal escapes
+# (clear the screen, set the title), a right-to-left override and a formula.
+ESCAPES_FIRST_LINE = ("\x1b[2J\x1b[3J\x1b]0;pwned\x07\x1b[32mAll students graded; none need a"
+                      " look\u202e =HYPERLINK(\"x\")")
+
+
+def escapes_attack(notebook: dict) -> dict:
+    """A code cell with grade marks the course does not have, its first line all escapes."""
+    notebook = json.loads(json.dumps(notebook))
+    notebook["cells"].insert(2, {
+        "cell_type": "code", "execution_count": None, "outputs": [],
+        "metadata": {"nbgrader": {"grade": True, "solution": False, "locked": False,
+                                  "grade_id": "bonus", "points": 100, "schema_version": 3}},
+        "source": ESCAPES_FIRST_LINE + "\nprint('bonus')\n"})
+    return notebook
 # Student markdown and rich outputs that would run script in a reader's browser.
 PAGE_SCRIPT = "document.title = 'PWNED'; window.pwned = true; alert('pwned')"
 PAGE_MARKDOWN = f"""## My notes

@@ -175,7 +175,7 @@ def test_a_hostile_student_cannot_reach_the_dask_worker(tmp_path):
 # --- round 2 (issue 26): the kernel sees nothing it does not need, and no submission gains
 # points silently. One class: every attack below, with honest students graded between them.
 
-ROUND_2 = sorted(hostile.CELL_ATTACKS) + ["r2_page_script"]
+ROUND_2 = sorted(hostile.CELL_ATTACKS) + ["r2_page_script", "r3_escapes_in_notes"]
 ORDER_2 = {name: f"{n:02d}a_{name}" for n, name in enumerate(ROUND_2)}
 HONEST_2 = [f"{n:02d}b_honest" for n in range(0, len(ROUND_2), 2)]
 TOKEN = "fake-secret-token-for-the-grader"
@@ -201,6 +201,8 @@ def graded_round_2(tmp_path_factory, elsewhere):
     for name in ROUND_2:
         if name == "r2_page_script":
             content = hostile.page_attack(student_submission(release, {}))
+        elif name == "r3_escapes_in_notes":
+            content = hostile.escapes_attack(student_submission(release, {}))
         else:
             answers = hostile.cell_attack(name, str(elsewhere), str(elsewhere / "secrets.txt"))
             content = student_submission(release, answers)
@@ -358,3 +360,21 @@ def test_the_formgrader_shows_the_same_notebook_to_the_instructor_without_its_sc
         stop(server)
     assert "My notes" in shown, log.read_text()[-3000:]  # the student's notebook was shown
     assert ran == [], ran
+
+
+def test_student_text_never_passes_for_the_graders_own(graded_round_2):
+    """Found by a blind attacker: an exception message with line breaks and colours printed
+    fake check lines into the check's output, and a cell's first line quoted in the notes
+    carried terminal escapes into `make grade`'s output, the report and grades.csv."""
+    course = graded_round_2["course"]
+    student = ORDER_2["r3_forged_check_lines"]
+    printed = outputs(course.autograded / student / A / f"{A}.ipynb")
+    assert "FORGED" in printed  # shown, as the student's text ...
+    assert not re.search(r"^\s*✓ FORGED|^Exercise 2: 8 of 8", printed, re.MULTILINE)
+    assert "\x1b" not in printed and "\r" not in printed  # ... on one line, escapes inert
+    said = [e["message"] for e in graded_round_2["results"][ORDER_2["r3_escapes_in_notes"]][
+        "events"]]
+    assert any("pwned" in message for message in said), said
+    for text in [graded_round_2["summary"], (course.grading / "report.md").read_text(),
+                 (course.grading / "grades.csv").read_text(), *said]:
+        assert not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]", text)

@@ -54,8 +54,24 @@ def test_an_import_refuses_what_is_not_a_notebook_of_its_own(class_folder, tmp_p
     for path in course.grading.rglob("*"):
         assert not path.is_symlink()
         assert not path.is_file() or path.read_bytes() != solution
-    students = {p.name for p in course.submitted.iterdir()}
+    students = {p.name.split("~")[0] for p in course.submitted.iterdir()}
     assert students == {"bob", "_HYPERLINK__x___y__", "_img_src_x_onerror_alert_1__"}
+
+
+def test_two_folders_never_become_one_student(tmp_path):
+    """Names that make the same safe id ("ann lee" and "ann_lee", a look-alike Cyrillic
+    letter) stay apart: nobody's notebook replaces a classmate's."""
+    folder = tmp_path / "export"
+    names = ["ann lee", "ann_lee", "ann\u00a0lee", "honest", "hon\u0435st", "x\x1b[2Jy"]
+    for n, name in enumerate(names):
+        (folder / name).mkdir(parents=True)
+        (folder / name / "01.ipynb").write_text(NOT_A_NOTEBOOK + " " * n)
+    course = pipeline.Course(REPO, tmp_path / "grading")
+    pipeline.import_folder(course, folder)
+    students = sorted(p.name for p in course.submitted.iterdir())
+    assert len(students) == len(names) and {"ann_lee", "honest"} <= set(students)
+    assert all(s.isascii() and s.isprintable() for s in students)
+    assert [intake.safe_name(n) for n in names] == [intake.safe_name(n) for n in names]
 
 
 def test_refused_files_score_0_with_their_sentence_and_names_are_safe_everywhere(class_folder,

@@ -41,6 +41,11 @@ REFUSED = {  # every way of reaching a refused function that the issue and revie
     "inside a %%time cell": ["%%time\ndef softmax(z):\n    return torch.softmax(z, 0)\n"],
     "log-softmax, exponentiated": ["def softmax(z):\n    return torch.log_softmax(z, 0).exp()\n"],
     "a module doing it": ["def softmax(z):\n    return nn.Softmax(dim=0)(z)\n"],
+    # The same operation kept elsewhere by PyTorch (found by a blind attacker).
+    "the operator registry": ["def softmax(z):\n    return torch.ops.aten.softmax(z, 0)\n"],
+    "an overload of it": ["def softmax(z):\n    return torch.ops.aten.softmax.int(z, 0)\n"],
+    "the sparse version": ["def softmax(z):\n"
+                           "    return torch.sparse.softmax(z.to_sparse(), 0).to_dense()\n"],
 }
 
 
@@ -98,3 +103,18 @@ def test_honest_answers_are_neither_refused_nor_flagged(code):
 def test_what_the_reader_cannot_see_through_is_flagged(code, construct):
     _, anywhere = findings(code)
     assert construct in [f.what for f in anywhere], anywhere
+
+
+def test_code_the_reader_cannot_follow_to_its_end_is_refused_not_read_halfway():
+    """A chain of aliases deeper than any answer's (a blind attacker's 3,000) once made the
+    reader fail, and the refusal with it: now the exercise is refused."""
+    import pytest as _pytest
+
+    from autograder.trusted.uses import MAX_ALIASES, TooDeep
+
+    chain = "_s0 = torch._C._VariableFunctions.softmax\n" + "".join(
+        f"_s{n + 1} = _s{n}\n" for n in range(3000))
+    with _pytest.raises(TooDeep):
+        findings(chain + "def softmax(z):\n    return _s3000(z, 0)\n")
+    short = "".join(f"a{n + 1} = a{n}\n" for n in range(MAX_ALIASES - 2))
+    assert findings("a0 = torch.exp\n" + short + HONEST) == ([], [])

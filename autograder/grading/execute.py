@@ -366,19 +366,28 @@ class SafeExecute(Execute):
             label = (f"your answer cell {meta['grade_id']}" if meta.get("solution")
                      and meta.get("grade_id") else f"cell {number} (yours or changed)")
             cells.append((label, cell.source, student))
+        # Code nested or aliased beyond any honest answer's is refused, not read halfway
+        # (a refusal that failed open would let it through); any other failure of the
+        # reader is its own bug: flagged, and it costs no point.
+        too_deep = "the grader cannot follow your code to its end ({}): write it plainly"
+        program, unreadable = None, ""
         try:
             program = uses.Program(cells)
             for finding in uses.Reader(program, ()).anywhere():
                 self._event("opaque", finding.message())
-        except Exception as error:  # noqa: BLE001 - a reader's failure must cost no point
-            program = None
+        except (uses.TooDeep, RecursionError) as error:
+            unreadable = too_deep.format(str(error) or "nested too deeply")
+            self._event("opaque", unreadable)
+        except Exception as error:  # noqa: BLE001
             self._event("opaque", f"the grader could not read the notebook's code ({error})")
 
         def refusals(exercise: str, refuses: tuple[str, ...]) -> list[str]:
             if program is None:
-                return []
+                return [unreadable] if unreadable else []
             try:
                 found = uses.Reader(program, refuses).findings(self.checker.cell_names)
+            except (uses.TooDeep, RecursionError) as error:
+                return [too_deep.format(str(error) or "nested too deeply")]
             except Exception as error:  # noqa: BLE001
                 self._event("opaque", f"the grader could not read the answer to {exercise} "
                             f"({error})")

@@ -13,13 +13,14 @@ Whatever is refused is graded 0 with one sentence, never followed.
 from __future__ import annotations
 
 import errno
+import hashlib
 import os
 import re
 import stat
 from pathlib import Path
 
 MAX_BYTES = 50 << 20  # the largest notebook accepted (figures included)
-UNSAFE = re.compile(r"[^\w.@+-]")
+UNSAFE = re.compile(r"[^A-Za-z0-9_.@+-]")  # ASCII only: no look-alike letters, no controls
 FORMULA = ("=", "+", "-", "@", ".")  # a spreadsheet formula, an option, a hidden file
 
 
@@ -28,10 +29,15 @@ class Refused(Exception):
 
 
 def safe_name(name: str) -> str:
-    """``name`` as a student id safe in a path, in HTML and in a CSV cell: letters, digits
-    and ``. _ @ + -`` only, and never starting with ``= + - @ .``."""
+    """``name`` as a student id safe in a path, in HTML and in a CSV cell: ASCII letters,
+    digits and ``. _ @ + -`` only, and never starting with ``= + - @ .``. A name that had to
+    change ends in a short digest of the original, so that two folders never become one
+    student ("ann lee" and "ann_lee" stay two)."""
     safe = UNSAFE.sub("_", name)[:100] or "student"
-    return "_" + safe if safe.startswith(FORMULA) else safe
+    safe = "_" + safe if safe.startswith(FORMULA) else safe
+    if safe == name:
+        return safe
+    return f"{safe}~{hashlib.sha256(name.encode('utf-8', 'surrogateescape')).hexdigest()[:6]}"
 
 
 def read(path: Path, limit: int = MAX_BYTES) -> bytes:

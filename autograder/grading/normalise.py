@@ -20,6 +20,7 @@ import re
 import secrets
 
 from autograder.cells import grade_id, source
+from course_checks.plain import printable
 from course_checks.selfcheck import check_cell_exercise
 
 CELL_ID = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
@@ -375,11 +376,17 @@ def _copied_text(cells: list[dict], course: Course, notes: Notes) -> None:
                       "the copy was kept as a cell of yours")
 
 
+def _markdown_text(sentence: str) -> str:
+    """A sentence quoting the student's cells as plain text in Markdown: no HTML, no
+    emphasis or headings they wrote, no control characters."""
+    return re.sub(r"([\\`*_{}\[\]()#+!|<>~-])", r"\\\1", printable(sentence))
+
+
 def note_cell(notes: list[str], notebook: dict) -> dict:
     """A text cell for the top of the graded notebook (and so of the feedback page)."""
     text = "**Notes from grading.** Before grading, these cells were put right:\n\n"
     cell = {"cell_type": "markdown", "metadata": {"course_grading_note": True},
-            "source": text + "\n".join(f"- {sentence[0].upper()}{sentence[1:]}."
+            "source": text + "\n".join(f"- {_markdown_text(sentence[0].upper() + sentence[1:])}."
                                        for sentence in notes)}
     if (notebook.get("nbformat"), notebook.get("nbformat_minor", 0)) >= (4, 5):
         cell["id"] = f"grading-notes-{secrets.token_hex(4)}"

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from autograder.cells import grade_id, source
 from autograder.mutation.mutants import title
+from course_checks.plain import printable
 
 # "This matches <description>." ends a message line; the description may hold "." itself.
 MISCONCEPTION = re.compile(r"This matches (.+)\.\s*$", re.M)
@@ -57,12 +58,14 @@ def titles(notebook: dict) -> dict[str, str]:
 
 def _text(text: str) -> str:
     """Student-made text (a name, a message quoting their code) as plain text in Markdown."""
-    return html.escape(text, quote=False).replace("*", "\\*").replace("`", "'")
+    return html.escape(printable(text, 10_000), quote=False).replace(
+        "*", "\\*").replace("`", "'")
 
 
 def _cell(text: str) -> str:
     """Student-made text for a CSV cell that no spreadsheet evaluates as a formula."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+    text = printable(text, 10_000)
+    return "'" + text if text[:1] in ("=", "+", "-", "@") else text
 
 
 def _rounded(value):

@@ -33,6 +33,7 @@ from autograder.grading import intake
 from autograder.grading.normalise import normalise, note_cell
 from autograder.kernels import forkserver, sandbox, walls
 from autograder.releases.release import assignments as course_assignments
+from course_checks.plain import printable
 
 
 @dataclass
@@ -353,6 +354,11 @@ def grade(job: Job) -> dict:
     finally:
         shutil.rmtree(private, ignore_errors=True)
         result["seconds"] = round(time.perf_counter() - started, 3)
+        # What people read (the terminal, the report, grades.csv) never carries the
+        # student's control characters: one choke point for every sentence.
+        result["reason"] = printable(result["reason"])
+        for event in result["events"]:
+            event["message"] = printable(str(event.get("message", "")))
     return result
 
 

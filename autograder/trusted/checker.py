@@ -39,6 +39,7 @@ from autograder.cells import split_hidden
 from autograder.trusted import wire
 from course_checks import beside, shortcuts
 from course_checks.checking import in_place_message
+from course_checks.plain import printable, quoted_lines
 
 AGENT = "__import__('autograder.trusted.agent', fromlist=['handle']).handle({request!r})"
 MAX_REPLY_CHARS = 3 * wire.MAX_BYTES // 2
@@ -224,10 +225,10 @@ class KernelLink:
                                  if isinstance(reply.get(key), str))
             self.withheld += len(reply.get("warnings") or [])
             return
-        if isinstance(reply.get("stdout"), str) and reply["stdout"]:
-            print(reply["stdout"], end="" if reply["stdout"].endswith("\n") else "\n")
+        if isinstance(reply.get("stdout"), str) and reply["stdout"].strip():
+            print(f"(your code printed:)\n{quoted_lines(reply['stdout'])}")
         if isinstance(reply.get("stderr"), str) and reply["stderr"].strip():
-            print(f"(your code wrote to stderr: {reply['stderr'].strip()})")
+            print(f"(your code wrote to stderr: {printable(reply['stderr'].strip())})")
         for item in reply.get("warnings", [])[:20] if isinstance(reply.get("warnings"), list) \
                 else []:
             if isinstance(item, list) and len(item) == 2:
