@@ -16,6 +16,7 @@ import os
 from collections.abc import Callable
 
 from course_checks import cell_errors
+from course_checks.plain import printable
 
 __all__ = ["yours_if_passed", "yours_or_ours"]
 
@@ -35,7 +36,7 @@ def yours_or_ours(yours: Callable, ours: Callable, exercise: str) -> Callable:
                 what = (
                     "is not finished yet"
                     if isinstance(error, NotImplementedError)
-                    else f"raised {type(error).__name__}: {error}"
+                    else f"raised {type(error).__name__}: {printable(str(error), 500)}"
                 )
                 # A name missing because the cell that defines it raised: say that instead.
                 if isinstance(error, NameError) and (cause := cell_errors.explain(error.name)):
