@@ -10,8 +10,8 @@ by the tests before they ask for variants.
 
 One module per notebook: ``vector_attention`` (01), ``matrix_attention`` (02),
 ``multihead_attention`` (03), ``positional`` (04), ``encoder`` (05), ``decoder`` (06),
-``schedules`` (07) and ``language_model`` (08). A function that several notebooks use lives
-with the first of them.
+``schedules`` (07), ``language_model`` (08) and ``modern`` (09). A function that several
+notebooks use lives with the first of them.
 Test cells use the names re-exported here: ``misconceptions.softmax(...)``.
 """
 
@@ -41,6 +41,15 @@ from .matrix_attention import (
     previous_token_head,
     same_token_head,
 )
+from .modern import (
+    apply_rotary,
+    grouped_query_attention,
+    matched_hidden_size,
+    modern_block,
+    rms_norm,
+    rotary_attention,
+    swiglu,
+)
 from .multihead_attention import (
     expand_mask,
     heads_cols,
@@ -65,6 +74,7 @@ from .vector_attention import (
 __all__ = [
     "WRONG_ORDER",
     "accuracies",
+    "apply_rotary",
     "attend_with_cache",
     "attention",
     "attention_weights",
@@ -80,12 +90,15 @@ __all__ = [
     "expand_mask",
     "feed_forward",
     "greedy_decode",
+    "grouped_query_attention",
     "heads_cols",
     "layer_norm",
     "learning_rates",
     "lm_logits",
     "masked_attention",
+    "matched_hidden_size",
     "merge_heads",
+    "modern_block",
     "module_output",
     "module_weights",
     "multihead",
@@ -96,6 +109,8 @@ __all__ = [
     "previous_token_head",
     "projection",
     "random_windows",
+    "rms_norm",
+    "rotary_attention",
     "rotation",
     "same_token_head",
     "sample_distribution",
@@ -103,6 +118,7 @@ __all__ = [
     "shift_right",
     "softmax",
     "split_heads",
+    "swiglu",
     "train_step",
     "transformer_lr",
     "weighted_sum",
