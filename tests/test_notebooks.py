@@ -57,6 +57,7 @@ PROMISES = {
         (r"held-out sequence accuracy:\s+([\d.]+)%", 99.0),
     ],
     "08_language_model": [(r"([\d.]+) bits per character below the bigram", 0.8)],
+    "09_modern_decoder": [(r"the cache is ([\d.]+)× smaller with 1 key/value head", 3.99)],
 }
 
 
