@@ -21,7 +21,7 @@ export JUPYTER_CONFIG_PATH := $(CURDIR)/autograder
 export JUPYTER_PREFER_ENV_PATH := 1
 
 .PHONY: setup lab test lint release check-release images bench clean progress check browser \
-	sandbox grade bench-grade student-release mutants export instructor
+	sandbox grade bench-grade student-release mutants export instructor lm-curve
 
 # pip install $(1), showing each package as pip gets it; pip's full log goes to
 # .venv/install.log and is shown whole only if the install fails.
@@ -72,8 +72,10 @@ instructor: $(READY) $(LAB_SETTINGS)
 		--ServerApp.root_dir=$(CURDIR) --LabApp.default_url=/formgrader \
 		$(if $(filter 0,$(shell id -u)),--allow-root)
 
-## Run every test: package, notebooks, release, real nbgrader end to end, the browser, lint.
+## Run every test: package, notebooks, release, real nbgrader end to end, the browser, the
+## student release installed and used as a student would, lint. About 20 minutes on 2 cores.
 test: $(DEV_READY) lint browser sandbox $(LAB_SETTINGS)
+	@echo "Running every test: about 20 minutes on 2 cores (pytest prints each file as it goes)."
 	python -m pytest
 
 ## System packages from Debian, installed with apt-get when missing and this user may (root,
@@ -112,19 +114,20 @@ lint: $(DEV_READY)
 ## Regenerate the student release notebooks/ from solutions/ (first bringing the source
 ## notebooks' set-up cells, self-check cells and embedded figures up to date).
 release: $(READY)
-	python autograder/sync_notebooks.py
-	python autograder/release.py generate
+	python -m autograder.releases.sync_notebooks
+	python -m autograder.releases.release generate
 
 ## Build what students receive (no solutions, hidden tests or grading machinery) in
-## dist/student-release, for the address it will be published at:
+## dist/student-release, from notebooks generated afresh from solutions/ (never notebooks/ as
+## it stands: differences are named), for the address it will be published at:
 ##   make student-release STUDENT_REPO=https://github.com/you/course-student
 student-release: $(READY)
-	python -m autograder.student_release $(if $(STUDENT_REPO),--repo $(STUDENT_REPO))
+	python -m autograder.releases.student_release $(if $(STUDENT_REPO),--repo $(STUDENT_REPO))
 
 ## Fail if notebooks/ differs from what `make release` would generate.
 check-release: $(READY)
-	python autograder/sync_notebooks.py --check
-	python autograder/release.py check
+	python -m autograder.releases.sync_notebooks --check
+	python -m autograder.releases.release check
 
 ## Check one notebook as a student, without an instructor: make check NB=notebooks/01_.../01_....ipynb
 check: $(READY)
@@ -137,9 +140,9 @@ progress: $(READY)
 
 ## Grade the class: every notebook in grading/submitted/<student>/<assignment>/, or first
 ## import a plain folder of <student>/<notebook>.ipynb with IMPORT=folder. Extra options for
-## autograder/grade.py in GRADE_ARGS (e.g. GRADE_ARGS="--assignment 01_vector_attention").
+## autograder/grading/grade.py in GRADE_ARGS (e.g. GRADE_ARGS="--assignment 01_vector_attention").
 grade: $(DEV_READY) sandbox
-	python -m autograder.grade $(if $(IMPORT),--import $(IMPORT)) $(GRADE_ARGS)
+	python -m autograder.grading $(if $(IMPORT),--import $(IMPORT)) $(GRADE_ARGS)
 
 ## nbgrader's own export of the gradebook that `make grade` fills: grading/nbgrader_grades.csv
 ## (`make grade` also writes grading/grades.csv, with the course's notes and exercise titles).
@@ -156,6 +159,12 @@ mutants: $(READY)
 ## (STUDENTS=40 by default; tens of minutes on 2 cores). Writes benchmarks/grading.md.
 bench-grade: $(DEV_READY) sandbox
 	python benchmarks/grade_bench.py --students $(or $(STUDENTS),40)
+
+## Notebook 08's model trained for 4,000 steps (4 to 9 minutes) with the same code: its held-out curve
+## (bits per character against training FLOPs) goes to transformer_course/lm_curve.csv,
+## which the notebook plots. LM_CURVE_ARGS: e.g. "--seconds 300" or "--threads 1".
+lm-curve: $(READY)
+	python benchmarks/lm_curve.py $(LM_CURVE_ARGS)
 
 ## Notebook 09's comparison of the 08 decoder and the modern one (6 models × 3 seeds, about
 ## 50 minutes on 2 cores): writes transformer_course/modern_results.py, which 09 plots.

@@ -7,7 +7,7 @@ deleted test cells and malformed files (tests/submissions.py has the answers).
 Both runs grade the same files and write feedback:
 - plain: ``nbgrader autograde A`` then ``nbgrader generate_feedback A``, one assignment after
   another, as an instructor would without the pipeline;
-- pipeline: ``autograder.grade`` with one worker per core.
+- pipeline: ``python -m autograder.grading`` with one worker per core.
 The floor of a notebook is what grading it cannot avoid: a kernel start plus the notebook's
 own run under NBGRADER_EXECUTION (nbclient, no sandbox, median of 3). The per-notebook cost
 of the pipeline is its wall time × workers / notebooks.
@@ -30,7 +30,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 COURSE = HERE.parent
-sys.path[:0] = [str(HERE), str(COURSE / "tests"), str(COURSE / "autograder")]
+sys.path[:0] = [str(HERE), str(COURSE / "tests")]
 
 import course_execution  # noqa: E402
 from conftest import (  # noqa: E402
@@ -43,8 +43,8 @@ from conftest import (  # noqa: E402
 )
 from submissions import OTHER_STYLE, WRONG  # noqa: E402
 
-from autograder import grade as pipeline  # noqa: E402
-from autograder.executors import LocalPool  # noqa: E402
+from autograder.grading import grade as pipeline  # noqa: E402
+from autograder.grading.executors import LocalPool  # noqa: E402
 
 README_START, README_END = "<!-- bench-grade:start -->", "<!-- bench-grade:end -->"
 # Out of 20 submissions: correct, one known mistake, untouched, a test cell deleted, malformed.

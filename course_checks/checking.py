@@ -207,6 +207,13 @@ def _changed_in_place(inputs, copies) -> list[str]:
     return changed
 
 
+def in_place_message(names: list[str]) -> str:
+    """What a check says about inputs an answer changed in place (``names`` as written)."""
+    return (f"your function changed its input {' and '.join(names)} in place. The caller still"
+            " needs it: compute a new tensor (`x - m`, `masked_fill`) instead of changing the "
+            "one you were given (`x -= m`, `x.sub_(m)`, `masked_fill_`).")
+
+
 def passed(exercises: str) -> bool:
     """Whether every exercise that ``exercises`` names ("Exercise 3", "exercises 2 and 3")
     passed all its checks in this notebook."""
@@ -225,6 +232,11 @@ def _not_passing(uses: str) -> bool:
     passed = {r.exercise for r in _selfcheck.results() if r.status == _selfcheck.PASSED}
     return any(not any(re.match(rf"Exercise {n}\b", name) for name in passed)
                for n in numbers)
+
+
+# Warnings that correct answers raise: PyTorch's note on ``float(loss)`` (a loss that still
+# has its graph, turned into a number: exactly what a training step returns).
+_NOT_MISTAKES = ("Converting a tensor with requires_grad=True to a scalar",)
 
 
 def _hint_for(error: str) -> str:
@@ -251,13 +263,22 @@ def _hint_for(error: str) -> str:
     return ""
 
 
+# Errors whose message says everything, without "raised ...": a refused shortcut, an input
+# changed in place (as the grader's checker reports it), the checks' own budget spent.
+SPOKEN_ERRORS = ("ShortcutError", "ChangedInPlace", "OutOfBudget")
+
 # Wrong answers to name when no hand-written misconception matches: a function from an
 # exercise's title to ``[(description, {name: function})]``, each a one-change variant of
 # the reference answer ("divides by `d` instead of its square root"). Only the trusted
-# grader sets it (``autograder/mutants.py``); in a student's kernel it stays None, so the
+# grader sets it (``autograder/mutation/mutants.py``); in a student's kernel it stays None, so the
 # reference answer never travels with the course.
 variant_answers: Callable[[str], list[tuple[str, dict[str, Any]]]] | None = None
 VARIANT_SECONDS = 3.0  # time to spend looking for the variant a wrong answer matches
+
+# The grader's reading of the answer's source: ``(exercise, refuses) -> [message]``, one per
+# refused function the answer reaches however it is spelt (``autograder/trusted/uses.py``).
+# Only the trusted grader sets it; an answer it refuses scores 0, whatever the checks found.
+answer_refusals: Callable[[str, tuple[str, ...]], list[str]] | None = None
 
 
 class Checks:
@@ -281,6 +302,8 @@ class Checks:
         self._passed_before: list[tuple] = []  # checks passed before the first failure
         self._variant_deadline = 0.0
         _selfcheck.started(exercise, points)  # for the notebook's self-check table
+        self.refused = (answer_refusals(exercise, self.refuses)
+                        if answer_refusals is not None and self.refuses else [])
 
     def run(self, description: str, student_code: Callable[[], Any]) -> Any:
         """Run ``student_code()``; a raised error becomes a failed check with its message.
@@ -311,22 +334,20 @@ class Checks:
             return _NO_ANSWER
         except Exception as error:  # any student error becomes feedback, never a crash
             message = f"raised {type(error).__name__}: {error}" + _hint_for(str(error))
-            if type(error).__name__ == "ShortcutError":  # raised here or in the kernel
-                message = f"{error}."
+            if type(error).__name__ in SPOKEN_ERRORS:  # their message is the whole story
+                message = str(error).rstrip(".") + "."
             self.results.append((description, message))
             return _NO_ANSWER
         finally:  # warnings too: a deprecation warning before an error often names the bug
             if captured.getvalue():
                 print(f"(your code wrote to stderr: {captured.getvalue().strip()})")
             for warning in caught:
-                print(f"(warning from your code: {warning.category.__name__}: "
-                      f"{warning.message})")
+                if not str(warning.message).startswith(_NOT_MISTAKES):
+                    print(f"(a warning from your code, which costs no points: "
+                          f"{warning.category.__name__}: {warning.message})")
             changed = _changed_in_place(inputs, copies)  # and the inputs put back
         if changed:
-            self.results.append((description, (
-                f"your function changed its input {' and '.join(changed)} in place. The caller"
-                " still needs it: compute a new tensor (`x - m`, `masked_fill`) instead of "
-                "changing the one you were given (`x -= m`, `x.sub_(m)`, `masked_fill_`).")))
+            self.results.append((description, in_place_message(changed)))
             return _NO_ANSWER
         return result
 
@@ -383,8 +404,16 @@ class Checks:
                 f"  Note: these checks call {self.uses}. If an earlier exercise is not passing yet,"
                 " fix it first."
             )
-        sys.stdout.flush()
         earned = self.points * passed / total if total else 0.0
+        if self.refused:  # read from the answer's source by the grader: no points
+            for message in self.refused:
+                print(f"  ✗ {message}.")
+            print("  This exercise scores 0: the answer must not use these functions.")
+            earned = 0.0
+            self.results.append(("the answer's source", "; ".join(self.refused)))
+        if not _selfcheck.grading():
+            print(f"  {_selfcheck.NOT_THE_GRADE}")
+        sys.stdout.flush()
         _selfcheck.record(self.exercise, self.points, round(earned, 2), self.results)
         return float(round(earned, 2))
 

@@ -19,7 +19,8 @@ __all__ = ["yours_if_passed", "yours_or_ours"]
 
 
 def yours_or_ours(yours: Callable, ours: Callable, exercise: str) -> Callable:
-    """A function that calls ``yours``, or ``ours`` (once saying why) if ``yours`` raises."""
+    """A function that calls ``yours``, or ``ours`` (once saying why) if ``yours`` raises;
+    its ``used_ours`` tells a later cell whose results it gave."""
     said = False
 
     def call(*args, **kwargs):
@@ -27,6 +28,7 @@ def yours_or_ours(yours: Callable, ours: Callable, exercise: str) -> Callable:
         try:
             return yours(*args, **kwargs)
         except Exception as error:  # unfinished or broken: the demo goes on with ours
+            call.used_ours = True
             if not said:
                 what = (
                     "is not finished yet"
@@ -38,6 +40,7 @@ def yours_or_ours(yours: Callable, ours: Callable, exercise: str) -> Callable:
                 said = True
             return ours(*args, **kwargs)
 
+    call.used_ours = False
     return call
 
 

@@ -39,6 +39,18 @@ PASSED, FAILED, NOT_ATTEMPTED, ERROR, NOT_RUN = (
 )
 MARKS = {PASSED: "✓", FAILED: "✗", NOT_ATTEMPTED: "·", ERROR: "!", NOT_RUN: "…"}
 
+# Said wherever points are shown to a student: a check cell, this table, Validate; not while
+# grading, where they are the grade.
+NOT_THE_GRADE = ("These points count the visible checks only, so they are not your grade: "
+                 "grading adds hidden checks on new inputs.")
+
+
+def grading() -> bool:
+    """Whether this runs as nbgrader grades (it says so to kernels; so does the course's
+    grading process, where test cells run)."""
+    return os.environ.get("NBGRADER_EXECUTION") == "autograde"
+
+
 # checking.Checks.run words an untouched answer ("raise NotImplementedError()") this way.
 _NOT_ATTEMPTED_PREFIX = "not attempted"
 _STOPPED = (
@@ -157,8 +169,11 @@ def report(expected: Mapping[str, float] | None = None, title: str = "This noteb
     """
     items = results(expected)
     print(format_table(title, items))
+    notes = [] if grading() else [NOT_THE_GRADE]
     if any(r.status == NOT_RUN for r in items):
-        print("\nTo check everything at once: Run All, or Validate in the toolbar.")
+        notes.append("To check everything at once: Run All, or Validate in the toolbar.")
+    if notes:
+        print("\n" + "\n".join(notes))
     sys.stdout.flush()
 
 
@@ -435,8 +450,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         for error in nb.cell_errors:
             print(f"  Also stopped with an error: {error}")
         print(flush=True)
+    print(NOT_THE_GRADE)
     if args.progress:
-        print("Progress over all notebooks\n")
+        print("\nProgress over all notebooks\n")
         print(progress_table(checked))
         chart = progress_chart(checked, Path(args.chart))
         print(f"\nChart saved to {chart}")

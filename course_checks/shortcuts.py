@@ -6,8 +6,9 @@ A test cell declares them, ``Checks("Exercise 3 · softmax", points=2, refuses=S
 while a check runs the student's code, each refused function raises ``ShortcutError``
 ("this exercise asks you to write it yourself: your answer calls torch.softmax"), which the
 check reports as a failure. In the grader the same list travels with every call into the
-kernel (``autograder/agent.py``), so grading refuses what the student's own checks refuse.
-``make release`` writes each exercise's list into its text (``autograder/sync_notebooks.py``).
+kernel (``autograder/trusted/agent.py``), so grading refuses what the student's own checks
+refuse. ``make release`` writes each exercise's list into its text
+(``autograder/releases/sync_notebooks.py``).
 """
 
 from __future__ import annotations
@@ -17,7 +18,10 @@ import importlib
 from collections.abc import Iterable, Iterator, MutableMapping
 
 SOFTMAX = ("torch.softmax", "torch.nn.functional.softmax", "torch.Tensor.softmax",
-           "torch.special.softmax", "transformer_course.attention.softmax")
+           "torch.special.softmax", "torch.nn.Softmax", "torch.log_softmax",
+           "torch.nn.functional.log_softmax", "torch.Tensor.log_softmax",
+           "torch.special.log_softmax", "torch.nn.LogSoftmax",
+           "transformer_course.attention.softmax")
 ATTENTION = ("torch.nn.functional.scaled_dot_product_attention", "torch.nn.MultiheadAttention",
              "transformer_course.attention.attention_weights",
              "transformer_course.attention.explicit_attention",

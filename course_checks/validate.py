@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import html
 import json
+import textwrap
 from pathlib import Path
 
 from course_checks import selfcheck
@@ -84,6 +85,8 @@ def diagnosis(checked: selfcheck.NotebookResult) -> dict[str, list[dict]]:
             lines.append(f"  ... and {len(checked.cell_errors) - 5} more")
     if any(r.status != selfcheck.PASSED for r in items):
         lines += ["", "Each check cell's own output, in the notebook, lists all its checks."]
+    if items:
+        lines += ["", *textwrap.wrap(selfcheck.NOT_THE_GRADE, WIDTH)]
     text = "\n".join(lines).strip("\n")
     return {"failed": [{"source": headline, "error": html.escape(text), "raw_error": text}]}
 

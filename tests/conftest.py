@@ -12,13 +12,11 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO / "autograder"))
 # nbgrader calls `alembic` by name to create a gradebook: the venv's tools must be on PATH
 # even when pytest is started without `make`.
 os.environ["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
 
-import release  # noqa: E402  (autograder/release.py)
-import sync_notebooks  # noqa: E402  (autograder/sync_notebooks.py)
+from autograder.releases import release, sync_notebooks  # noqa: E402
 
 ASSIGNMENTS = release.assignments()
 # Every source notebook (the assignments and the welcome notebook), then their releases.

@@ -17,8 +17,9 @@ import venv
 from pathlib import Path
 
 import pytest
-import sync_notebooks
 from conftest import ALL_NOTEBOOKS, REPO, SOURCE_NOTEBOOKS, load
+
+from autograder.releases import sync_notebooks
 
 
 def setup_cell(path: Path) -> dict:

@@ -2,7 +2,7 @@
 
 The instructor releases an assignment into the exchange; a student fetches it, answers it
 and submits it; the instructor collects the submissions, grades them with the course's
-pipeline (`python -m autograder.grade`, what `make grade` runs) and releases the feedback;
+pipeline (`python -m autograder.grading`, what `make grade` runs) and releases the feedback;
 the student fetches it. Each side runs in its own folder, as on a shared machine or a hub.
 """
 
@@ -15,7 +15,7 @@ import sys
 import pytest
 from conftest import REPO, load, plain_course, solution_sources, student_submission, tool_env
 
-from autograder import sandbox
+from autograder.kernels import sandbox
 
 A = "01_vector_attention"
 COURSE_ID = "transformer-course"
@@ -52,7 +52,7 @@ def test_release_fetch_submit_collect_grade_and_feedback(tmp_path):
 
     run(course, *nbgrader, "collect", A, f"--Exchange.root={exchange}", env=instructor)
     (submitted,) = (course / "grading" / "submitted").iterdir()
-    grade = run(REPO, sys.executable, "-m", "autograder.grade", "--grading",
+    grade = run(REPO, sys.executable, "-m", "autograder.grading", "--grading",
                 str(course / "grading"), "--assignment", A, env=instructor)
     assert f"{A}: 1 students" in grade.stdout, grade.stdout
     result = json.loads((course / "grading" / "autograded" / submitted.name / A

@@ -32,10 +32,11 @@ from conftest import (
     student_submission,
 )
 
-from autograder import grade as pipeline
-from autograder import sandbox
-from autograder.executors import DaskCluster, LocalPool
-from autograder.worker import HIDDEN, Limits
+from autograder.cells import HIDDEN
+from autograder.grading import grade as pipeline
+from autograder.grading.executors import DaskCluster, LocalPool
+from autograder.grading.worker import Limits
+from autograder.kernels import sandbox
 
 A = "01_vector_attention"
 POINTS = {"ex1_tests": 1, "ex2_tests": 1, "ex3_tests": 2, "ex4_tests": 2, "ex5_tests": 1,
@@ -345,7 +346,7 @@ def test_an_interrupted_run_resumes_without_redoing_anyone(tmp_path):
     grading = tmp_path / "grading"
     for i in range(4):
         submit(grading / "submitted", f"s{i}", notebook_for("solution" if i % 2 else "blank"))
-    command = [sys.executable, "-m", "autograder.grade", "--grading", str(grading),
+    command = [sys.executable, "-m", "autograder.grading", "--grading", str(grading),
                "--assignment", A, "--workers", "1"]
     run = subprocess.Popen(command, cwd=REPO, stdout=subprocess.DEVNULL,
                            stderr=subprocess.DEVNULL, start_new_session=True)
@@ -393,7 +394,7 @@ import json, sys
 from pathlib import Path
 import nbformat
 from nbclient import NotebookClient
-from autograder import worker
+from autograder.grading import worker
 kernel = worker._prepare_process(Path(sys.argv[1]), True, worker.Limits())
 from jupyter_client.manager import KernelManager
 printed = []
@@ -428,7 +429,7 @@ def test_a_plain_folder_of_notebooks_is_imported_by_name_or_number(tmp_path):
         (folder / student).mkdir(parents=True, exist_ok=True)
         (folder / student / name).write_text(f"{student}/{name}")
     course = pipeline.Course(REPO, tmp_path / "grading")
-    notes = pipeline.import_folder(course, folder)
+    notes, refused = pipeline.import_folder(course, folder)
     imported = sorted(str(p.relative_to(course.submitted))
                       for p in course.submitted.glob("*/*/*.ipynb"))
     assert imported == ["alice/01_vector_attention/01_vector_attention.ipynb",
@@ -436,7 +437,8 @@ def test_a_plain_folder_of_notebooks_is_imported_by_name_or_number(tmp_path):
                         "bob/02_matrix_attention/02_matrix_attention.ipynb"]
     assert (course.submitted / "bob" / "02_matrix_attention" / "02_matrix_attention.ipynb"
             ).read_text() == "bob/02_my_copy.ipynb"
-    assert notes == ["carl: notes.ipynb is not a notebook of this course; skipped"]
+    assert notes == ["carl: 'notes.ipynb' is not a notebook of this course; skipped"]
+    assert refused == []
 
 
 def test_the_gradebook_holds_the_class_as_nbgrader_would(graded):

@@ -1,10 +1,10 @@
-"""Mutants of reference answers (autograder/mutants.py): each kind of typed mistake."""
+"""Mutants of reference answers (autograder/mutation/mutants.py): each kind of typed mistake."""
 
 from __future__ import annotations
 
 import pytest
 
-from autograder.mutants import NEVER_EQUIVALENT, VariantAnswers, defined_names, mutants
+from autograder.mutation.mutants import NEVER_EQUIVALENT, VariantAnswers, defined_names, mutants
 
 
 def answer(body: str, signature: str = "def f(Q, K, V, mask=None):") -> str:

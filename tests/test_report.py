@@ -6,7 +6,7 @@ import csv
 
 import torch
 
-from autograder import report
+from autograder.grading import report
 from course_checks.checking import Checks
 
 A = "02_matrix_attention"

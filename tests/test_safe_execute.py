@@ -1,11 +1,11 @@
-"""The grading executor tells a slow kernel from a dead one (autograder/safe_execute.py)."""
+"""The grading executor tells a slow kernel from a dead one (autograder/grading/execute.py)."""
 
 from __future__ import annotations
 
 import time
 from types import SimpleNamespace
 
-from autograder.safe_execute import SafeExecute
+from autograder.grading.execute import SafeExecute
 
 
 class Kernel:

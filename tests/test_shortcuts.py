@@ -19,11 +19,11 @@ from conftest import (
     student_submission,
 )
 
-from autograder import grade as pipeline
-from autograder import sandbox
-from autograder.executors import LocalPool
-from autograder.sync_notebooks import REFUSES_PREFIX, _refused
-from autograder.worker import Limits
+from autograder.grading import grade as pipeline
+from autograder.grading.executors import LocalPool
+from autograder.grading.worker import Limits
+from autograder.kernels import sandbox
+from autograder.releases.sync_notebooks import REFUSES_PREFIX, _refused
 from course_checks import selfcheck, shortcuts
 from course_checks.checking import Checks
 

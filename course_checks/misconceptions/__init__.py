@@ -34,6 +34,7 @@ from .language_model import (
     lm_logits,
     random_windows,
     sample_distribution,
+    train_history,
 )
 from .matrix_attention import (
     masked_attention,
@@ -119,6 +120,7 @@ __all__ = [
     "softmax",
     "split_heads",
     "swiglu",
+    "train_history",
     "train_step",
     "transformer_lr",
     "weighted_sum",

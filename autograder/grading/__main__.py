@@ -1,0 +1,5 @@
+import sys
+
+from autograder.grading.grade import main
+
+sys.exit(main())

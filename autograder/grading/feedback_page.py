@@ -1,0 +1,172 @@
+"""The feedback page a student gets back, readable offline.
+
+nbgrader's ``generate_feedback`` writes each page with an HTML exporter and its ``feedback``
+template, which loads MathJax from a CDN: offline, ``$\\sqrt{d_k}$`` stays raw TeX. The course's
+configuration (``autograder/nbgrader_config.py``) makes nbgrader use :class:`FeedbackExporter`
+instead, which changes four things and keeps the rest of nbgrader's page:
+
+- maths in markdown is rendered to MathML when the page is written (``latex2mathml``, a
+  grading-only dependency); browsers draw MathML themselves, and the page loads no script.
+  TeX that does not convert, or a missing ``latex2mathml``, shows as its TeX source;
+- output text wraps instead of running off the page (the checks' long diagnoses);
+- the table of contents names exercises ("Exercise 3 · softmax", from the check cell's
+  ``Checks(...)`` line) instead of nbgrader's "Test cell";
+- an answer left as released gets no "Comment: No response." (its check cell says so).
+
+The template lives in ``autograder/grading/feedback_template/course_feedback/`` and extends
+nbgrader's own.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import html
+import logging
+import re
+from pathlib import Path
+from xml.etree import ElementTree
+
+import nbgrader
+from jinja2 import pass_context
+from nbconvert.exporters import HTMLExporter
+from nbconvert.filters.markdown_mistune import IPythonRenderer, MarkdownWithMath
+from traitlets.config import Config
+
+from autograder.grading.safe_pages import clean_html
+from course_checks.selfcheck import check_cell_exercise
+
+TEMPLATES = Path(__file__).resolve().parent / "feedback_template"
+NBGRADER_TEMPLATES = Path(nbgrader.__file__).parent / "server_extensions/formgrader/templates"
+
+# MathML elements with a fixed number of children: latex2mathml writes fewer (or more) when
+# it misreads the TeX (``\frac{1}``) instead of raising.
+ARITY = {
+    "mfrac": 2,
+    "mroot": 2,
+    "msub": 2,
+    "msup": 2,
+    "msubsup": 3,
+    "munder": 2,
+    "mover": 2,
+    "munderover": 3,
+}
+TEXT = re.compile(r"\\text\{[^{}]*\}")
+# What nbgrader's SaveAutoGrades writes as the comment of an answer cell left as released.
+NO_RESPONSE = "No response."
+
+log = logging.getLogger(__name__)
+
+
+@functools.cache
+def _converter():
+    try:
+        from latex2mathml.converter import convert
+    except ImportError:
+        log.warning("latex2mathml is not installed: feedback pages show maths as TeX source")
+        return None
+    return convert
+
+
+def _unescape_text(tex: str) -> str:
+    """``\\text{seq\\_len}`` as ``\\text{seq_len}``: latex2mathml keeps text mode's escapes."""
+    return TEXT.sub(lambda text: re.sub(r"\\([_%$&#])", r"\1", text[0]), tex)
+
+
+def _readable(element: ElementTree.Element) -> bool:
+    for node in element.iter():
+        name = node.tag.rsplit("}", 1)[-1]
+        if name in ARITY and len(node) != ARITY[name]:
+            return False
+        if "\\" in (node.text or ""):  # a command it did not know, left as text
+            return False
+    return True
+
+
+def mathml(tex: str, display: bool = False) -> str:
+    """``tex`` as a MathML element, or as its TeX source where it does not convert."""
+    if convert := _converter():
+        try:
+            converted = convert(_unescape_text(tex), display="block" if display else "inline")
+            if _readable(ElementTree.fromstring(converted)):
+                return converted
+        except Exception:  # TeX it cannot read shows as its source: the page is still written
+            pass
+    delimiter = "$$" if display else "$"
+    shown = html.escape(f"{delimiter}{tex.strip()}{delimiter}", quote=False)
+    return f'<code class="tex{" tex-display" if display else ""}">{shown}</code>'
+
+
+class MathMLRenderer(IPythonRenderer):
+    """nbconvert's markdown renderer, with maths written as MathML instead of left as TeX
+    for MathJax to find in the browser."""
+
+    def block_math(self, body: str) -> str:
+        return mathml(body, display=True)
+
+    def inline_math(self, body: str) -> str:
+        return mathml(body)
+
+    def latex_environment(self, name: str, body: str) -> str:
+        return mathml(f"\\begin{{{name}}}{body}\\end{{{name}}}", display=True)
+
+
+def toc_label(cell) -> str:
+    """What the table of contents calls a graded cell."""
+    meta = cell.metadata.nbgrader
+    if meta.get("grade") and not meta.get("solution"):
+        # "Exercise 3 · softmax"; the grade id where the cell has no Checks(...) line
+        return check_cell_exercise(cell)[0]
+    if meta.get("task"):
+        return "Task"
+    return "Coding free-response" if cell.cell_type == "code" else "Written response"
+
+
+class FeedbackExporter(HTMLExporter):
+    """nbgrader's feedback exporter (an HTMLExporter with its ``feedback`` template), through
+    the course's template ``course_feedback``, which extends nbgrader's."""
+
+    def __init__(self, config: Config | None = None, **kwargs):
+        # nbgrader's GenerateFeedback configures HTMLExporter for its own template; a
+        # FeedbackExporter section comes first for this class.
+        config = copy.deepcopy(config) if config else Config()
+        config.FeedbackExporter.template_name = "course_feedback"
+        # The course's cleaning of HTML outputs, without the Formgrader's markdown filter:
+        # this exporter renders markdown itself (maths as MathML), and cleans it too.
+        config.FeedbackExporter.filters = {"clean_html": "autograder.grading.safe_pages."
+                                                         "clean_html"}
+        config.FeedbackExporter.extra_template_basedirs = [str(TEMPLATES)]
+        paths = config.HTMLExporter.get("extra_template_paths", [])
+        config.FeedbackExporter.extra_template_paths = [*paths, str(NBGRADER_TEMPLATES)]
+        super().__init__(config=config, **kwargs)
+
+    def default_filters(self):
+        yield from super().default_filters()
+        yield ("toc_label", toc_label)
+
+    def _preprocess(self, nb, resources):
+        """nbgrader's preprocessors (its GetGrades adds the comments), then no automatic
+        "No response." under an answer left as released: the check cell below already says
+        "not attempted yet", and the contents would list an empty "Comment" for it. A
+        grader's own comment stays."""
+        nb, resources = super()._preprocess(nb, resources)
+        for cell in nb.cells:
+            meta = cell.metadata.get("nbgrader", {})
+            if meta.get("comment") == NO_RESPONSE:
+                del meta["comment"]
+        return nb, resources
+
+    @pass_context
+    def markdown2html(self, context, source):
+        """HTMLExporter.markdown2html, with :class:`MathMLRenderer`."""
+        cell = context.get("cell", {})
+        renderer = MathMLRenderer(
+            escape=False,
+            attachments=cell.get("attachments", {}),
+            embed_images=self.embed_images,
+            path=context.get("resources", {}).get("metadata", {}).get("path", ""),
+            anchor_link_text=self.anchor_link_text,
+            exclude_anchor_links=self.exclude_anchor_links,
+            **self.lexer_options,
+        )
+        return clean_html(MarkdownWithMath(renderer=renderer).render(source))

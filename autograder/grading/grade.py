@@ -1,0 +1,270 @@
+"""Grade a whole class: autograde, feedback, grades CSV, report. What `make grade` runs.
+
+    python -m autograder.grading                       # everything in grading/submitted/
+    python -m autograder.grading --import DIR          # first import DIR/<student>/<notebook>.ipynb
+    python -m autograder.grading --assignment 01_vector_attention --workers 2
+    python -m autograder.grading --scheduler tcp://host:8786   # on a Dask cluster
+
+Submissions follow nbgrader's layout:
+``grading/submitted/<student>/<assignment>/<assignment>.ipynb``.
+Students are graded side by side, each in isolation (``autograder/grading/worker.py``); results go
+into the gradebook one at a time. A student already graded for the same file is skipped, so
+an interrupted run picks up where it stopped (``--regrade`` grades everyone again).
+
+Writes, under ``grading/``: the gradebook, ``autograded/`` (for the instructor),
+``feedback/`` (HTML to return to students, without hidden tests), ``grades.csv``,
+``report.md`` and ``score_distribution.png``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import hmac
+import json
+import os
+import re
+import secrets
+import shutil
+import sys
+import tempfile
+import warnings
+from pathlib import Path
+
+from autograder.grading import intake, report
+from autograder.grading.executors import DaskCluster, LocalPool
+from autograder.grading.worker import Job, Limits, grade
+from autograder.kernels import sandbox
+from autograder.releases import release
+
+COURSE = Path(__file__).resolve().parents[2]
+RESULT = "grading_result.json"  # next to each autograded notebook: the marker of a finished job
+
+
+class Course:
+    """The course's folders, as the grading pipeline uses them."""
+
+    def __init__(self, root: Path = COURSE, grading: Path | None = None):
+        self.root = root
+        self.grading = grading or root / "grading"
+        self.submitted = self.grading / "submitted"
+        self.autograded = self.grading / "autograded"
+        self.feedback = self.grading / "feedback"
+        self.gradebook = self.grading / "gradebook.db"
+        self.template = self.grading / "template.db"
+
+    def assignments(self) -> list[str]:
+        return release.assignments(self.root)
+
+    def result_path(self, student: str, assignment: str) -> Path:
+        return self.autograded / student / assignment / RESULT
+
+    def secret(self, student: str, assignment: str, submission: str = "") -> str:
+        """The seed secret of one student's hidden checks: derived from the course's secret
+        in ``grading/secret`` (made on first use, git-ignored, never shown to a kernel) and
+        the submission's SHA-256, so a regrade of the same file draws the same inputs and a
+        changed file new ones (inputs seen once cannot be hard-coded into a resubmission)."""
+        path = self.grading / "secret"
+        if not path.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(secrets.token_hex(32))
+            path.chmod(0o600)
+        key = path.read_text().strip().encode()
+        message = f"{student}/{assignment}/{submission}".encode()
+        return hmac.new(key, message, hashlib.sha256).hexdigest()
+
+
+def import_folder(course: Course, folder: Path) -> tuple[list[str], list[tuple[str, str, str]]]:
+    """Copy ``folder/<student>/<notebook>.ipynb`` into nbgrader's submitted layout, as data.
+
+    A notebook is matched to an assignment by name (``01_vector_attention.ipynb``) or by its
+    number (``01.ipynb``, ``01_my_copy.ipynb``). Student folders that are links are skipped;
+    a notebook that is not a regular file of its own is refused, never followed
+    (``intake.read``); student names are made safe (``intake.safe_name``). Returns notes for
+    the instructor and the refused submissions as (student, assignment, reason).
+    """
+    notes, refused, assignments = [], [], course.assignments()
+    for entry in sorted(os.scandir(folder), key=lambda e: e.name):
+        if entry.is_symlink() or not entry.is_dir(follow_symlinks=False):
+            if entry.is_symlink():
+                notes.append(f"{entry.name!r} is a link, not a student's folder; skipped")
+            continue
+        student = intake.safe_name(entry.name)
+        if student != entry.name:
+            notes.append(f"the student folder {entry.name!r} is graded as {student!r}")
+        for path in sorted(Path(entry.path).glob("*.ipynb")):
+            number = re.match(r"(\d\d)", path.stem)
+            matches = [a for a in assignments if a == path.stem] or [
+                a for a in assignments if number and a.startswith(number.group(1) + "_")
+            ]
+            if not matches:
+                notes.append(f"{student}: {path.name!r} is not a notebook of this course; "
+                             "skipped")
+                continue
+            try:
+                data = intake.read(path)
+            except intake.Refused as reason:
+                refused.append((student, matches[0], str(reason)))
+                continue
+            target = course.submitted / student / matches[0] / f"{matches[0]}.ipynb"
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.unlink(missing_ok=True)
+            target.write_bytes(data)
+    return notes, refused
+
+
+def prepare_gradebooks(course: Course) -> None:
+    """A template gradebook (every assignment, no students) that workers copy, and the
+    instructor's gradebook with the same assignments."""
+    course.grading.mkdir(parents=True, exist_ok=True)
+    if not course.template.exists():
+        with tempfile.TemporaryDirectory() as tmp:
+            release.generate(Path(tmp) / "release", Path(tmp) / "template.db")
+            shutil.copyfile(Path(tmp) / "template.db", course.template)
+    if not course.gradebook.exists():
+        shutil.copyfile(course.template, course.gradebook)
+
+
+def find_jobs(course: Course, assignments: list[str], limits: Limits, regrade: bool,
+              forked: bool = True, refused: list[tuple[str, str, str]] = ()):
+    """(jobs to run, number already graded for the same file). A submission that is not a
+    plain file of its own (a link anywhere in its path, a pipe, a hard link, too large)
+    becomes a job that only records why it scores 0."""
+    jobs, done = [], 0
+
+    def job(student, assignment, path="", refusal="", digest=""):
+        return Job(student, assignment, str(path), str(course.root), str(course.template),
+                   limits, forked, course.secret(student, assignment, digest), refusal)
+
+    for path in sorted(course.submitted.glob("*/*/*.ipynb")):
+        student, assignment = path.parent.parent.name, path.parent.name
+        if assignment not in assignments or path.stem != assignment:
+            continue
+        try:
+            if intake.linked(path, course.submitted):
+                raise intake.Refused("the submission is reached through a link, not a folder"
+                                     " of its own")
+            digest = hashlib.sha256(intake.read(path)).hexdigest()
+        except intake.Refused as reason:
+            jobs.append(job(student, assignment, refusal=str(reason)))
+            continue
+        marker = course.result_path(student, assignment)
+        if not regrade and marker.exists():
+            if json.loads(marker.read_text()).get("sha256") == digest:
+                done += 1
+                continue
+        jobs.append(job(student, assignment, path, digest=digest))
+    jobs += [job(student, assignment, refusal=reason) for student, assignment, reason in refused
+             if assignment in assignments]
+    return jobs, done
+
+
+EXCHANGE_FILES = ("timestamp.txt", "submission_secret.txt")  # beside a collected submission
+
+
+def merge(course: Course, result: dict) -> None:
+    """Record one result: gradebook rows, autograded notebook, feedback, then the marker."""
+    from nbgrader.api import Gradebook
+    from nbgrader.utils import parse_utc
+    from sqlalchemy.exc import SAWarning
+
+    student, assignment = result["student"], result["assignment"]
+    with Gradebook(f"sqlite:///{course.gradebook}") as gradebook, warnings.catch_warnings():
+        warnings.simplefilter("ignore", SAWarning)  # nbgrader's own ORM chatter
+        gradebook.update_or_create_student(student)
+        extra = {"timestamp": parse_utc(result["timestamp"])} if result["timestamp"] else {}
+        gradebook.update_or_create_submission(assignment, student, **extra)
+        notebook = gradebook.find_submission_notebook(assignment, assignment, student)
+        grades = result["grades"]
+        for row in notebook.grades:
+            row.auto_score = grades[row.name]["score"] if row.name in grades else 0.0
+            row.needs_manual_grade = grades.get(row.name, {}).get("needs_manual_grade", False)
+        for row in notebook.comments:
+            row.auto_comment = result["comments"].get(row.name)
+        gradebook.db.commit()
+        result["score"] = notebook.score
+        result["max_score"] = notebook.max_score
+        result["exercises"] = {
+            row.name: [row.score, row.max_score] for row in notebook.grades
+        }
+    folder = course.autograded / student / assignment
+    folder.mkdir(parents=True, exist_ok=True)
+    if result["notebook"]:
+        (folder / f"{assignment}.ipynb").write_text(result["notebook"])
+        autograded = json.loads(result["notebook"])
+        result["diagnoses"] = report.diagnoses(autograded)
+        result["titles"] = report.titles(autograded)
+        result["untouched"] = report.untouched(autograded)
+    if result["feedback"]:
+        page = course.feedback / student / assignment / f"{assignment}.html"
+        page.parent.mkdir(parents=True, exist_ok=True)
+        page.write_text(result["feedback"])
+    # What nbgrader's own steps carry along, and `nbgrader release_feedback` reads.
+    for name in EXCHANGE_FILES:
+        try:
+            kept = intake.read(course.submitted / student / assignment / name, limit=4096)
+        except intake.Refused:  # missing, or not a plain file: nothing to carry
+            continue
+        for where in (folder, course.feedback / student / assignment):
+            if where.exists():
+                (where / name).write_bytes(kept)
+    summary = {k: v for k, v in result.items() if k not in ("notebook", "feedback")}
+    (folder / RESULT).write_text(json.dumps(summary, indent=1))  # last: marks the job done
+
+
+def grade_class(course: Course, executor, assignments: list[str] | None = None,
+                limits: Limits | None = None, regrade: bool = False, progress: bool = True,
+                forked: bool = True, refused: list[tuple[str, str, str]] = ()):
+    """Grade every submission (and record ``refused`` ones, from an import, as 0 with their
+    reason); write the grades, the report and the plot; the report's summary."""
+    from tqdm.auto import tqdm
+
+    os.environ["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"
+    if not sandbox.available():
+        print("Warning: bubblewrap (bwrap) is not installed, so student code runs with time and "
+              "memory limits but can read the course's files. `make grade` installs it as root.")
+    prepare_gradebooks(course)
+    jobs, done = find_jobs(course, assignments or course.assignments(), limits or Limits(),
+                           regrade, forked, refused)
+    print(f"{len(jobs)} notebooks to grade ({done} already graded) on {executor}.")
+    with tqdm(total=len(jobs), unit="notebook", disable=not progress) as bar:
+        for result in executor.run(grade, jobs):
+            merge(course, result)
+            bar.update()
+    results = [json.loads(p.read_text()) for p in sorted(course.autograded.glob(f"*/*/{RESULT}"))]
+    return report.write(course, results)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--import", dest="folder", type=Path,
+                        help="a folder of <student>/<notebook>.ipynb to import first")
+    parser.add_argument("--assignment", action="append", help="only these (repeatable)")
+    parser.add_argument("--workers", type=int, default=os.cpu_count(), help="local processes")
+    parser.add_argument("--scheduler", help="address of a Dask scheduler to grade on")
+    defaults = Limits()
+    parser.add_argument("--cell-timeout", type=float, default=defaults.cell_timeout)
+    parser.add_argument("--notebook-timeout", type=float, default=defaults.notebook_timeout)
+    parser.add_argument("--memory-gib", type=float, default=defaults.memory_bytes / (1 << 30))
+    parser.add_argument("--regrade", action="store_true", help="grade everyone again")
+    parser.add_argument("--no-fork", dest="forked", action="store_false",
+                        help="start every kernel afresh instead of forking it (slower)")
+    parser.add_argument("--grading", type=Path, default=COURSE / "grading",
+                        help="grading folder (default: grading/)")
+    args = parser.parse_args(argv)
+    course = Course(COURSE, args.grading)
+    refused = []
+    if args.folder:
+        notes, refused = import_folder(course, args.folder)
+        for note in notes:
+            print(note)
+    executor = DaskCluster(args.scheduler) if args.scheduler else LocalPool(args.workers)
+    limits = Limits(args.cell_timeout, args.notebook_timeout, int(args.memory_gib * (1 << 30)))
+    summary = grade_class(course, executor, args.assignment, limits, args.regrade,
+                          forked=args.forked, refused=refused)
+    print(report.plain(summary))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

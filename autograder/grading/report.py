@@ -1,0 +1,202 @@
+"""The class report: grades CSV, a summary per assignment and exercise, a score plot."""
+
+from __future__ import annotations
+
+import csv
+import html
+import re
+import statistics
+from collections import Counter, defaultdict
+from pathlib import Path
+
+from autograder.cells import grade_id, source
+from autograder.mutation.mutants import title
+
+# "This matches <description>." ends a message line; the description may hold "." itself.
+MISCONCEPTION = re.compile(r"This matches (.+)\.\s*$", re.M)
+
+
+def _output_text(cell: dict) -> str:
+    return "".join(
+        o.get("text", "") if isinstance(o.get("text", ""), str) else "".join(o["text"])
+        for o in cell.get("outputs", [])
+    )
+
+
+def diagnoses(notebook: dict) -> dict[str, list[str]]:
+    """The misconceptions the checks named, per test cell: grade_id -> descriptions."""
+    found = {}
+    for cell in notebook["cells"]:
+        cell_id = grade_id(cell)
+        if not cell_id or cell.get("cell_type") != "code":
+            continue
+        if names := sorted(set(MISCONCEPTION.findall(_output_text(cell)))):
+            found[cell_id] = names
+    return found
+
+
+def untouched(notebook: dict) -> bool:
+    """Whether every check of every test cell found its answer cell still holding the stub."""
+    texts = [_output_text(cell) for cell in notebook["cells"]
+             if cell.get("cell_type") == "code"
+             and cell.get("metadata", {}).get("nbgrader", {}).get("grade")]
+    return bool(texts) and all("not attempted" in t and "✓" not in t for t in texts)
+
+
+def titles(notebook: dict) -> dict[str, str]:
+    """The exercises' titles, per test cell: grade_id -> "Exercise 3 · attention"."""
+    found = {}
+    for cell in notebook["cells"]:
+        nbgrader = cell.get("metadata", {}).get("nbgrader", {})
+        if not grade_id(cell) or not nbgrader.get("grade") or nbgrader.get("solution"):
+            continue  # only test cells, whose source is the instructor's
+        if name := title(source(cell)):
+            found[grade_id(cell)] = name
+    return found
+
+
+def _text(text: str) -> str:
+    """Student-made text (a name, a message quoting their code) as plain text in Markdown."""
+    return html.escape(text, quote=False).replace("*", "\\*").replace("`", "'")
+
+
+def _cell(text: str) -> str:
+    """Student-made text for a CSV cell that no spreadsheet evaluates as a formula."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+def _rounded(value):
+    """Points to two decimals (3.4299999999999997 -> 3.43); anything else as it is."""
+    return round(value, 2) if isinstance(value, float) else value
+
+
+def _titles(results: list[dict]) -> dict[tuple[str, str], str]:
+    """(assignment, grade_id) -> title, from any student whose notebook showed it."""
+    return {(r["assignment"], cell): title
+            for r in results for cell, title in r.get("titles", {}).items()}
+
+
+def _histogram(scores: list[float], maximum: float, bins: int = 5) -> str:
+    counts = Counter(min(int(s / maximum * bins), bins - 1) if maximum else 0 for s in scores)
+    rows = []
+    for b in range(bins):
+        low, high = maximum * b / bins, maximum * (b + 1) / bins
+        rows.append(f"  {low:5.1f}–{high:5.1f} | {'█' * counts[b]} {counts[b]}")
+    return "\n".join(rows)
+
+
+def summary(results: list[dict]) -> str:
+    by_assignment = defaultdict(list)
+    for r in results:
+        by_assignment[r["assignment"]].append(r)
+    names = _titles(results)
+    lines = []
+    for assignment, rows in sorted(by_assignment.items()):
+        scores = [r.get("score", 0) for r in rows]
+        maximum = _rounded(max(r.get("max_score", 0) for r in rows))
+        median = _rounded(statistics.median(scores))
+        lines.append(f"## {assignment}: {len(rows)} students, mean {statistics.mean(scores):.2f}"
+                     f" of {maximum:g} (median {median:g})")
+        lines.append("")
+        lines.append("```")
+        lines.append(_histogram(scores, maximum))
+        lines.append("```")
+        lines.append("")
+        lines.append("| exercise | title | full marks | most common diagnosed mistake |")
+        lines.append("| --- | --- | ---: | --- |")
+        exercises = sorted({e for r in rows for e in r.get("exercises", {})})
+        for exercise in exercises:
+            full = sum(
+                1 for r in rows
+                if (s := r.get("exercises", {}).get(exercise)) and s[0] is not None
+                and s[0] >= s[1] > 0
+            )
+            mistakes = Counter(d for r in rows for d in r.get("diagnoses", {}).get(exercise, []))
+            common = (f"{mistakes.most_common(1)[0][0]} ({mistakes.most_common(1)[0][1]})"
+                      if mistakes else "–")
+            title = names.get((assignment, exercise), "–")
+            lines.append(f"| {exercise} | {title} | {full / len(rows):.0%} | {common} |")
+        if blank := sorted(_text(r["student"]) for r in rows if r.get("untouched")):
+            lines.append("")
+            lines.append(f"Untouched submissions, every answer still the stub ({len(blank)}): "
+                         + ", ".join(blank))
+        problems = [r for r in rows if r["status"] != "graded" or r.get("events")]
+        if problems:
+            lines.append("")
+            lines.append("Submissions that need a look:")
+            for r in sorted(problems, key=lambda r: r["student"]):
+                notes = [r["reason"]] if r["reason"] else []
+                notes += [e["message"] for e in r.get("events", [])]
+                lines.append(f"- **{_text(r['student'])}** ({r['status']}): "
+                             + _text("; ".join(notes)))
+        lines.append("")
+    return "\n".join(lines)
+
+
+def write_csv(path: Path, results: list[dict]) -> None:
+    exercises = sorted({(r["assignment"], e) for r in results for e in r.get("exercises", {})})
+    names = _titles(results)
+    with path.open("w", newline="") as out:
+        writer = csv.writer(out)
+        writer.writerow(["student", "assignment", "score", "max_score", "status", "notes"]
+                        + [f"{a}:{e} ({names[a, e]})" if (a, e) in names else f"{a}:{e}"
+                           for a, e in exercises])
+        for r in sorted(results, key=lambda r: (r["assignment"], r["student"])):
+            notes = "; ".join(([r["reason"]] if r["reason"] else [])
+                              + [e["message"] for e in r.get("events", [])])
+            cells = [
+                _rounded((r.get("exercises", {}).get(e) or [""])[0]) if a == r["assignment"]
+                else ""
+                for a, e in exercises
+            ]
+            writer.writerow([_cell(r["student"]), r["assignment"], _rounded(r.get("score", 0)),
+                             _rounded(r.get("max_score", "")), r["status"], _cell(notes)]
+                            + cells)
+
+
+def plot(path: Path, results: list[dict]) -> None:
+    import matplotlib
+
+    matplotlib.use("agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
+
+    by_assignment = defaultdict(list)
+    for r in results:
+        by_assignment[r["assignment"]].append(r)
+    names = sorted(by_assignment)
+    fig, axes = plt.subplots(1, len(names), figsize=(3 * len(names), 2.8), squeeze=False)
+    for ax, name in zip(axes[0], names, strict=True):
+        rows = by_assignment[name]
+        maximum = _rounded(max(r.get("max_score", 0) for r in rows)) or 1
+        scores = [r.get("score", 0) for r in rows]
+        ax.hist(scores, bins=10, range=(0, maximum), color="#4c72b0", edgecolor="white")
+        mean = statistics.mean(scores)
+        ax.axvline(mean, color="#c44e52", linestyle="--", label=f"mean {mean:.1f}")
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True))  # whole students
+        ax.set_title(name, fontsize=9)
+        ax.set_xlabel(f"score (of {maximum:g})")
+        ax.legend(fontsize=8, frameon=False)
+    axes[0][0].set_ylabel("students")
+    fig.suptitle("Score distribution")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def plain(markdown: str) -> str:
+    """The summary for a terminal: no code fences, headings and bold as plain text."""
+    lines = [line for line in markdown.splitlines() if line.strip() != "```"]
+    return "\n".join(line.removeprefix("## ").replace("**", "") for line in lines)
+
+
+def write(course, results: list[dict]) -> str:
+    """grades.csv, report.md and score_distribution.png in the grading folder; the summary."""
+    text = summary(results)
+    if not results:
+        return "Nothing was graded."
+    write_csv(course.grading / "grades.csv", results)
+    (course.grading / "report.md").write_text("# Grading report\n\n" + text)
+    plot(course.grading / "score_distribution.png", results)
+    return (text + f"\nWritten: {course.grading / 'grades.csv'}, report.md, "
+            "score_distribution.png; feedback in feedback/.")

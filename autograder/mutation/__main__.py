@@ -1,0 +1,5 @@
+import sys
+
+from autograder.mutation.analysis import main
+
+sys.exit(main())

@@ -1,0 +1,475 @@
+"""Mutants of a reference answer: small typed rewrites of its syntax tree.
+
+A mutant is the reference answer with one plausible mistake in it: an operand swapped for
+another of the same role (``K`` for ``V``), a scale dropped or changed, a reduction over
+the wrong axis, a transpose added or removed, ``max`` for ``min``, an off-by-one, a term
+left out, two steps in the wrong order, an argument ignored, an input changed in place,
+``sin`` for ``cos``, a pair returned the wrong way round. Only the code between
+``### BEGIN SOLUTION`` and ``### END SOLUTION`` is rewritten.
+
+Each mutant carries a description in plain words, generated from the rewrite, that
+completes the sentence "an answer that ...": "divides by `d` instead of its square root",
+"uses `K` where `V` belongs". ``autograder/mutation/analysis.py`` measures how many of them
+an exercise's checks catch; the grader names the one a wrong answer matches.
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import copy
+import io
+import re
+import warnings
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+# Kinds whose mutants may never count as equivalent to the reference: an argument the
+# checks never set, or an input changed in place, is a hole in the checks, not a harmless
+# rewrite.
+NEVER_EQUIVALENT = frozenset({"ignores an argument", "changes an input in place"})
+
+# Operands of one role: swapping one for another is a typed mistake, not noise.
+ROLE_FAMILIES = [
+    {"Q", "K", "V"}, {"q", "k", "v"}, {"queries", "keys", "values"}, {"x", "memory"},
+    {"gamma", "beta"}, {"generated", "target"}, {"seq_len", "d_model"}, {"pos", "i"},
+    {"start_token", "end_token"}, {"c", "s"}, {"step", "warmup", "max_iters"}, {"T", "S"},
+    {"B", "T", "H", "d_head", "d_model", "n_heads"}, {"W", "b", "x"}, {"W1", "W2"},
+    {"b1", "b2"}, {"weights", "values"}, {"h", "x"},
+]
+_ROLE_SUFFIX = re.compile(r"^(.+?)_?([qkv]|\d)$")
+
+SWAPS = {  # function or method names with a typed counterpart
+    "max": "min", "min": "max", "amax": "amin", "amin": "amax", "argmax": "argmin",
+    "argmin": "argmax", "sin": "cos", "cos": "sin", "tril": "triu", "triu": "tril",
+    "sum": "mean", "mean": "sum",
+}
+INPLACE = {"masked_fill": "masked_fill_", "add": "add_", "sub": "sub_", "mul": "mul_",
+           "div": "div_", "exp": "exp_", "clamp": "clamp_", "fill_diagonal": "fill_diagonal_"}
+OPERATOR_INPLACE = {ast.Add: "add_", ast.Sub: "sub_", ast.Mult: "mul_", ast.Div: "div_"}
+ELEMENTWISE = {"relu", "gelu", "exp", "sqrt", "sin", "cos", "tanh", "sigmoid", "softmax",
+               "log", "abs", "float", "squeeze", "contiguous", "detach", "clone"}
+OPERATOR_WORDS = {ast.Add: "adds", ast.Sub: "subtracts", ast.Mult: "multiplies",
+                  ast.Div: "divides", ast.MatMult: "multiplies matrices",
+                  ast.FloorDiv: "divides", ast.Pow: "raises to a power"}
+OPERATOR_VERBS = {ast.Add: "add", ast.Sub: "subtract", ast.Mult: "multiply", ast.Div: "divide"}
+OPERATOR_SWAPS = {ast.Add: ast.Sub, ast.Sub: ast.Add, ast.Mult: ast.Div, ast.Div: ast.Mult}
+COMPARE_SWAPS = {ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt,
+                 ast.Eq: ast.NotEq, ast.NotEq: ast.Eq, ast.Is: ast.IsNot, ast.IsNot: ast.Is}
+AXES = (-1, -2, 0, 1)
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """One rewrite of a solution cell: its kind, its description, the whole new cell."""
+
+    kind: str
+    description: str
+    source: str
+
+
+def _code(node: ast.AST, limit: int = 48) -> str:
+    text = ast.unparse(node)
+    return f"`{text if len(text) <= limit else text[: limit - 1] + '…'}`"
+
+
+def _solution_lines(source: str) -> set[int]:
+    lines, inside = set(), False
+    for number, line in enumerate(source.splitlines(), start=1):
+        if "### BEGIN SOLUTION" in line:
+            inside = True
+        elif "### END SOLUTION" in line:
+            inside = False
+        elif inside:
+            lines.add(number)
+    return lines
+
+
+def _children(node: ast.AST) -> Iterator[tuple[ast.AST, str, int | None, ast.AST]]:
+    """(parent, field, index in a list field or None, child) for every child node."""
+    for field, value in ast.iter_fields(node):
+        if isinstance(value, list):
+            for index, item in enumerate(value):
+                if isinstance(item, ast.AST):
+                    yield node, field, index, item
+        elif isinstance(value, ast.AST):
+            yield node, field, None, value
+
+
+def _walk(tree: ast.AST) -> Iterator[tuple[ast.AST, str, int | None, ast.AST]]:
+    """Depth-first, in a fixed order, so the n-th node of a copy is the same node."""
+    for parent, field, index, child in _children(tree):
+        yield parent, field, index, child
+        yield from _walk(child)
+
+
+def _set(parent: ast.AST, field: str, index: int | None, new) -> None:
+    if index is None:
+        setattr(parent, field, new)
+    else:
+        getattr(parent, field)[index] = new
+
+
+def _call_name(call: ast.Call) -> str | None:
+    func = call.func
+    return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+
+
+def _int(node: ast.AST) -> int | None:
+    """The value of an int literal (also ``-1``), else None."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = _int(node.operand)
+        return None if inner is None else -inner
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return node.value
+    return None
+
+
+def _number(value: int) -> ast.AST:
+    return ast.UnaryOp(ast.USub(), ast.Constant(-value)) if value < 0 else ast.Constant(value)
+
+
+def _is_sqrt(node: ast.AST) -> bool:
+    return (isinstance(node, ast.Call) and _call_name(node) == "sqrt" and len(node.args) == 1) \
+        or (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow)
+            and isinstance(node.right, ast.Constant) and node.right.value == 0.5)
+
+
+def _sqrt_argument(node: ast.AST) -> ast.AST:
+    return node.args[0] if isinstance(node, ast.Call) else node.left
+
+
+class _Scope:
+    """What the rewrites need to know about the functions in the cell."""
+
+    def __init__(self, tree: ast.AST):
+        self.parameters: set[str] = set()
+        self.defaults: dict[str, ast.AST] = {}
+        self.bound: set[str] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                args = node.args.posonlyargs + node.args.args
+                self.parameters.update(a.arg for a in args + node.args.kwonlyargs)
+                for arg, default in zip(args[len(args) - len(node.args.defaults):],
+                                        node.args.defaults, strict=True):
+                    self.defaults[arg.arg] = default
+                for arg, default in zip(node.args.kwonlyargs, node.args.kw_defaults,
+                                        strict=True):
+                    if default is not None:
+                        self.defaults[arg.arg] = default
+            elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                self.bound.add(node.id)
+        self.bound |= self.parameters
+        self.parameters.discard("self")
+
+    def partners(self, name: str) -> list[str]:
+        """Other names in scope with the same role as ``name``."""
+        found = set()
+        for family in ROLE_FAMILIES:
+            if name in family:
+                found |= family
+        if match := _ROLE_SUFFIX.match(name):
+            stem = match.group(1)
+            found |= {other for other in self.bound
+                      if (m := _ROLE_SUFFIX.match(other)) and m.group(1) == stem}
+        return sorted((found & self.bound) - {name})
+
+
+def _rewrites(node: ast.AST, parent: ast.AST, field: str, scope: _Scope
+              ) -> Iterator[tuple[str, str, ast.AST]]:
+    """(kind, description, replacement) for every typed mistake at ``node``."""
+    if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+        for other in scope.partners(node.id):
+            yield ("swaps an operand", f"uses `{other}` where `{node.id}` belongs",
+                   ast.Name(other, ast.Load()))
+        if node.id in scope.defaults and not (isinstance(parent, ast.Compare)):
+            default = scope.defaults[node.id]
+            yield ("ignores an argument",
+                   f"ignores its `{node.id}` argument (as if it were {ast.unparse(default)})",
+                   copy.deepcopy(default))
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        match = _ROLE_SUFFIX.match(node.value)
+        if match and isinstance(parent, ast.Subscript):
+            for letter in "qkv":
+                other = node.value[: -1] + letter
+                if other != node.value and node.value[-1] in "qkv":
+                    yield ("swaps an operand", f"uses `{other}` where `{node.value}` belongs",
+                           ast.Constant(other))
+        if node.value in ("-inf", "inf"):
+            yield ("changes a constant", "fills with 0 instead of −infinity"
+                   if node.value == "-inf" else "uses 0 instead of infinity", ast.Constant("0"))
+    if (value := _int(node)) is not None and not isinstance(parent, ast.keyword) and not (
+            isinstance(parent, ast.UnaryOp) and isinstance(parent.op, ast.USub)):
+        for new in (value + 1, value - 1):
+            yield ("off by one", f"uses {new} instead of {value} in {_code(parent)}",
+                   _number(new))
+    if isinstance(parent, ast.Slice) or (isinstance(parent, ast.Call) and field == "args"
+                                         and _call_name(parent) in ("range", "arange")):
+        if _int(node) is None and isinstance(node, (ast.Name, ast.Attribute, ast.Subscript,
+                                                    ast.Call, ast.BinOp)):
+            for op, sign in ((ast.Add(), "+"), (ast.Sub(), "−")):
+                yield ("off by one", f"uses {_code(node)} {sign} 1 instead of {_code(node)}",
+                       ast.BinOp(node, op, ast.Constant(1)))
+    if isinstance(node, ast.Constant) and isinstance(node.value, bool):
+        yield ("changes a constant", f"uses {not node.value} instead of {node.value}",
+               ast.Constant(not node.value))
+    if isinstance(node, ast.BinOp):
+        yield from _binop_rewrites(node, scope)
+    if isinstance(node, ast.UnaryOp) and not isinstance(node.op, ast.UAdd) \
+            and _int(node) is None:
+        what = "mask's polarity inverted" if isinstance(node.op, ast.Invert) else "sign flipped"
+        yield ("drops an operator", f"uses {_code(node.operand)} instead of {_code(node)} "
+               f"(the {what})", node.operand)
+    if isinstance(node, ast.Compare) and len(node.ops) == 1:
+        swap = COMPARE_SWAPS.get(type(node.ops[0]))
+        if swap:
+            new = ast.Compare(node.left, [swap()], node.comparators)
+            yield ("changes a comparison", f"tests {_code(new)} instead of {_code(node)}", new)
+        if not isinstance(node.ops[0], (ast.Eq, ast.NotEq, ast.Is, ast.IsNot)):
+            new = ast.Compare(node.comparators[0], node.ops, [node.left])
+            yield ("changes a comparison", f"tests {_code(new)} instead of {_code(node)}", new)
+    if isinstance(node, ast.Attribute):
+        if node.attr in ("T", "mT") and isinstance(node.ctx, ast.Load):
+            yield ("removes a transpose", f"leaves out the transpose of {_code(node.value)}",
+                   node.value)
+        if node.attr in SWAPS and isinstance(parent, ast.Call) and field == "func":
+            yield ("swaps a function", f"uses `{SWAPS[node.attr]}` where `{node.attr}` belongs",
+                   ast.Attribute(node.value, SWAPS[node.attr], ast.Load()))
+        if node.attr in INPLACE and isinstance(parent, ast.Call) and field == "func" \
+                and isinstance(node.value, ast.Name) and node.value.id in scope.parameters:
+            yield ("changes an input in place", f"changes its input `{node.value.id}` in place "
+                   f"(`.{INPLACE[node.attr]}`) instead of making a new tensor",
+                   ast.Attribute(node.value, INPLACE[node.attr], ast.Load()))
+    if isinstance(node, ast.Call):
+        yield from _call_rewrites(node, scope)
+    if isinstance(node, ast.Return) and isinstance(node.value, ast.Tuple) \
+            and len(node.value.elts) > 1:
+        swapped = ast.Tuple(list(reversed(node.value.elts)), ast.Load())
+        yield ("swaps the returned values", f"returns {_code(swapped, 60)}: the results in the "
+               "wrong order", ast.Return(swapped))
+
+
+def _binop_rewrites(node: ast.BinOp, scope: _Scope) -> Iterator[tuple[str, str, ast.AST]]:
+    op = type(node.op)
+    if op is ast.Div and _is_sqrt(node.right):
+        root = _sqrt_argument(node.right)
+        yield ("changes a scale", f"divides by {_code(root)} instead of its square root",
+               ast.BinOp(node.left, ast.Div(), root))
+        yield ("changes a scale", f"multiplies by √{_code(root)} instead of dividing by it",
+               ast.BinOp(node.left, ast.Mult(), node.right))
+    if op in (ast.Div, ast.Mult, ast.FloorDiv):
+        yield ("drops a term", f"leaves out the {'factor' if op is ast.Mult else 'division by'}"
+               f" {_code(node.right)}", node.left)
+    if op is ast.Mult:
+        yield ("drops a term", f"leaves out the factor {_code(node.left)}", node.right)
+    if op in (ast.Add, ast.Sub):
+        yield ("drops a term", f"leaves out {'+' if op is ast.Add else '−'} "
+               f"{_code(node.right)}", node.left)
+        if op is ast.Add:
+            yield ("drops a term", f"leaves out {_code(node.left)} +", node.right)
+    if op is ast.Pow:
+        yield ("changes a scale", f"leaves out the power ** {ast.unparse(node.right)}",
+               node.left)
+        if (isinstance(node.right, ast.UnaryOp) and isinstance(node.right.op, ast.USub)):
+            yield ("changes a scale", f"raises to {_code(node.right.operand)} instead of "
+                   f"{_code(node.right)}", ast.BinOp(node.left, ast.Pow(), node.right.operand))
+    if op in OPERATOR_SWAPS:
+        new = OPERATOR_SWAPS[op]
+        yield ("swaps an operator", f"{OPERATOR_WORDS[new]} where it should "
+               f"{OPERATOR_VERBS[op]} ({_code(ast.BinOp(node.left, new(), node.right))})",
+               ast.BinOp(node.left, new(), node.right))
+    if op is ast.MatMult:
+        for side in ("left", "right"):
+            operand = getattr(node, side)
+            turned = ast.Call(ast.Attribute(operand, "transpose", ast.Load()),
+                              [_number(-2), _number(-1)], [])
+            new = ast.BinOp(turned if side == "left" else node.left, ast.MatMult(),
+                            node.right if side == "left" else turned)
+            yield ("adds a transpose", f"transposes {_code(operand)} before the product", new)
+        yield ("swaps operands", f"multiplies in the wrong order "
+               f"({_code(ast.BinOp(node.right, ast.MatMult(), node.left))})",
+               ast.BinOp(node.right, ast.MatMult(), node.left))
+    if op in OPERATOR_INPLACE and isinstance(node.left, ast.Name) \
+            and node.left.id in scope.parameters:
+        method = OPERATOR_INPLACE[op]
+        yield ("changes an input in place", f"changes its input `{node.left.id}` in place "
+               f"(`{node.left.id}.{method}(…)`) instead of making a new tensor",
+               ast.Call(ast.Attribute(node.left, method, ast.Load()), [node.right], []))
+
+
+def _call_rewrites(node: ast.Call, scope: _Scope) -> Iterator[tuple[str, str, ast.AST]]:
+    name = _call_name(node)
+    func = _code(node.func)
+    for index, keyword in enumerate(node.keywords):
+        if keyword.arg is None:
+            continue
+        rest = node.keywords[:index] + node.keywords[index + 1:]
+        yield ("drops an argument", f"calls {func} without `{keyword.arg}=`",
+               ast.Call(node.func, node.args, rest))
+        if keyword.arg in ("dim", "axis") and (axis := _int(keyword.value)) is not None:
+            for other in AXES:
+                if other != axis:
+                    new = copy.copy(keyword)
+                    new.value = _number(other)
+                    yield ("changes an axis", f"takes {func} over dim {other} instead of dim "
+                           f"{axis}", ast.Call(node.func, node.args,
+                                               node.keywords[:index] + [new] + rest[index:]))
+    method = isinstance(node.func, ast.Attribute) and ast.unparse(node.func.value) != "torch"
+    if name in ("tril", "triu") and not node.keywords and len(node.args) == (0 if method else 1):
+        for diagonal in (1, -1):
+            yield ("off by one", f"keeps diagonal {diagonal} in {func} instead of the main one",
+                   ast.Call(node.func, node.args + [_number(diagonal)], node.keywords))
+    if name == "transpose" and isinstance(node.func, ast.Attribute):
+        yield ("removes a transpose", f"leaves out the transpose of {_code(node.func.value)}",
+               node.func.value)
+    if name in SWAPS and isinstance(node.func, ast.Name):
+        yield ("swaps a function", f"uses `{SWAPS[name]}` where `{name}` belongs",
+               ast.Call(ast.Name(SWAPS[name], ast.Load()), node.args, node.keywords))
+    if len(node.args) == 1 and not node.keywords and (
+            name in ELEMENTWISE or (isinstance(node.func, ast.Name)
+                                    and node.func.id in scope.parameters)):
+        yield ("drops a step", f"leaves out the call to {func}", node.args[0])
+    if len(node.args) == 1 and isinstance(node.args[0], ast.BinOp) \
+            and isinstance(node.args[0].op, ast.Add) and isinstance(node.func, ast.Name):
+        inner = node.args[0]  # norm(x + sublayer(x)) -> norm(sublayer(x)) + x
+        yield ("swaps two steps", f"adds {_code(inner.left)} after {func} instead of before "
+               "(the residual and the normalisation in the wrong order)",
+               ast.BinOp(ast.Call(node.func, [inner.right], []), ast.Add(), inner.left))
+
+
+def _neighbours(tree: ast.AST, lines: set[int]) -> Iterator[tuple[list, int]]:
+    """(block, index) of every statement in the solution followed by another one there."""
+    for node in ast.walk(tree):
+        for field in ("body", "orelse"):
+            block = getattr(node, field, None)
+            if not isinstance(block, list):
+                continue
+            for index, (first, second) in enumerate(zip(block, block[1:], strict=False)):
+                if first.lineno in lines and second.lineno in lines \
+                        and not isinstance(second, ast.Return):
+                    yield block, index
+
+
+def _swap(block: list, index: int) -> None:
+    block[index], block[index + 1] = block[index + 1], block[index]
+
+
+def _drop(block: list, index: int) -> None:
+    del block[index]
+
+
+def mutants(source: str) -> list[Mutant]:
+    """Every mutant of the solution in a cell's ``source``; duplicates and mutants that
+    do not compile are left out."""
+    tree = ast.parse(source)
+    lines = _solution_lines(source)
+    scope = _Scope(tree)
+    reference = ast.unparse(tree)
+    found: dict[str, Mutant] = {}
+
+    def keep(kind: str, description: str, new_tree: ast.AST) -> None:
+        try:
+            text = ast.unparse(ast.fix_missing_locations(new_tree))
+            compile(text, "<mutant>", "exec")
+        except (SyntaxError, ValueError, TypeError, AttributeError):
+            return
+        if text != reference and text not in found:
+            found[text] = Mutant(kind, description, text)
+
+    for number, (parent, field, _index, node) in enumerate(_walk(tree)):
+        if getattr(node, "lineno", None) not in lines:
+            continue
+        for kind, description, replacement in _rewrites(node, parent, field, scope):
+            new_tree = copy.deepcopy(tree)
+            new_parent, new_field, new_index, _ = next(
+                item for n, item in enumerate(_walk(new_tree)) if n == number)
+            _set(new_parent, new_field, new_index, copy.deepcopy(replacement))
+            keep(kind, description, new_tree)
+    for number, (block, index) in enumerate(_neighbours(tree, lines)):
+        first, second = block[index], block[index + 1]
+        for kind, description, edit in (
+                ("swaps two steps", f"runs {_code(second)} before {_code(first)}", _swap),
+                ("drops a step", f"leaves out the step {_code(first)}", _drop)):
+            new_tree = copy.deepcopy(tree)
+            edit(*list(_neighbours(new_tree, lines))[number])
+            keep(kind, description, new_tree)
+    return list(found.values())
+
+
+def defined_names(source: str) -> list[str]:
+    """The functions and classes a solution cell defines (what its checks call)."""
+    return [node.name for node in ast.parse(source).body
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef))]
+
+
+# --- the exercises of a notebook ------------------------------------------------------------
+
+
+def code_cells(notebook: dict) -> Iterator[tuple[str | None, dict, str]]:
+    for cell in notebook["cells"]:
+        if cell.get("cell_type") == "code":
+            meta = cell.get("metadata", {}).get("nbgrader", {})
+            text = cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
+            yield meta.get("grade_id"), meta, text
+
+
+def title(test_source: str, fallback: str = "") -> str:
+    """The exercise's name as students see it: ``Checks("Exercise 3 · attention", ...)``."""
+    match = re.search(r"Checks\(\s*[\"']([^\"']+)[\"']", test_source)
+    return match.group(1) if match else fallback
+
+
+def solution_cells(notebook: dict) -> dict[str, str]:
+    """Test cell id (``exN_tests``) -> the source of exercise N's solution cells."""
+    found: dict[str, list[str]] = {}
+    for grade_id, meta, text in code_cells(notebook):
+        if grade_id and meta.get("solution") and "### BEGIN SOLUTION" in text:
+            found.setdefault(grade_id.split("_")[0], []).append(text)
+    return {f"{prefix}_tests": "\n\n".join(texts) for prefix, texts in found.items()}
+
+
+class VariantAnswers:
+    """The mutants of a source notebook's reference answers, as working functions, for
+    the grader to name the one a wrong answer matches (``checking.variant_answers``).
+
+    They run in a namespace of their own holding the notebook's setup cell and every
+    reference answer, so a mutant of exercise 2 calls the reference of exercise 1.
+    """
+
+    def __init__(self, notebook: dict):
+        cells = list(code_cells(notebook))
+        self._setup = [text for grade_id, _, text in cells if grade_id == "setup"]
+        answers = solution_cells(notebook)
+        self._answers = {title(text, grade_id): answers[grade_id]
+                         for grade_id, meta, text in cells if grade_id in answers}
+        self._namespace: dict | None = None
+        self._built: dict[str, list[tuple[str, dict]]] = {}
+
+    def _reference(self) -> dict:
+        if self._namespace is None:
+            self._namespace = {"__name__": "__variants__"}
+            for text in self._setup + list(self._answers.values()):
+                self._run(text, self._namespace)
+        return self._namespace
+
+    @staticmethod
+    def _run(text: str, namespace: dict) -> bool:
+        try:
+            with contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                exec(compile(text, "<reference>", "exec"), namespace)  # noqa: S102
+        except Exception:  # noqa: BLE001 - a variant that cannot be built is left out
+            return False
+        return True
+
+    def __call__(self, exercise: str) -> list[tuple[str, dict]]:
+        if exercise not in self._built:
+            source = self._answers.get(exercise)
+            found = []
+            for mutant in mutants(source) if source else []:
+                space = dict(self._reference())
+                if self._run(mutant.source, space):
+                    found.append((mutant.description,
+                                  {name: space[name] for name in defined_names(source)}))
+            self._built[exercise] = found
+        return self._built[exercise]

@@ -1,0 +1,135 @@
+"""The kernel's end of the checker's channel: runs one request, answers with plain data.
+
+During grading the trusted checker (``autograder/trusted/checker.py``) never runs test code in the
+student's kernel. It asks the kernel, through ``handle(request)`` evaluated as a Jupyter user
+expression, to look up a name, call a function or class, or read an attribute, and gets back
+JSON (``autograder/trusted/wire.py``). Nothing here is trusted: a notebook may replace this module,
+and then its answers are as wrong as any other; the checker validates every reply as data.
+
+Student code runs with its output, warnings and stderr captured and sent back, so that the
+checker can show them to the student as the in-kernel checks would.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import io
+import itertools
+import json
+import pickle
+import types
+import warnings
+
+from autograder.trusted import wire
+from course_checks import shortcuts
+from course_checks.checking import unchanged
+
+_handles: dict[int, object] = {}
+MAX_ITERATED = 10_000  # items read from an iterator a student function returns
+
+
+def _namespace() -> dict:
+    from IPython import get_ipython
+
+    return get_ipython().user_ns
+
+
+def _as_handle(value) -> dict:
+    _handles[id(value)] = value
+    kind = "class" if isinstance(value, type) else type(value).__name__
+    return {"$handle": [id(value), kind]}
+
+
+def _out(value):
+    if isinstance(value, (types.GeneratorType, map, filter, zip, enumerate, reversed)):
+        value = list(itertools.islice(value, MAX_ITERATED))
+    return wire.encode(value, _as_handle)
+
+
+def _in(data):
+    """Arguments from the checker: plain data, references to handles, pickled objects."""
+    if isinstance(data, dict) and len(data) == 1:
+        (tag, body), = data.items()
+        if tag == "$ref":
+            return _handles[body]
+        if tag == "$object":
+            return pickle.loads(base64.b64decode(body))
+        if tag in ("$tuple", "$list"):
+            items = [_in(v) for v in body]
+            return tuple(items) if tag == "$tuple" else items
+        if tag == "$dict":
+            return {k: _in(v) for k, v in body}
+    return wire.decode(data, lambda *_: None)
+
+
+def _tensors(args: list, kwargs: dict):
+    """(path, tensor) for the tensors among a call's arguments, one container deep."""
+    import torch
+
+    for kind, items in (("arg", enumerate(args)), ("kwarg", kwargs.items())):
+        for key, value in items:
+            inner = value.items() if isinstance(value, dict) else \
+                enumerate(value) if isinstance(value, (list, tuple)) else ()
+            if isinstance(value, torch.Tensor):
+                yield [kind, key], value
+            for sub, item in inner:
+                if isinstance(item, torch.Tensor):
+                    yield [kind, key, sub], item
+
+
+def _changed(before: list, after: list) -> list:
+    """The path of every argument the call modified in place."""
+    return [path for (path, tensor), copy in zip(after, before, strict=True)
+            if not unchanged(tensor, copy)]
+
+
+def _run(request: dict, reply: dict):
+    op = request["op"]
+    if op == "lookup":
+        namespace = _namespace()
+        if request["name"] not in namespace:
+            raise NameError(f"name {request['name']!r} is not defined")
+        return namespace[request["name"]]
+    target = _handles[request["ref"]]
+    if op == "call":
+        args = [_in(a) for a in request["args"]]
+        kwargs = {k: _in(v) for k, v in request["kwargs"].items()}
+        inputs = list(_tensors(args, kwargs))
+        copies = [tensor.detach().clone() for _, tensor in inputs]
+        try:
+            with shortcuts.refused(request.get("refuses", []), [_namespace()]):
+                return target(*args, **kwargs)
+        finally:  # inputs changed in place go back, so the checks can see it
+            reply["changed"] = _changed(copies, inputs)
+    if op == "getattr":
+        return getattr(target, request["name"])
+    if op == "len":
+        return len(target)
+    if op == "getitem":
+        return target[_in(request["key"])]
+    if op == "iter":
+        return list(itertools.islice(iter(target), MAX_ITERATED))
+    raise ValueError(f"unknown request {op!r}")
+
+
+def handle(request: str) -> str:
+    """Run one base64-encoded JSON request; the reply as a JSON string."""
+    request = json.loads(base64.b64decode(request))
+    stdout, stderr = io.StringIO(), io.StringIO()
+    reply: dict = {}
+    with warnings.catch_warnings(record=True) as caught, \
+            contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+        warnings.simplefilter("always")
+        try:
+            value = _run(request, reply)
+            # A name the checks read is an answer to call, never data to trust: a handle.
+            reply["value"] = _as_handle(value) if request["op"] == "lookup" else _out(value)
+        except BaseException as error:  # noqa: BLE001 - every failure is the student's answer
+            if isinstance(error, KeyboardInterrupt):
+                error = TimeoutError("interrupted: it ran out of time")
+            reply["error"] = [type(error).__name__, str(error)[:2000]]
+    reply["stdout"] = stdout.getvalue()[-20_000:]
+    reply["stderr"] = stderr.getvalue()[-20_000:]
+    reply["warnings"] = [[w.category.__name__, str(w.message)[:500]] for w in caught[:20]]
+    return json.dumps(reply)
