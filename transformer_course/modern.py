@@ -332,6 +332,8 @@ class ModernLM(nn.Module):
         start = cache.length
         if self.position_embedding is not None and start + idx.shape[1] > self.max_len:
             raise ValueError(f"{start + idx.shape[1]} characters exceed max_len = {self.max_len}")
+        if cache.capacity is None:
+            cache.capacity = self.max_len
         x = self.embed(idx, start)
         for layer, block in enumerate(self.blocks):
             x = block(x, start, cache, layer)
