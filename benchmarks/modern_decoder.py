@@ -1,7 +1,8 @@
 """`make modern-runs`: notebook 09's comparison of the 08 decoder and the modern one.
 
-Trains notebook 08's character model on notebook 08's recipe (820 steps of 32 windows of 128
-characters, AdamW 3e-3, warm-up 50, cosine decay) once with its 2017 parts, once with each
+Trains notebook 08's character model (its size; 820 steps of 32 windows of 128 characters,
+AdamW 3e-3 with weight decay 0.01, warm-up 50, cosine decay: notebook 08's learning rate and
+schedule, twice its batch) once with its 2017 parts, once with each
 modern part swapped in on its own, and once with all of them, for three seeds each; the
 same seed gives every model the same training windows, in the same order.
 For each run it keeps the held-out bits per character, the training curve, and the bits per

@@ -382,7 +382,7 @@ def train_for(
     clip: float = 1.0,
     seed: int = 0,
 ) -> dict[str, list[float]]:
-    """Train the ``models`` side by side with notebook 08's recipe (AdamW, linear warm-up,
+    """Train the ``models`` side by side with notebook 09's recipe (AdamW, linear warm-up,
     cosine decay to 0 at ``budget.steps``) for as long as the ``budget`` lasts: every step
     draws one batch of windows and takes one step of each model on it, so all of them see
     the same characters and stop after the same number of steps, whatever the machine.
