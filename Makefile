@@ -21,7 +21,7 @@ export JUPYTER_CONFIG_PATH := $(CURDIR)/autograder
 export JUPYTER_PREFER_ENV_PATH := 1
 
 .PHONY: setup lab test lint release check-release images bench clean progress check browser \
-	sandbox grade bench-grade student-release mutants export instructor lm-curve
+	sandbox grade bench-grade bench-load student-release mutants export instructor lm-curve
 
 # pip install $(1), showing each package as pip gets it; pip's full log goes to
 # .venv/install.log and is shown whole only if the install fails.
@@ -165,6 +165,10 @@ bench-grade: $(DEV_READY) sandbox
 ## which the notebook plots. LM_CURVE_ARGS: e.g. "--seconds 300" or "--threads 1".
 lm-curve: $(READY)
 	python benchmarks/lm_curve.py $(LM_CURVE_ARGS)
+## Time 07's and 08's training steps and a class's grading, quiet and under a load of four
+## busy processes, against each one's fair share (a few minutes). Writes benchmarks/load.md.
+bench-load: $(DEV_READY) sandbox
+	python benchmarks/load_bench.py
 
 ## Notebook 09's comparison of the 08 decoder and the modern one (6 models × 3 seeds, about
 ## 50 minutes on 2 cores): writes transformer_course/modern_results.py, which 09 plots.

@@ -25,8 +25,8 @@ from typing import Any
 
 import torch
 
+from . import cell_errors, shortcuts
 from . import selfcheck as _selfcheck
-from . import shortcuts
 
 __all__ = ["Checks", "compare"]
 
@@ -207,6 +207,15 @@ def _changed_in_place(inputs, copies) -> list[str]:
     return changed
 
 
+def filled_by_answer(tensor: torch.Tensor) -> torch.Tensor:
+    """Mark ``tensor`` as one the answer is meant to write into (a preallocated cache): its
+    change in place is the answer, not a mistake. In the student's kernel the check simply
+    sees the tensor change; the grader's checker copies the kernel's new values into it,
+    as data, after each call. -> ``tensor`` itself."""
+    tensor._filled_by_answer = True
+    return tensor
+
+
 def in_place_message(names: list[str]) -> str:
     """What a check says about inputs an answer changed in place (``names`` as written)."""
     return (f"your function changed its input {' and '.join(names)} in place. The caller still"
@@ -237,6 +246,12 @@ def _not_passing(uses: str) -> bool:
 # Warnings that correct answers raise: PyTorch's note on ``float(loss)`` (a loss that still
 # has its graph, turned into a number: exactly what a training step returns).
 _NOT_MISTAKES = ("Converting a tensor with requires_grad=True to a scalar",)
+
+
+def _missing(error: NameError) -> str:
+    """The name a NameError is about (one raised in the kernel arrives as its message)."""
+    found = re.search(r"name '(\w+)' is not defined", str(error))
+    return getattr(error, "name", None) or (found.group(1) if found else "")
 
 
 def _hint_for(error: str) -> str:
@@ -273,6 +288,7 @@ SPOKEN_ERRORS = ("ShortcutError", "ChangedInPlace", "OutOfBudget")
 # grader sets it (``autograder/mutation/mutants.py``); in a student's kernel it stays None, so the
 # reference answer never travels with the course.
 variant_answers: Callable[[str], list[tuple[str, dict[str, Any]]]] | None = None
+cell_errors.watch()  # in a kernel: remember cells that raise, for the NameErrors they cause
 VARIANT_SECONDS = 3.0  # time to spend looking for the variant a wrong answer matches
 
 # The grader's reading of the answer's source: ``(exercise, refuses) -> [message]``, one per
@@ -336,6 +352,9 @@ class Checks:
             message = f"raised {type(error).__name__}: {error}" + _hint_for(str(error))
             if type(error).__name__ in SPOKEN_ERRORS:  # their message is the whole story
                 message = str(error).rstrip(".") + "."
+            # A name that is missing because the cell defining it raised: say that instead.
+            if isinstance(error, NameError) and (cause := cell_errors.explain(_missing(error))):
+                message = cause[0]
             self.results.append((description, message))
             return _NO_ANSWER
         finally:  # warnings too: a deprecation warning before an error often names the bug

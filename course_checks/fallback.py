@@ -15,6 +15,8 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 
+from course_checks import cell_errors
+
 __all__ = ["yours_if_passed", "yours_or_ours"]
 
 
@@ -35,6 +37,9 @@ def yours_or_ours(yours: Callable, ours: Callable, exercise: str) -> Callable:
                     if isinstance(error, NotImplementedError)
                     else f"raised {type(error).__name__}: {error}"
                 )
+                # A name missing because the cell that defines it raised: say that instead.
+                if isinstance(error, NameError) and (cause := cell_errors.explain(error.name)):
+                    what = f"cannot run yet: {cause[0].rstrip('.')}"
                 print(f"(Your `{yours.__name__}` {what}; this cell uses the course's version. "
                       f"Finish {exercise} to see yours.)")
                 said = True

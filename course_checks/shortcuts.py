@@ -49,6 +49,14 @@ MODERN_BLOCK = ("transformer_course.modern.ModernBlock", "transformer_course.mod
                 "transformer_course.modern.SwiGLU.forward", "transformer_course.modern.rms_norm",
                 "transformer_course.modern.apply_rotary", "transformer_course.modern.swiglu",
                 "torch.nn.RMSNorm", "torch.nn.functional.rms_norm", *GQA)
+# Notebook 10: the package's tiled attention and its backward passes, and autograd, which
+# would differentiate for the student.
+TILED = tuple(f"transformer_course.tiled_attention.{name}" for name in (
+    "online_softmax_step", "tiled_attention", "attention_backward", "flash_backward",
+    "AttentionFunction", "FlashAttention", "flash_attention"))
+AUTOGRAD = ("torch.autograd.grad", "torch.autograd.backward", "torch.Tensor.backward",
+            "torch.autograd.functional.vjp", "torch.autograd.functional.jacobian",
+            "torch.func.vjp", "torch.func.grad", "torch.func.jacrev")
 
 _active: list[tuple[str, ...]] = []  # the refusals of the check now running, innermost last
 

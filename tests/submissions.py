@@ -1676,3 +1676,252 @@ ONE_MISTAKE["09_modern_decoder"] = {
         [("ex5_tests", "one norm (norm1) used for both sublayers")],
     ),
 }
+
+# Notebook 10: a correct answer written differently for every exercise.
+OTHER_STYLE["10_attention_at_scale"] = {
+    "ex1_online_softmax_step": (
+        "def online_softmax_step(m, l, z):\n"
+        "    block_max = z.max(dim=-1).values\n"
+        "    m_new = torch.where(block_max > m, block_max, m)\n"
+        "    return m_new, l * (m - m_new).exp() + (z - m_new.unsqueeze(-1)).exp().sum(-1)\n"
+    ),
+    "ex2_tiled_attention": (
+        "def tiled_attention(Q, K, V, block_q, block_k, causal=False):\n"
+        "    outs, lses = [], []\n"
+        "    for start in range(0, Q.shape[-2], block_q):\n"
+        "        q = Q[..., start:start + block_q, :] / Q.shape[-1] ** 0.5\n"
+        "        rows = torch.arange(start, start + q.shape[-2])\n"
+        "        m = torch.full(q.shape[:-1], -math.inf, dtype=Q.dtype)\n"
+        "        l = torch.zeros_like(m)\n"
+        "        acc = torch.zeros(q.shape[:-1] + V.shape[-1:], dtype=Q.dtype)\n"
+        "        stop = min(K.shape[-2], start + q.shape[-2]) if causal else K.shape[-2]\n"
+        "        for first in range(0, stop, block_k):\n"
+        "            s = torch.einsum('...td,...sd->...ts', q, K[..., first:first + block_k, :])\n"
+        "            if causal:\n"
+        "                cols = torch.arange(first, first + s.shape[-1])\n"
+        "                s = torch.where(cols[None, :] <= rows[:, None], s, -math.inf)\n"
+        "            new_m = torch.maximum(m, s.max(-1).values)\n"
+        "            w = (s - new_m[..., None]).exp()\n"
+        "            c = (m - new_m).exp()\n"
+        "            l = c * l + w.sum(-1)\n"
+        "            acc = c[..., None] * acc + torch.einsum(\n"
+        "                '...ts,...sd->...td', w, V[..., first:first + block_k, :])\n"
+        "            m = new_m\n"
+        "        outs.append(acc / l[..., None])\n"
+        "        lses.append(m + l.log())\n"
+        "    return torch.cat(outs, -2), torch.cat(lses, -1)\n"
+    ),
+    "ex3_attention_backward": (
+        "def attention_backward(Q, K, V, P, dO):\n"
+        "    d = Q.shape[-1]\n"
+        "    dV = torch.einsum('...ts,...tv->...sv', P, dO)\n"
+        "    dP = torch.einsum('...tv,...sv->...ts', dO, V)\n"
+        "    row = torch.einsum('...ts,...ts->...t', P, dP)\n"
+        "    dS = P * dP - P * row[..., None]\n"
+        "    dQ = torch.einsum('...ts,...sd->...td', dS, K) / d ** 0.5\n"
+        "    dK = torch.einsum('...ts,...td->...sd', dS, Q) / d ** 0.5\n"
+        "    return dQ, dK, dV\n"
+    ),
+    "ex4_flash_backward": (
+        "def flash_backward(Q, K, V, O, L, dO, block_q, block_k, causal=False):\n"
+        "    scale = Q.shape[-1] ** -0.5\n"
+        "    D = torch.einsum('...td,...td->...t', dO, O)\n"
+        "    dQ, dK, dV = torch.zeros_like(Q), torch.zeros_like(K), torch.zeros_like(V)\n"
+        "    for i in range(0, Q.shape[-2], block_q):\n"
+        "        rows = torch.arange(i, min(i + block_q, Q.shape[-2]))\n"
+        "        q, g = Q[..., rows, :], dO[..., rows, :]\n"
+        "        for j in range(0, K.shape[-2], block_k):\n"
+        "            if causal and j > rows[-1]:\n"
+        "                break\n"
+        "            cols = torch.arange(j, min(j + block_k, K.shape[-2]))\n"
+        "            s = q @ K[..., cols, :].transpose(-1, -2) * scale\n"
+        "            if causal:\n"
+        "                s = s.masked_fill(cols[None, :] > rows[:, None], float('-inf'))\n"
+        "            p = (s - L[..., rows, None]).exp()\n"
+        "            dV[..., cols, :] += p.transpose(-1, -2) @ g\n"
+        "            ds = p * (g @ V[..., cols, :].transpose(-1, -2) - D[..., rows, None])\n"
+        "            dQ[..., rows, :] += ds @ K[..., cols, :] * scale\n"
+        "            dK[..., cols, :] += ds.transpose(-1, -2) @ q * scale\n"
+        "    return dQ, dK, dV\n"
+    ),
+    "ex5_autograd_functions": (
+        "class AttentionFunction(torch.autograd.Function):\n"
+        "    @staticmethod\n"
+        "    def forward(ctx, Q, K, V, causal):\n"
+        "        S = torch.einsum('...td,...sd->...ts', Q, K) / math.sqrt(Q.shape[-1])\n"
+        "        if causal:\n"
+        "            S = S + torch.full(S.shape[-2:], float('-inf'), dtype=S.dtype).triu(1)\n"
+        "        P = S.softmax(-1)\n"
+        "        ctx.save_for_backward(Q, K, V, P)\n"
+        "        return P @ V\n"
+        "\n"
+        "    @staticmethod\n"
+        "    def backward(ctx, dO):\n"
+        "        return (*attention_backward(*ctx.saved_tensors, dO), None)\n"
+        "\n"
+        "\n"
+        "class FlashAttention(torch.autograd.Function):\n"
+        "    @staticmethod\n"
+        "    def forward(ctx, Q, K, V, causal, block_q, block_k):\n"
+        "        O, L = tiled_attention(Q, K, V, block_q, block_k, causal)\n"
+        "        ctx.save_for_backward(Q, K, V, O, L)\n"
+        "        ctx.settings = dict(block_q=block_q, block_k=block_k, causal=causal)\n"
+        "        return O\n"
+        "\n"
+        "    @staticmethod\n"
+        "    def backward(ctx, dO):\n"
+        "        Q, K, V, O, L = ctx.saved_tensors\n"
+        "        return (*flash_backward(Q, K, V, O, L, dO, **ctx.settings), None, None, None)\n"
+    ),
+}
+
+# A correct tiled forward pass (exercise 2 of 10); the wrong answers below change one thing.
+_TILED = (
+    "def tiled_attention(Q, K, V, block_q, block_k, causal=False):\n"
+    "    outputs, logsumexps = [], []\n"
+    "    for i in range(0, Q.shape[-2], block_q):\n"
+    "        q = Q[..., i:i + block_q, :]\n"
+    "        queries = torch.arange(i, i + q.shape[-2])\n"
+    "        m = torch.full(q.shape[:-1], float('-inf'))\n"
+    "        l = torch.zeros(q.shape[:-1])\n"
+    "        acc = torch.zeros(*q.shape[:-1], V.shape[-1])\n"
+    "        for j in range(0, K.shape[-2], block_k):\n"
+    "            if causal and j > queries[-1]:\n"
+    "                break\n"
+    "            s = q @ K[..., j:j + block_k, :].transpose(-2, -1) / math.sqrt(Q.shape[-1])\n"
+    "            if causal:\n"
+    "                keys = torch.arange(j, j + s.shape[-1])\n"
+    "                s = s.masked_fill(keys > queries[:, None], float('-inf'))\n"
+    "            m_new = torch.maximum(m, s.amax(-1))\n"
+    "            p = torch.exp(s - m_new[..., None])\n"
+    "            l = l * torch.exp(m - m_new) + p.sum(-1)\n"
+    "            acc = acc * torch.exp(m - m_new)[..., None] + p @ V[..., j:j + block_k, :]\n"
+    "            m = m_new\n"
+    "        outputs.append(acc / l[..., None])\n"
+    "        logsumexps.append(m + torch.log(l))\n"
+    "    return torch.cat(outputs, -2), torch.cat(logsumexps, -1)\n"
+)
+
+WRONG["10_attention_at_scale"] = {
+    "sum_not_rescaled": (
+        {"ex1_online_softmax_step": (
+            "def online_softmax_step(m, l, z):\n"
+            "    m_new = torch.maximum(m, z.amax(-1))\n"
+            "    return m_new, l + torch.exp(z - m_new[..., None]).sum(-1)\n")},
+        [("ex1_tests", "never rescales the old sum")],
+    ),
+    "accumulator_not_rescaled": (
+        {"ex2_tiled_attention": _TILED.replace(
+            "acc = acc * torch.exp(m - m_new)[..., None] +", "acc = acc +")},
+        [("ex2_tests", "an accumulator that is not rescaled when the maximum grows")],
+    ),
+    "jacobian_diagonal_only": (
+        {"ex3_attention_backward": (
+            "def attention_backward(Q, K, V, P, dO):\n"
+            "    dS = P * (dO @ V.transpose(-2, -1))\n"
+            "    scale = Q.shape[-1] ** 0.5\n"
+            "    dV = P.transpose(-2, -1) @ dO\n"
+            "    return dS @ K / scale, dS.transpose(-2, -1) @ Q / scale, dV\n")},
+        [("ex3_tests", "without its −p pᵀ part")],
+    ),
+    "row_sums_forgotten": (
+        {"ex4_flash_backward": (
+            "def flash_backward(Q, K, V, O, L, dO, block_q, block_k, causal=False):\n"
+            "    scale = 1 / math.sqrt(Q.shape[-1])\n"
+            "    dQ, dK, dV = torch.zeros_like(Q), torch.zeros_like(K), torch.zeros_like(V)\n"
+            "    for j in range(0, K.shape[-2], block_k):\n"
+            "        for i in range(0, Q.shape[-2], block_q):\n"
+            "            q, g = Q[..., i:i + block_q, :], dO[..., i:i + block_q, :]\n"
+            "            if causal and j > i + q.shape[-2] - 1:\n"
+            "                continue\n"
+            "            s = q @ K[..., j:j + block_k, :].transpose(-2, -1) * scale\n"
+            "            if causal:\n"
+            "                rows = torch.arange(i, i + q.shape[-2])[:, None]\n"
+            "                keys = torch.arange(j, j + s.shape[-1])\n"
+            "                s = s.masked_fill(keys > rows, -math.inf)\n"
+            "            p = torch.exp(s - L[..., i:i + block_q, None])\n"
+            "            dV[..., j:j + block_k, :] += p.transpose(-2, -1) @ g\n"
+            "            dS = p * (g @ V[..., j:j + block_k, :].transpose(-2, -1))\n"
+            "            dQ[..., i:i + block_q, :] += dS @ K[..., j:j + block_k, :] * scale\n"
+            "            dK[..., j:j + block_k, :] += dS.transpose(-2, -1) @ q * scale\n"
+            "    return dQ, dK, dV\n")},
+        [("ex4_tests", "without its −p pᵀ part")],
+    ),
+    "flash_backward_forgets_causal": (
+        {"ex5_autograd_functions": (
+            "class AttentionFunction(torch.autograd.Function):\n"
+            "    @staticmethod\n"
+            "    def forward(ctx, Q, K, V, causal):\n"
+            "        P = tiled.explicit_weights(Q, K, causal)\n"
+            "        ctx.save_for_backward(Q, K, V, P)\n"
+            "        return P @ V\n"
+            "\n"
+            "    @staticmethod\n"
+            "    def backward(ctx, dO):\n"
+            "        return (*attention_backward(*ctx.saved_tensors, dO), None)\n"
+            "\n"
+            "\n"
+            "class FlashAttention(torch.autograd.Function):\n"
+            "    @staticmethod\n"
+            "    def forward(ctx, Q, K, V, causal, block_q, block_k):\n"
+            "        O, L = tiled_attention(Q, K, V, block_q, block_k, causal)\n"
+            "        ctx.save_for_backward(Q, K, V, O, L)\n"
+            "        ctx.blocks = block_q, block_k\n"
+            "        return O\n"
+            "\n"
+            "    @staticmethod\n"
+            "    def backward(ctx, dO):\n"
+            "        Q, K, V, O, L = ctx.saved_tensors\n"
+            "        grads = flash_backward(Q, K, V, O, L, dO, *ctx.blocks)\n"
+            "        return (*grads, None, None, None)\n")},
+        [("ex5_tests", "the weights of future keys rebuilt")],
+    ),
+}
+
+ONE_MISTAKE["10_attention_at_scale"] = {
+    "normaliser_in_place": (
+        {"ex1_online_softmax_step": (
+            "def online_softmax_step(m, l, z):\n"
+            "    m_new = torch.maximum(m, z.amax(-1))\n"
+            "    l *= torch.exp(m - m_new)\n"
+            "    return m_new, l + torch.exp(z - m_new[..., None]).sum(-1)\n")},
+        [("ex1_tests", "changed its input `l` in place")],
+    ),
+    "no_causal_skip": (
+        {"ex2_tiled_attention": _TILED.replace(
+            "            if causal and j > queries[-1]:\n                break\n", "")},
+        [("ex2_tests", "do more matrix products than the blocks the mask leaves need")],
+    ),
+    "whole_matrix_first": (
+        {"ex2_tiled_attention": _TILED.replace(
+            "    outputs, logsumexps = [], []\n",
+            "    outputs, logsumexps = [], []\n"
+            "    everything = Q @ K.transpose(-2, -1)  # all the scores, 'to have them ready'\n")},
+        [("ex2_tests", "as large as the whole (T, S) matrix")],
+    ),
+    "autograd_backward": (
+        {"ex3_attention_backward": (
+            "def attention_backward(Q, K, V, P, dO):\n"
+            "    leaves = [t.detach().requires_grad_() for t in (Q, K, V)]\n"
+            "    with torch.enable_grad():\n"
+            "        S = leaves[0] @ leaves[1].transpose(-2, -1) / math.sqrt(Q.shape[-1])\n"
+            "        S = S.masked_fill(P == 0, float('-inf'))\n"
+            "        out = torch.softmax(S, -1) @ leaves[2]\n"
+            "        return torch.autograd.grad(out, leaves, dO)\n")},
+        [("ex3_tests", "your answer calls torch.autograd.grad")],
+    ),
+    "logsumexp_sign": (
+        {"ex4_flash_backward": OTHER_STYLE["10_attention_at_scale"]["ex4_flash_backward"]
+         .replace("p = (s - L[..., rows, None]).exp()", "p = (s + L[..., rows, None]).exp()")},
+        [("ex4_tests", None)],
+    ),
+    "flash_saves_weights": (
+        {"ex5_autograd_functions": OTHER_STYLE["10_attention_at_scale"]["ex5_autograd_functions"]
+         .replace("        ctx.save_for_backward(Q, K, V, O, L)\n",
+                  "        ctx.save_for_backward(Q, K, V, O, L)\n"
+                  "        ctx.weights = tiled.explicit_weights(Q, K, causal)\n"
+                  "        ctx.save_for_backward(Q, K, V, O, L, ctx.weights)\n")
+         .replace("Q, K, V, O, L = ctx.saved_tensors", "Q, K, V, O, L, _ = ctx.saved_tensors")},
+        [("ex5_tests", "saved a tensor as large as the (T, S) weights")],
+    ),
+}

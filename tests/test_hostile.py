@@ -28,7 +28,10 @@ from autograder.kernels import sandbox
 
 A = "01_vector_attention"
 FULL = 10
-LIMITS = Limits(cell_timeout=8, notebook_timeout=60, memory_bytes=3 << 30)
+# CPU seconds per cell and notebook; the clock's backstops kept short, so that hostile
+# notebooks that sleep or block do not hold the run up.
+LIMITS = Limits(cell_timeout=8, notebook_timeout=60, memory_bytes=3 << 30, cell_wall=16,
+                notebook_wall=120)
 HOSTILE = sorted(hostile.ATTACKS) + sorted(hostile.FORGERIES)
 # Honest students sort between the hostile ones: "<n>a_attack", then "<n>b_honest".
 ORDER = {name: f"{n:02d}a_{name}" for n, name in enumerate(HOSTILE)}

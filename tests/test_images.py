@@ -17,6 +17,7 @@ import sys
 import matplotlib.image
 import pytest
 from conftest import ALL_NOTEBOOKS, REPO, load
+
 from autograder.releases.sync_notebooks import COLAB_BADGE
 
 sys.path.insert(0, str(REPO / "images"))

@@ -70,6 +70,9 @@ def test_the_message_is_the_one_students_know_with_the_line():
     "class Block(nn.Module):\n    def softmax(self, z):\n        return z.exp() / z.exp().sum()\n"
     "    def forward(self, z):\n        return self.softmax(z)\n"
     "def softmax(z):\n    return Block()(z)\n",
+    # Setting attributes of one's own objects and modules is not a change to a library.
+    HONEST + "layer = nn.Linear(3, 3)\nlayer.weight = nn.Parameter(torch.eye(3))\n"
+    "t = torch.ones(3)\nt.requires_grad = True\n",
 ])
 def test_honest_answers_are_neither_refused_nor_flagged(code):
     assert findings(code) == ([], [])
@@ -85,6 +88,12 @@ def test_honest_answers_are_neither_refused_nor_flagged(code):
     ("import sys\nsoftmax = sys.modules['torch'].softmax\n", "sys.modules"),
     ("!pip install something\n" + HONEST, "get_ipython()"),
     ("def softmax(z)\n    return z\n", "code that does not parse"),
+    # Rebinding a library's names changes what checks and probes see in the kernel.
+    (HONEST + "F.softmax = softmax\n", "a change to torch.nn.functional"),
+    ("import transformer_course.probes as p\np.op_counts = lambda *a, **k: {}\n",
+     "a change to transformer_course.probes"),
+    ("setattr(torch.Tensor, 'exp', lambda z: z)\n", "a change to torch.Tensor"),
+    ("del torch.nn.functional.relu\n", "a change to torch.nn.functional"),
 ])
 def test_what_the_reader_cannot_see_through_is_flagged(code, construct):
     _, anywhere = findings(code)

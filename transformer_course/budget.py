@@ -4,7 +4,8 @@ comes first.
 A cell that says "about a minute" must take about a minute on a slow laptop or a busy
 JupyterHub node too, not fifteen. So long loops iterate over a ``Budget``: it yields step
 numbers until either the steps or the seconds run out, draws a text progress bar, and says
-afterwards how far it got and why it stopped.
+afterwards how far it got and why it stopped. As it starts, it fits PyTorch's threads to the
+machine as it is then (``transformer_course.threads``; a count you chose is kept).
 
     budget = Budget(steps=820, seconds=60)
     for step in budget:
@@ -18,6 +19,7 @@ import time
 from collections.abc import Iterator
 
 from .progress import progress_bar
+from .threads import use_sensible_threads
 
 __all__ = ["Budget"]
 
@@ -44,6 +46,7 @@ class Budget:
         self._bar = None
 
     def __iter__(self) -> Iterator[int]:
+        use_sensible_threads()  # the machine may be busier (or quieter) than at import
         start = time.perf_counter()
         bar = self._bar = progress_bar(range(self.steps), self.desc, disable=not self.progress)
         try:

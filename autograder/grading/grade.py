@@ -208,8 +208,51 @@ def merge(course: Course, result: dict) -> None:
         for where in (folder, course.feedback / student / assignment):
             if where.exists():
                 (where / name).write_bytes(kept)
-    summary = {k: v for k, v in result.items() if k not in ("notebook", "feedback")}
+    if result.get("log"):  # a grader failure: the sentence is in the report, the log here
+        log = course.grading / f"logs/{student}/{assignment}.log"
+        log.parent.mkdir(parents=True, exist_ok=True)
+        log.write_text(result["log"])
+    summary = {k: v for k, v in result.items() if k not in ("notebook", "feedback", "log")}
     (folder / RESULT).write_text(json.dumps(summary, indent=1))  # last: marks the job done
+
+
+# Events that say a limit stopped the notebook (a cell, the notebook's budget, the kernel);
+# "busy": the clock's limit, reached while the machine kept the kernel waiting for a CPU.
+LIMITS = {"timeout", "time", "kernel", "busy"}
+
+
+def points(result: dict) -> tuple[float, float]:
+    """(points earned, points possible) of a worker's result, before the gradebook."""
+    grades = result.get("grades", {}).values()
+    return (sum(g["score"] or 0 for g in grades), sum(g["max"] or 0 for g in grades))
+
+
+def grade_again(result: dict) -> bool:
+    """Whether a notebook is graded again, alone, before it loses a point: the grader failed,
+    or the clock stopped it while a busy machine kept its kernel waiting. (A cell stopped by
+    its CPU limit, or one that slept, would be stopped again.)"""
+    earned, possible = points(result)
+    busy = any(e["kind"] == "busy" for e in result["events"])
+    return result["status"] == "error" or (busy and earned < possible)
+
+
+def finish(result: dict, first: dict | None = None) -> dict:
+    """The result to keep: after a second grading, the better of the two. Points lost in a
+    notebook a limit stopped are said, for the report's "needs a look"."""
+    if first is not None:
+        logs = first.get("log", "") + result.get("log", "")  # both gradings', whole
+        result = first if points(first)[0] > points(result)[0] else result
+        result["log"] = logs
+        said = [e["message"] for e in first["events"] if e["kind"] in LIMITS][:2]
+        result["events"] = [{"kind": "retry", "cell": None, "message":
+                             f"graded again, alone, after the first grading stopped "
+                             f"({'; '.join(said) or first['reason']})"}] + result["events"]
+    earned, possible = points(result)
+    if earned < possible and any(e["kind"] in LIMITS for e in result["events"]):
+        result["events"].append({"kind": "limit", "cell": None, "message":
+                                 f"{possible - earned:g} of {possible:g} points not earned in "
+                                 "a notebook a limit stopped: see whether the limit cost them"})
+    return result
 
 
 def grade_class(course: Course, executor, assignments: list[str] | None = None,
@@ -227,9 +270,17 @@ def grade_class(course: Course, executor, assignments: list[str] | None = None,
     jobs, done = find_jobs(course, assignments or course.assignments(), limits or Limits(),
                            regrade, forked, refused)
     print(f"{len(jobs)} notebooks to grade ({done} already graded) on {executor}.")
+    first: dict[tuple[str, str], dict] = {}  # results stopped by a limit, until graded again
     with tqdm(total=len(jobs), unit="notebook", disable=not progress) as bar:
         for result in executor.run(grade, jobs):
-            merge(course, result)
+            if grade_again(result):
+                first[result["student"], result["assignment"]] = result
+            else:
+                merge(course, finish(result))
+                bar.update()
+        again = [job for job in jobs if (job.student, job.assignment) in first]
+        for result in executor.alone(grade, again):
+            merge(course, finish(result, first[result["student"], result["assignment"]]))
             bar.update()
     results = [json.loads(p.read_text()) for p in sorted(course.autograded.glob(f"*/*/{RESULT}"))]
     return report.write(course, results)
@@ -243,8 +294,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=os.cpu_count(), help="local processes")
     parser.add_argument("--scheduler", help="address of a Dask scheduler to grade on")
     defaults = Limits()
-    parser.add_argument("--cell-timeout", type=float, default=defaults.cell_timeout)
-    parser.add_argument("--notebook-timeout", type=float, default=defaults.notebook_timeout)
+    parser.add_argument("--cell-timeout", type=float, default=defaults.cell_timeout,
+                        help="CPU seconds a cell may use (default: %(default)s)")
+    parser.add_argument("--notebook-timeout", type=float, default=defaults.notebook_timeout,
+                        help="CPU seconds a notebook may use (default: %(default)s)")
+    parser.add_argument("--cell-wall", type=float, help="seconds by the clock a cell may take "
+                        "(sleeping, blocked; default: 5 × --cell-timeout)")
+    parser.add_argument("--notebook-wall", type=float, help="seconds by the clock a notebook "
+                        "may take (default: 4 × --notebook-timeout)")
     parser.add_argument("--memory-gib", type=float, default=defaults.memory_bytes / (1 << 30))
     parser.add_argument("--regrade", action="store_true", help="grade everyone again")
     parser.add_argument("--no-fork", dest="forked", action="store_false",
@@ -259,7 +316,8 @@ def main(argv: list[str] | None = None) -> int:
         for note in notes:
             print(note)
     executor = DaskCluster(args.scheduler) if args.scheduler else LocalPool(args.workers)
-    limits = Limits(args.cell_timeout, args.notebook_timeout, int(args.memory_gib * (1 << 30)))
+    limits = Limits(args.cell_timeout, args.notebook_timeout, int(args.memory_gib * (1 << 30)),
+                    cell_wall=args.cell_wall, notebook_wall=args.notebook_wall)
     summary = grade_class(course, executor, args.assignment, limits, args.regrade,
                           forked=args.forked, refused=refused)
     print(report.plain(summary))

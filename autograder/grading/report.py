@@ -85,6 +85,18 @@ def _histogram(scores: list[float], maximum: float, bins: int = 5) -> str:
     return "\n".join(rows)
 
 
+# Events that say how a notebook's cells were put right before grading: nothing to look at.
+PUT_RIGHT = {"cells", "order"}
+
+
+def _put_right(result: dict) -> list[dict]:
+    return [e for e in result.get("events", []) if e.get("kind") in PUT_RIGHT]
+
+
+def _needs_a_look(result: dict) -> list[dict]:
+    return [e for e in result.get("events", []) if e.get("kind") not in PUT_RIGHT]
+
+
 def summary(results: list[dict]) -> str:
     by_assignment = defaultdict(list)
     for r in results:
@@ -120,15 +132,22 @@ def summary(results: list[dict]) -> str:
             lines.append("")
             lines.append(f"Untouched submissions, every answer still the stub ({len(blank)}): "
                          + ", ".join(blank))
-        problems = [r for r in rows if r["status"] != "graded" or r.get("events")]
+        problems = [r for r in rows if r["status"] != "graded" or _needs_a_look(r)]
         if problems:
             lines.append("")
             lines.append("Submissions that need a look:")
             for r in sorted(problems, key=lambda r: r["student"]):
                 notes = [r["reason"]] if r["reason"] else []
-                notes += [e["message"] for e in r.get("events", [])]
+                notes += [e["message"] for e in _needs_a_look(r)]
                 lines.append(f"- **{_text(r['student'])}** ({r['status']}): "
                              + _text("; ".join(notes)))
+        if put_right := [r for r in rows if _put_right(r)]:
+            lines.append("")
+            lines.append("Cells put right before grading (each graded on what its answers are "
+                         "worth; the student's feedback says the same):")
+            for r in sorted(put_right, key=lambda r: r["student"]):
+                lines.append(f"- **{_text(r['student'])}**: "
+                             + _text("; ".join(e["message"] for e in _put_right(r))))
         lines.append("")
     return "\n".join(lines)
 

@@ -91,8 +91,10 @@ def _run(request: dict, reply: dict):
         if request["name"] not in namespace:
             raise NameError(f"name {request['name']!r} is not defined")
         return namespace[request["name"]]
-    target = _handles[request["ref"]]
-    if op == "call":
+    # "apply": a course probe sent by the checker (pickled by reference to the course's
+    # module), run here on the student's objects (course_checks/beside.py)
+    target = _in(request["probe"]) if op == "apply" else _handles[request["ref"]]
+    if op in ("call", "apply"):
         args = [_in(a) for a in request["args"]]
         kwargs = {k: _in(v) for k, v in request["kwargs"].items()}
         inputs = list(_tensors(args, kwargs))
@@ -100,8 +102,13 @@ def _run(request: dict, reply: dict):
         try:
             with shortcuts.refused(request.get("refuses", []), [_namespace()]):
                 return target(*args, **kwargs)
-        finally:  # inputs changed in place go back, so the checks can see it
-            reply["changed"] = _changed(copies, inputs)
+        finally:  # inputs changed in place go back, so the checks can see it; those the
+            # test marked as filled by the answer travel back as data instead
+            fills = [p for p in request.get("fills", []) if isinstance(p, str)]
+            changed = _changed(copies, inputs)
+            reply["filled"] = {json.dumps(path): _out(tensor) for path, tensor in inputs
+                               if json.dumps(path) in fills}
+            reply["changed"] = [path for path in changed if json.dumps(path) not in fills]
     if op == "getattr":
         return getattr(target, request["name"])
     if op == "len":

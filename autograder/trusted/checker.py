@@ -37,7 +37,7 @@ from jupyter_core.utils import run_sync
 
 from autograder.cells import split_hidden
 from autograder.trusted import wire
-from course_checks import shortcuts
+from course_checks import beside, shortcuts
 from course_checks.checking import in_place_message
 
 AGENT = "__import__('autograder.trusted.agent', fromlist=['handle']).handle({request!r})"
@@ -77,6 +77,18 @@ def _warning_class(name: str) -> type[Warning]:
     return UserWarning
 
 
+def _filled(args: tuple, kwargs: dict):
+    """(path, tensor) for the arguments a test marked ``filled_by_answer``, one container
+    deep, with the paths the agent uses (``["arg", 4]``, ``["kwarg", "cache", 0]``)."""
+    for kind, items in (("arg", enumerate(args)), ("kwarg", kwargs.items())):
+        for key, value in items:
+            inner = value.items() if isinstance(value, dict) else \
+                enumerate(value) if isinstance(value, (list, tuple)) else ()
+            for path, item in [([kind, key], value)] + [([kind, key, sub], i) for sub, i in inner]:
+                if isinstance(item, torch.Tensor) and getattr(item, "_filled_by_answer", False):
+                    yield json.dumps(path), item
+
+
 class Remote:
     """A student object that stays in the kernel: call it, read its attributes, index it."""
 
@@ -88,9 +100,11 @@ class Remote:
         object.__setattr__(self, "_kind", kind)
 
     def __call__(self, *args, **kwargs):
+        filled = dict(_filled(args, kwargs))
         return self._link.request("call", ref=self._id, args=[self._link.out(a) for a in args],
                                   kwargs={k: self._link.out(v) for k, v in kwargs.items()},
-                                  refuses=list(shortcuts.active()))
+                                  refuses=list(shortcuts.active()), fills=list(filled),
+                                  filled=filled)
 
     def __getattr__(self, name: str):
         if name.startswith("__"):
@@ -158,19 +172,34 @@ class KernelLink:
                 raise TypeError(f"cannot pass a {type(obj).__name__} to the kernel") from error
         return wire.encode(value, other)
 
-    def request(self, op: str, **fields):
+    def request(self, op: str, filled: dict | None = None, **fields):
         """Run ``op`` in the kernel. A call whose arguments the kernel reports changed in
-        place fails (the checker's own tensors never left this process, and nothing the
-        kernel reports is written into them)."""
+        place fails (the checker's own tensors never left this process), except those a test
+        marked as ``filled`` by the answer: their new values come back as data, and are
+        copied into the checker's tensor when shape and dtype agree."""
         payload = base64.b64encode(json.dumps({"op": op, **fields}).encode()).decode()
         reply = self._parse(self._expression(AGENT.format(request=payload)))
         self._relay(reply)
+        for path, value in (reply.get("filled") or {}).items() if filled else ():
+            if path in filled:
+                new = wire.decode(value, lambda *_: None)
+                if (isinstance(new, torch.Tensor) and new.shape == filled[path].shape
+                        and new.dtype == filled[path].dtype):
+                    with torch.no_grad():
+                        filled[path].copy_(new)
         if isinstance(reply.get("changed"), list) and reply["changed"]:
             raise ChangedInPlace(in_place_message(_argument_names(reply["changed"][:8])))
         if "error" in reply:
             name, message = (str(part) for part in list(reply["error"])[:2])
             raise _error_class(name)(message)
         return wire.decode(reply.get("value"), lambda i, kind: Remote(self, i, kind))
+
+    def apply(self, probe, args, kwargs):
+        """Run the course's ``probe`` in the kernel, beside the student's objects among its
+        arguments (``course_checks/beside.py``); its report comes back as data."""
+        return self.request("apply", probe=self.out(probe), args=[self.out(a) for a in args],
+                            kwargs={k: self.out(v) for k, v in kwargs.items()},
+                            refuses=list(shortcuts.active()))
 
     @staticmethod
     def _parse(text: str) -> dict:
@@ -354,6 +383,7 @@ class Checker:
             try:
                 if self.link is not None:  # None: everything is in the namespace already
                     self._resolve(ast.parse(source))
+                    beside.forward = self.link.apply  # probes run in the kernel
                 pieces = split_hidden(source)
                 for number, (code, hidden) in enumerate(pieces):
                     last = number == len(pieces) - 1
@@ -362,6 +392,8 @@ class Checker:
                         value = self._exec(code, last)
             except BaseException as error:  # noqa: BLE001 - reported as the cell's error
                 failure = error
+            finally:
+                beside.forward = None
             for warning in caught:
                 print(f"(warning: {warning.category.__name__}: {warning.message})")
         return stdout.getvalue(), value, failure

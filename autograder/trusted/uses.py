@@ -330,6 +330,14 @@ class Reader:
                 yield from self._judge_name(dotted, where)
         if isinstance(node, ast.Attribute) and node.attr in OPAQUE_ATTRIBUTES:
             yield Finding("opaque", node.attr, where)
+        # Rebinding something of a library (``torch.matmul = ...``, ``probes.op_counts =
+        # ...``, ``setattr(F, "softmax", ...)``) changes what the checks and the grader's
+        # probes see in the kernel: never an answer's business.
+        changed = node.value if isinstance(node, ast.Attribute) and isinstance(
+            node.ctx, (ast.Store, ast.Del)) else node.args[0] if isinstance(node, ast.Call) \
+            and _call_name(node) in ("setattr", "delattr") and node.args else None
+        if changed is not None and (library := program.dotted(changed)):
+            yield Finding("opaque", f"a change to {library[0]}", where)
         if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) \
                 and isinstance(node.slice.value, str):
             for base in program.dotted(node.value):

@@ -10,13 +10,20 @@ by the tests before they ask for variants.
 
 One module per notebook: ``vector_attention`` (01), ``matrix_attention`` (02),
 ``multihead_attention`` (03), ``positional`` (04), ``encoder`` (05), ``decoder`` (06),
-``schedules`` (07), ``language_model`` (08) and ``modern`` (09). A function that several
-notebooks use lives with the first of them.
+``schedules`` (07), ``language_model`` (08), ``modern`` (09) and ``attention_at_scale``
+(10). A function that several notebooks use lives with the first of them.
 Test cells use the names re-exported here: ``misconceptions.softmax(...)``.
 """
 
 from __future__ import annotations
 
+from .attention_at_scale import (
+    attention_backward,
+    attention_function,
+    flash_backward,
+    online_softmax_step,
+    tiled_attention,
+)
 from .decoder import (
     causal_attention,
     causal_attention_weights,
@@ -78,6 +85,8 @@ __all__ = [
     "apply_rotary",
     "attend_with_cache",
     "attention",
+    "attention_backward",
+    "attention_function",
     "attention_weights",
     "bits_per_character",
     "causal_attention",
@@ -90,6 +99,7 @@ __all__ = [
     "encoder_block",
     "expand_mask",
     "feed_forward",
+    "flash_backward",
     "greedy_decode",
     "grouped_query_attention",
     "heads_cols",
@@ -103,6 +113,7 @@ __all__ = [
     "module_output",
     "module_weights",
     "multihead",
+    "online_softmax_step",
     "padding_mask",
     "pe_table",
     "positional_encoding",
@@ -120,6 +131,7 @@ __all__ = [
     "softmax",
     "split_heads",
     "swiglu",
+    "tiled_attention",
     "train_history",
     "train_step",
     "transformer_lr",

@@ -1,0 +1,43 @@
+"""Probes that must run where the answer runs: beside it, in the student's kernel.
+
+Notebook 10's checks look inside an answer: the FLOPs of its matrix products and the largest
+tensor it makes (``op_counts``), what a ``torch.autograd.Function`` saves for its backward pass
+and the gradients it gives (``gradients``, ``gradcheck_passes``). A probe watches the code it
+runs, so it has to run in the same process as the student's function. When the trusted checker
+grades (``autograder/trusted/checker.py``) it sets ``forward``, and a probe called there is sent
+to the kernel with the student's objects as handles; what comes back is plain data, checked
+like any answer. In a notebook, and in the mutation analysis, a probe runs where it is called.
+
+What a probe reports while grading comes from the student's process: a notebook that replaces
+the course's probes in its kernel can misreport the structure (the counts, not the values,
+which the checker computes itself).
+"""
+
+from __future__ import annotations
+
+import importlib
+
+__all__ = ["gradcheck_passes", "gradients", "op_counts"]
+
+# Set by the trusted checker while grading: forward(probe, args, kwargs) runs the probe in
+# the kernel and returns its report.
+forward = None
+
+
+def beside_the_answer(name: str):
+    """The probe ``transformer_course.probes.<name>``, run in the student's kernel while
+    grading, here otherwise. (Imported when first used: the probes import torch._dynamo, a
+    second that the checker spends only for the notebook that needs them.)"""
+    def run(*args, **kwargs):
+        probe = getattr(importlib.import_module("transformer_course.probes"), name)
+        if forward is None:
+            return probe(*args, **kwargs)
+        return forward(probe, args, kwargs)
+    run.__name__ = run.__qualname__ = name
+    run.__doc__ = f"transformer_course.probes.{name}, run beside the answer it probes."
+    return run
+
+
+op_counts = beside_the_answer("op_counts")
+gradients = beside_the_answer("gradients")
+gradcheck_passes = beside_the_answer("gradcheck_passes")
