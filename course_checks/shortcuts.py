@@ -32,6 +32,23 @@ MULTIHEAD = ("torch.nn.MultiheadAttention", "torch.nn.functional.multi_head_atte
 LAYER_NORM = ("torch.nn.LayerNorm", "torch.nn.functional.layer_norm", "torch.layer_norm")
 SINUSOIDS = ("transformer_course.positional.sinusoidal_table",
              "transformer_course.positional.PositionalEncoding")
+# Notebook 09, the modern decoder.
+RMS_NORM = ("torch.nn.RMSNorm", "torch.nn.functional.rms_norm", "torch.rms_norm",
+            "transformer_course.modern.rms_norm", "transformer_course.modern.RMSNorm",
+            *LAYER_NORM)  # a layer norm of [x, −x] is x's RMSNorm
+ROTARY = ("transformer_course.modern.apply_rotary", "transformer_course.modern.rotary_angles",
+          "transformer_course.modern.ModernBlock", "transformer_course.modern.ModernLM")
+SWIGLU = ("transformer_course.modern.swiglu", "transformer_course.modern.SwiGLU",
+          "transformer_course.modern.matched_hidden_size")
+GQA = (*ATTENTION, "transformer_course.modern.grouped_query_attention",
+       "transformer_course.modern.repeat_kv")
+# The block's answer holds the package's RMSNorm and SwiGLU for their weights: calling them
+# is what it may not do.
+MODERN_BLOCK = ("transformer_course.modern.ModernBlock", "transformer_course.modern.ModernLM",
+                "transformer_course.modern.RMSNorm.forward",
+                "transformer_course.modern.SwiGLU.forward", "transformer_course.modern.rms_norm",
+                "transformer_course.modern.apply_rotary", "transformer_course.modern.swiglu",
+                "torch.nn.RMSNorm", "torch.nn.functional.rms_norm", *GQA)
 # Notebook 10: the package's tiled attention and its backward passes, and autograd, which
 # would differentiate for the student.
 TILED = tuple(f"transformer_course.tiled_attention.{name}" for name in (

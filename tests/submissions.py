@@ -1461,6 +1461,222 @@ ONE_MISTAKE = {
     },
 }
 
+OTHER_STYLE["09_modern_decoder"] = {
+    "ex1_rms_norm": (
+        "def rms_norm(x, weight, eps=1e-5):\n"
+        "    mean_square = torch.linalg.vector_norm(x, dim=-1, keepdim=True) ** 2 / x.shape[-1]\n"
+        "    return weight * x * torch.rsqrt(mean_square + eps)\n"
+    ),
+    "ex2_rotary": (  # LLaMA's way: each pair a complex number, multiplied by e^{iθ}
+        "def apply_rotary(x, positions, base=10000.0):\n"
+        "    d = x.shape[-1]\n"
+        "    freqs = 1.0 / base ** (torch.arange(0, d, 2, device=x.device).double() / d)\n"
+        "    angles = torch.outer(positions.double(), freqs)\n"
+        "    turn = torch.polar(torch.ones_like(angles), angles)\n"
+        "    pairs = torch.view_as_complex(x.double().reshape(*x.shape[:-1], d // 2, 2))\n"
+        "    return torch.view_as_real(pairs * turn).flatten(-2).to(x.dtype)\n\n"
+        "def rotary_attention(q, k, v):\n"
+        "    T = q.shape[-2]\n"
+        "    where = torch.arange(T)\n"
+        "    q, k = apply_rotary(q, where), apply_rotary(k, where)\n"
+        "    s = q @ k.transpose(-1, -2) / math.sqrt(q.shape[-1])\n"
+        "    s = s.masked_fill(~causal_mask(T), float('-inf'))\n"
+        "    return s.softmax(-1) @ v\n"
+    ),
+    "ex3_swiglu": (
+        "def swiglu(x, W_gate, W_up, W_down):\n"
+        "    return F.linear(F.silu(F.linear(x, W_gate)) * F.linear(x, W_up), W_down)\n\n"
+        "def matched_hidden_size(d_model, d_ff):\n"
+        "    relu_weights = 2 * d_model * d_ff\n"
+        "    return int(relu_weights / (3 * d_model) + 0.5)\n"
+    ),
+    "ex4_gqa": (  # groups as an axis of their own: no copies of k and v
+        "def grouped_query_attention(q, k, v, mask=None):\n"
+        "    B, H, T, d = q.shape\n"
+        "    G = k.shape[1]\n"
+        "    grouped = q.reshape(B, G, H // G, T, d)\n"
+        "    s = torch.einsum('bgrtd,bgsd->bgrts', grouped, k) / d ** 0.5\n"
+        "    if mask is not None:\n"
+        "        s = torch.where(mask if mask.dim() == 2 else mask[:, :, None], s, float('-inf'))\n"
+        "    out = torch.einsum('bgrts,bgsd->bgrtd', s.softmax(-1), v)\n"
+        "    return out.reshape(B, H, T, d)\n"
+    ),
+    "ex5_modern_block": (
+        "class ModernBlock(nn.Module):\n"
+        "    def __init__(self, d_model, n_heads, n_kv_heads, d_ff, eps=1e-5):\n"
+        "        super().__init__()\n"
+        "        d_head = d_model // n_heads\n"
+        "        self.n_heads, self.n_kv_heads, self.eps = n_heads, n_kv_heads, eps\n"
+        "        self.norm1 = modern.RMSNorm(d_model, eps)\n"
+        "        self.q_proj = nn.Linear(d_model, n_heads * d_head)\n"
+        "        self.k_proj = nn.Linear(d_model, n_kv_heads * d_head)\n"
+        "        self.v_proj = nn.Linear(d_model, n_kv_heads * d_head)\n"
+        "        self.out_proj = nn.Linear(n_heads * d_head, d_model)\n"
+        "        self.norm2 = modern.RMSNorm(d_model, eps)\n"
+        "        self.feed_forward = modern.SwiGLU(d_model, d_ff)\n\n"
+        "    def forward(self, x):\n"
+        "        B, T, _ = x.shape\n"
+        "        h = rms_norm(x, self.norm1.weight, eps=self.eps)\n\n"
+        "        def heads(t, n):\n"
+        "            return t.view(B, T, n, -1).transpose(1, 2)\n\n"
+        "        q = heads(self.q_proj(h), self.n_heads)\n"
+        "        k = heads(self.k_proj(h), self.n_kv_heads)\n"
+        "        v = heads(self.v_proj(h), self.n_kv_heads)\n"
+        "        where = torch.arange(T, device=x.device)\n"
+        "        allowed = torch.ones(T, T, dtype=torch.bool, device=x.device).tril()\n"
+        "        out = grouped_query_attention(apply_rotary(q, where), apply_rotary(k, where), v,\n"
+        "                                      mask=allowed)\n"
+        "        x = x + self.out_proj(out.transpose(1, 2).reshape(B, T, -1))\n"
+        "        f = self.feed_forward\n"
+        "        return x + swiglu(rms_norm(x, self.norm2.weight, eps=self.eps), f.gate.weight,\n"
+        "                          f.up.weight, f.down.weight)\n"
+    ),
+}
+
+_MODERN_BLOCK_INIT = (
+    "class ModernBlock(nn.Module):\n"
+    "    def __init__(self, d_model, n_heads, n_kv_heads, d_ff, eps=1e-5):\n"
+    "        super().__init__()\n"
+    "        d_head = d_model // n_heads\n"
+    "        self.n_heads, self.n_kv_heads, self.eps = n_heads, n_kv_heads, eps\n"
+    "        self.norm1 = modern.RMSNorm(d_model, eps)\n"
+    "        self.q_proj = nn.Linear(d_model, n_heads * d_head)\n"
+    "        self.k_proj = nn.Linear(d_model, n_kv_heads * d_head)\n"
+    "        self.v_proj = nn.Linear(d_model, n_kv_heads * d_head)\n"
+    "        self.out_proj = nn.Linear(n_heads * d_head, d_model)\n"
+    "        self.norm2 = modern.RMSNorm(d_model, eps)\n"
+    "        self.feed_forward = modern.SwiGLU(d_model, d_ff)\n\n"
+)
+
+WRONG["09_modern_decoder"] = {
+    "rms_centred": (
+        {"ex1_rms_norm": (
+            "def rms_norm(x, weight, eps=1e-5):\n"
+            "    x = x - x.mean(-1, keepdim=True)\n"
+            "    return x / torch.sqrt(x.pow(2).mean(-1, keepdim=True) + eps) * weight\n")},
+        [("ex1_tests", "layer norm's centring kept")],
+    ),
+    "values_turned": (
+        {"ex2_rotary": (
+            "def apply_rotary(x, positions, base=10000.0):\n"
+            "    d = x.shape[-1]\n"
+            "    angles = positions[:, None] * base ** (-torch.arange(0, d, 2) / d)\n"
+            "    cos, sin = angles.cos().to(x.dtype), angles.sin().to(x.dtype)\n"
+            "    a, b = x[..., 0::2], x[..., 1::2]\n"
+            "    return torch.stack([a * cos - b * sin, a * sin + b * cos], -1).flatten(-2)\n\n"
+            "def rotary_attention(q, k, v):\n"
+            "    p = torch.arange(q.shape[-2])\n"
+            "    q, k, v = apply_rotary(q, p), apply_rotary(k, p), apply_rotary(v, p)\n"
+            "    return F.scaled_dot_product_attention(q, k, v, is_causal=True)\n")},
+        [("ex2_tests", "the values turned as well")],
+    ),
+    "gate_on_up": (
+        {"ex3_swiglu": (
+            "def swiglu(x, W_gate, W_up, W_down):\n"
+            "    return (F.silu(x @ W_up.T) * (x @ W_gate.T)) @ W_down.T\n\n"
+            "def matched_hidden_size(d_model, d_ff):\n"
+            "    return round(2 * d_ff / 3)\n")},
+        [("ex3_tests", "the SiLU on the up projection instead of the gate")],
+    ),
+    "kv_dealt_in_turn": (
+        {"ex4_gqa": (
+            "def grouped_query_attention(q, k, v, mask=None):\n"
+            "    n = q.shape[1] // k.shape[1]\n"
+            "    k, v = k.repeat(1, n, 1, 1), v.repeat(1, n, 1, 1)\n"
+            "    s = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])\n"
+            "    if mask is not None:\n"
+            "        s = s.masked_fill(~mask, float('-inf'))\n"
+            "    return s.softmax(-1) @ v\n")},
+        [("ex4_tests", "key/value heads dealt out in turn")],
+    ),
+    "block_without_rotary": (
+        {"ex5_modern_block": _MODERN_BLOCK_INIT + (
+            "    def forward(self, x):\n"
+            "        T = x.shape[-2]\n"
+            "        h = rms_norm(x, self.norm1.weight, self.eps)\n"
+            "        q = split_heads(self.q_proj(h), self.n_heads)\n"
+            "        k = split_heads(self.k_proj(h), self.n_kv_heads)\n"
+            "        v = split_heads(self.v_proj(h), self.n_kv_heads)\n"
+            "        attended = grouped_query_attention(q, k, v, causal_mask(T))\n"
+            "        x = x + self.out_proj(merge_heads(attended))\n"
+            "        h = rms_norm(x, self.norm2.weight, self.eps)\n"
+            "        ff = self.feed_forward\n"
+            "        return x + swiglu(h, ff.gate.weight, ff.up.weight, ff.down.weight)\n")},
+        [("ex5_tests", "the block without rotary embeddings")],
+    ),
+}
+
+ONE_MISTAKE["09_modern_decoder"] = {
+    "eps_outside_the_root": (
+        {"ex1_rms_norm": (
+            "def rms_norm(x, weight, eps=1e-5):\n"
+            "    return x / (x.pow(2).mean(-1, keepdim=True).sqrt() + eps) * weight\n")},
+        [("ex1_tests", "ε added to the root mean square")],
+    ),
+    "notebook_04s_direction": (  # R_p where R_-p belongs
+        {"ex2_rotary": (
+            "def apply_rotary(x, positions, base=10000.0):\n"
+            "    if base != 10000.0:\n"
+            "        raise ValueError('rotation() has base 10000')\n"
+            "    d = x.shape[-1]\n"
+            "    rows = [x[..., t:t + 1, :] @ rotation(int(p), d).to(x.dtype).T\n"
+            "            for t, p in enumerate(positions)]\n"
+            "    return torch.cat(rows, dim=-2)\n\n"
+            "def rotary_attention(q, k, v):\n"
+            "    p = torch.arange(q.shape[-2])\n"
+            "    q, k = apply_rotary(q, p), apply_rotary(k, p)\n"
+            "    return F.scaled_dot_product_attention(q, k, v, is_causal=True)\n")},
+        [("ex2_tests", "the rotation the other way round")],
+    ),
+    "halves_paired": (
+        {"ex2_rotary": (
+            "def apply_rotary(x, positions, base=10000.0):\n"
+            "    d = x.shape[-1]\n"
+            "    angles = positions[:, None].double() * base ** (-torch.arange(0, d, 2) / d)\n"
+            "    cos, sin = angles.cos().to(x.dtype), angles.sin().to(x.dtype)\n"
+            "    a, b = x[..., : d // 2], x[..., d // 2:]\n"
+            "    return torch.cat([a * cos - b * sin, a * sin + b * cos], dim=-1)\n\n"
+            "def rotary_attention(q, k, v):\n"
+            "    p = torch.arange(q.shape[-2])\n"
+            "    q, k = apply_rotary(q, p), apply_rotary(k, p)\n"
+            "    return F.scaled_dot_product_attention(q, k, v, is_causal=True)\n")},
+        [("ex2_tests", "pairs made of the two halves")],
+    ),
+    "hidden_rounded_down": (
+        {"ex3_swiglu": (
+            "def swiglu(x, W_gate, W_up, W_down):\n"
+            "    return (F.silu(x @ W_gate.T) * (x @ W_up.T)) @ W_down.T\n\n"
+            "def matched_hidden_size(d_model, d_ff):\n"
+            "    return 2 * d_ff // 3\n")},
+        [("ex3_tests", "rounded down")],
+    ),
+    "first_kv_head_only": (
+        {"ex4_gqa": (
+            "def grouped_query_attention(q, k, v, mask=None):\n"
+            "    s = q @ k[:, :1].transpose(-2, -1) / math.sqrt(q.shape[-1])\n"
+            "    if mask is not None:\n"
+            "        s = s.masked_fill(~mask, float('-inf'))\n"
+            "    return s.softmax(-1) @ v[:, :1]\n")},
+        [("ex4_tests", "the first key/value head only")],
+    ),
+    "one_norm_for_both": (
+        {"ex5_modern_block": _MODERN_BLOCK_INIT + (
+            "    def forward(self, x):\n"
+            "        T = x.shape[-2]\n"
+            "        positions = torch.arange(T)\n"
+            "        h = rms_norm(x, self.norm1.weight, self.eps)\n"
+            "        q = apply_rotary(split_heads(self.q_proj(h), self.n_heads), positions)\n"
+            "        k = apply_rotary(split_heads(self.k_proj(h), self.n_kv_heads), positions)\n"
+            "        v = split_heads(self.v_proj(h), self.n_kv_heads)\n"
+            "        x = x + self.out_proj(merge_heads(grouped_query_attention(q, k, v,\n"
+            "                                                                  causal_mask(T))))\n"
+            "        h = rms_norm(x, self.norm1.weight, self.eps)\n"
+            "        ff = self.feed_forward\n"
+            "        return x + swiglu(h, ff.gate.weight, ff.up.weight, ff.down.weight)\n")},
+        [("ex5_tests", "one norm (norm1) used for both sublayers")],
+    ),
+}
+
 # Notebook 10: a correct answer written differently for every exercise.
 OTHER_STYLE["10_attention_at_scale"] = {
     "ex1_online_softmax_step": (

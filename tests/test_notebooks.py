@@ -91,6 +91,7 @@ PROMISES = {
         (r"difference between cached and full logits over \d+ positions: ([\d.e+-]+)", 0, 1e-4),
         (r"a decode step is ([\d.]+)× faster than recomputing", 3),
     ],
+    "09_modern_decoder": [(r"the cache is ([\d.]+)× smaller with 1 key/value head", 3.99)],
 }
 
 

@@ -10,8 +10,8 @@ by the tests before they ask for variants.
 
 One module per notebook: ``vector_attention`` (01), ``matrix_attention`` (02),
 ``multihead_attention`` (03), ``positional`` (04), ``encoder`` (05), ``decoder`` (06),
-``schedules`` (07), ``language_model`` (08) and ``attention_at_scale`` (10). A function that
-several notebooks use lives with the first of them.
+``schedules`` (07), ``language_model`` (08), ``modern`` (09) and ``attention_at_scale``
+(10). A function that several notebooks use lives with the first of them.
 Test cells use the names re-exported here: ``misconceptions.softmax(...)``.
 """
 
@@ -49,6 +49,15 @@ from .matrix_attention import (
     previous_token_head,
     same_token_head,
 )
+from .modern import (
+    apply_rotary,
+    grouped_query_attention,
+    matched_hidden_size,
+    modern_block,
+    rms_norm,
+    rotary_attention,
+    swiglu,
+)
 from .multihead_attention import (
     expand_mask,
     heads_cols,
@@ -73,6 +82,7 @@ from .vector_attention import (
 __all__ = [
     "WRONG_ORDER",
     "accuracies",
+    "apply_rotary",
     "attend_with_cache",
     "attention",
     "attention_backward",
@@ -91,12 +101,15 @@ __all__ = [
     "feed_forward",
     "flash_backward",
     "greedy_decode",
+    "grouped_query_attention",
     "heads_cols",
     "layer_norm",
     "learning_rates",
     "lm_logits",
     "masked_attention",
+    "matched_hidden_size",
     "merge_heads",
+    "modern_block",
     "module_output",
     "module_weights",
     "multihead",
@@ -108,6 +121,8 @@ __all__ = [
     "previous_token_head",
     "projection",
     "random_windows",
+    "rms_norm",
+    "rotary_attention",
     "rotation",
     "same_token_head",
     "sample_distribution",
@@ -115,6 +130,7 @@ __all__ = [
     "shift_right",
     "softmax",
     "split_heads",
+    "swiglu",
     "tiled_attention",
     "train_history",
     "train_step",

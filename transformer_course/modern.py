@@ -1,0 +1,437 @@
+"""The modern decoder: RMSNorm, rotary position embeddings, SwiGLU and grouped-query attention.
+
+Notebook 08's language model is the decoder of 2017–2019: learned positions added to the
+token vectors, layer norms, a ReLU feed-forward layer, as many key/value heads as query heads.
+The decoders of today (LLaMA, Mistral, Qwen, …) keep its shape and swap four parts:
+
+* **RMSNorm** divides each token's vector by its root mean square; no mean is subtracted and
+  no bias added: ``x / sqrt(mean(x²) + eps) * weight``.
+* **Rotary position embeddings** add nothing to the token vectors. Inside attention, each pair
+  of features (2i, 2i+1) of a query or key at position p is turned by the angle p·ω_i,
+  ω_i = base^(−2i/d_head); a query–key score then depends on their positions only through
+  the offset between them.
+* **SwiGLU** replaces Linear → ReLU → Linear by a gated layer,
+  ``down(silu(gate(x)) * up(x))``, with three matrices of a hidden size ≈ 2/3 of the ReLU
+  layer's, so that it holds as many weights.
+* **Grouped-query attention** gives the keys and values fewer heads than the queries:
+  ``n_heads / n_kv_heads`` query heads share each key/value head, and the key–value cache
+  shrinks by that factor. ``n_kv_heads = 1`` is multi-query attention.
+
+``ModernLM`` is notebook 08's ``CharLM`` with each part chosen on its own: with
+``norm="layer", feed_forward="relu", positions="learned"`` and ``n_kv_heads = n_heads`` it is
+the same function as ``CharLM`` (``from_char_lm`` copies one into the other), and each
+argument swaps in one modern part. It runs the course's ``KVCache`` and ``generate``.
+
+Shapes: tokens (B, T, d_model); heads (B, H, T, d_head); masks boolean, True = may attend.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Literal
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+from .budget import Budget
+from .corpus import random_windows
+from .decoder import causal_mask
+from .encoder import FeedForward
+from .language_model import CharLM, KVCache, bits_per_character
+from .multihead import merge_heads, split_heads
+
+__all__ = [
+    "ModernBlock",
+    "ModernLM",
+    "RMSNorm",
+    "SwiGLU",
+    "apply_rotary",
+    "bits_by_position",
+    "from_char_lm",
+    "grouped_query_attention",
+    "matched_hidden_size",
+    "repeat_kv",
+    "rms_norm",
+    "rotary_angles",
+    "swiglu",
+    "train_for",
+]
+
+
+# --- RMSNorm -----------------------------------------------------------------------------
+
+
+def rms_norm(x: torch.Tensor, weight: torch.Tensor, eps: float = 1e-5) -> torch.Tensor:
+    """x (..., d) divided by the root mean square of its last axis, times weight (d,).
+
+    Equal to ``nn.RMSNorm(d, eps)`` with that weight: layer norm without the mean subtracted
+    and without a bias.
+    """
+    return x * torch.rsqrt(x.pow(2).mean(dim=-1, keepdim=True) + eps) * weight
+
+
+class RMSNorm(nn.Module):
+    """``rms_norm`` with a learned weight (d_model,), starting at 1; like ``nn.RMSNorm``."""
+
+    def __init__(self, d_model: int, eps: float = 1e-5):
+        super().__init__()
+        self.eps = eps
+        self.weight = nn.Parameter(torch.ones(d_model))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return rms_norm(x, self.weight, self.eps)
+
+
+# --- rotary position embeddings ------------------------------------------------------------
+
+
+def rotary_angles(positions: torch.Tensor, d_head: int, base: float = 10000.0,
+                  dtype: torch.dtype = torch.float32) -> torch.Tensor:
+    """positions (T,) -> angles (T, d_head / 2): position p times ω_i = base^(−2i/d_head),
+    the frequencies of notebook 04's sinusoidal table."""
+    pairs = torch.arange(0, d_head, 2, device=positions.device, dtype=dtype)
+    return positions.to(dtype)[:, None] * base ** (-pairs / d_head)
+
+
+def apply_rotary(x: torch.Tensor, positions: torch.Tensor, base: float = 10000.0) -> torch.Tensor:
+    """Turn every pair of features (2i, 2i+1) of x (..., T, d), d even, by its angle:
+
+        out[2i]   = x[2i] cos θ − x[2i+1] sin θ,   θ = positions[t] · base^(−2i/d)
+        out[2i+1] = x[2i] sin θ + x[2i+1] cos θ
+
+    as multiplying x[2i] + i·x[2i+1] by e^{iθ} (RoFormer's and LLaMA's convention; notebook
+    04's rotation matrix R_p turns the other way, so this is x @ R_{−p}ᵀ). -> (..., T, d).
+    """
+    return _turn(x, *_cos_sin(positions, x.shape[-1], base, x.dtype))
+
+
+def _cos_sin(positions: torch.Tensor, d: int, base: float, dtype: torch.dtype):
+    """The cosines and sines (T, d/2) of the angles, in ``dtype``; computed in float32 at
+    least (float64 for float64), since large positions need the digits."""
+    angles = rotary_angles(positions, d, base, torch.promote_types(dtype, torch.float32))
+    return angles.cos().to(dtype), angles.sin().to(dtype)
+
+
+def _turn(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torch.Tensor:
+    even, odd = x[..., 0::2], x[..., 1::2]
+    return torch.stack([even * cos - odd * sin, even * sin + odd * cos], dim=-1).flatten(-2)
+
+
+# --- SwiGLU --------------------------------------------------------------------------------
+
+
+def matched_hidden_size(d_model: int, d_ff: int) -> int:
+    """The hidden size of a SwiGLU layer with as many weights as a ReLU feed-forward layer of
+    hidden size d_ff: three matrices of d_model × h against two of d_model × d_ff, so
+    h = 2·d_ff / 3 (d_model cancels), rounded; 8/3 · d_model for the usual d_ff = 4 · d_model."""
+    return round(2 * d_ff / 3)
+
+
+def swiglu(
+    x: torch.Tensor, w_gate: torch.Tensor, w_up: torch.Tensor, w_down: torch.Tensor
+) -> torch.Tensor:
+    """x (..., d) -> (..., d): (silu(x W_gateᵀ) * x W_upᵀ) W_downᵀ, with w_gate and w_up
+    (h, d) and w_down (d, h) in ``nn.Linear``'s layout; silu(z) = z · sigmoid(z)."""
+    return (F.silu(x @ w_gate.T) * (x @ w_up.T)) @ w_down.T
+
+
+class SwiGLU(nn.Module):
+    """The gated feed-forward layer of LLaMA: three bias-free ``nn.Linear``s, gate, up, down."""
+
+    def __init__(self, d_model: int, d_hidden: int):
+        super().__init__()
+        self.gate = nn.Linear(d_model, d_hidden, bias=False)
+        self.up = nn.Linear(d_model, d_hidden, bias=False)
+        self.down = nn.Linear(d_hidden, d_model, bias=False)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return swiglu(x, self.gate.weight, self.up.weight, self.down.weight)
+
+
+# --- grouped-query attention -----------------------------------------------------------------
+
+# PyTorch 2.5 added enable_gqa to F.scaled_dot_product_attention; before, K and V are expanded.
+SDPA_HAS_GQA = "enable_gqa" in (F.scaled_dot_product_attention.__doc__ or "")
+
+
+def repeat_kv(x: torch.Tensor, n_rep: int) -> torch.Tensor:
+    """(B, H_kv, T, d) -> (B, H_kv · n_rep, T, d): each key/value head repeated for the
+    n_rep query heads of its group (heads 0 … n_rep−1 use key/value head 0, and so on)."""
+    return x.repeat_interleave(n_rep, dim=-3)
+
+
+def grouped_query_attention(
+    q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, mask: torch.Tensor | None = None
+) -> torch.Tensor:
+    """q (B, H, T, d), k and v (B, H_kv, S, d) with H_kv dividing H, mask boolean
+    broadcastable to (T, S) or (B, H, T, S), True = may attend -> (B, H, T, d).
+
+    Query head h attends with key/value head h // (H / H_kv). Equal to
+    ``F.scaled_dot_product_attention(q, k, v, mask, enable_gqa=True)``.
+    """
+    n_heads, n_kv_heads = q.shape[-3], k.shape[-3]
+    if n_heads % n_kv_heads:
+        raise ValueError(f"n_kv_heads = {n_kv_heads} does not divide n_heads = {n_heads}")
+    if SDPA_HAS_GQA:
+        return F.scaled_dot_product_attention(q, k, v, attn_mask=mask, enable_gqa=True)
+    n_rep = n_heads // n_kv_heads
+    return F.scaled_dot_product_attention(q, repeat_kv(k, n_rep), repeat_kv(v, n_rep),
+                                          attn_mask=mask)
+
+
+# --- the block and the model ---------------------------------------------------------------
+
+Norm = Literal["layer", "rms"]
+FeedForwardKind = Literal["relu", "swiglu"]
+Positions = Literal["learned", "rotary"]
+
+
+def _norm(kind: Norm, d_model: int) -> nn.Module:
+    if kind == "layer":
+        return nn.LayerNorm(d_model)
+    if kind == "rms":
+        return RMSNorm(d_model)
+    raise ValueError(f"norm must be 'layer' or 'rms', not {kind!r}")
+
+
+class ModernBlock(nn.Module):
+    """A pre-norm causal decoder block whose parts are chosen one by one:
+
+        h = x + out_proj(attention(norm1(x)))        rotary on q and k if ``rotary``
+        out = h + feed_forward(norm2(h))
+
+    ``norm``: "layer" (nn.LayerNorm) or "rms" (RMSNorm); ``feed_forward``: "relu"
+    (``FeedForward(d_model, d_ff)``) or "swiglu" (``SwiGLU(d_model, d_ff)``); ``n_kv_heads``
+    key/value heads (default ``n_heads``). The projections keep their biases, as in CharLM.
+    x (B, T, d_model) -> (B, T, d_model).
+    """
+
+    def __init__(
+        self,
+        d_model: int,
+        n_heads: int,
+        n_kv_heads: int | None = None,
+        d_ff: int | None = None,
+        norm: Norm = "rms",
+        feed_forward: FeedForwardKind = "swiglu",
+        rotary: bool = True,
+    ):
+        super().__init__()
+        n_kv_heads = n_kv_heads or n_heads
+        if d_model % n_heads or n_heads % n_kv_heads:
+            raise ValueError(f"need n_heads | d_model and n_kv_heads | n_heads; got d_model = "
+                             f"{d_model}, n_heads = {n_heads}, n_kv_heads = {n_kv_heads}")
+        d_head = d_model // n_heads
+        self.n_heads, self.n_kv_heads, self.rotary = n_heads, n_kv_heads, rotary
+        self.norm1 = _norm(norm, d_model)
+        self.q_proj = nn.Linear(d_model, n_heads * d_head)
+        self.k_proj = nn.Linear(d_model, n_kv_heads * d_head)
+        self.v_proj = nn.Linear(d_model, n_kv_heads * d_head)
+        self.out_proj = nn.Linear(n_heads * d_head, d_model)
+        self.norm2 = _norm(norm, d_model)
+        if feed_forward == "relu":
+            self.feed_forward = FeedForward(d_model, d_ff or 4 * d_model)
+        elif feed_forward == "swiglu":
+            self.feed_forward = SwiGLU(d_model, d_ff or matched_hidden_size(d_model, 4 * d_model))
+        else:
+            raise ValueError(f"feed_forward must be 'relu' or 'swiglu', not {feed_forward!r}")
+
+    def forward(
+        self, x: torch.Tensor, start: int = 0, cache: KVCache | None = None, layer: int = 0
+    ) -> torch.Tensor:
+        """x (B, T, d_model), the tokens at positions start … start+T−1; with a ``cache``,
+        their keys and values join those of the ``start`` tokens before them, stored there
+        under ``layer``. -> (B, T, d_model)."""
+        x = x + self._attend(self.norm1(x), start, cache, layer)
+        return x + self.feed_forward(self.norm2(x))
+
+    def _attend(self, h: torch.Tensor, start: int, cache: KVCache | None, layer: int):
+        q = split_heads(self.q_proj(h), self.n_heads)  # (B, H, T, d_head)
+        k = split_heads(self.k_proj(h), self.n_kv_heads)  # (B, H_kv, T, d_head)
+        v = split_heads(self.v_proj(h), self.n_kv_heads)
+        new = h.shape[-2]
+        if self.rotary:  # q and k turned by the same angles, computed once
+            positions = torch.arange(start, start + new, device=h.device)
+            cos, sin = _cos_sin(positions, q.shape[-1], 10000.0, q.dtype)
+            q, k = _turn(q, cos, sin), _turn(k, cos, sin)
+        if cache is not None:
+            k, v = cache.append(layer, k, v)  # the cache holds keys already rotated
+        total = k.shape[-2]
+        # The new token at position start + i may see positions 0 … start + i.
+        mask = causal_mask(total, device=h.device)[total - new:]
+        return self.out_proj(merge_heads(grouped_query_attention(q, k, v, mask)))
+
+
+class ModernLM(nn.Module):
+    """Notebook 08's character model with its parts chosen one by one (defaults: its size,
+    and every part modern).
+
+    (B, T) int64 -> (B, T, vocab_size). With ``positions="learned"`` a position embedding
+    (max_len, d_model) is added to the token vectors, as in CharLM; with "rotary" there is
+    none, and ``max_len`` only bounds what ``generate`` may write. The final norm is of the
+    blocks' kind; the output head is tied to the token embedding.
+    """
+
+    def __init__(
+        self,
+        vocab_size: int,
+        d_model: int = 96,
+        n_heads: int = 4,
+        n_layers: int = 3,
+        max_len: int = 256,
+        *,
+        n_kv_heads: int | None = None,
+        d_ff: int | None = None,
+        norm: Norm = "rms",
+        feed_forward: FeedForwardKind = "swiglu",
+        positions: Positions = "rotary",
+    ):
+        super().__init__()
+        if positions not in ("learned", "rotary"):
+            raise ValueError(f"positions must be 'learned' or 'rotary', not {positions!r}")
+        self.max_len = max_len
+        self.token_embedding = nn.Embedding(vocab_size, d_model)
+        self.position_embedding = (nn.Embedding(max_len, d_model) if positions == "learned"
+                                   else None)
+        self.blocks = nn.ModuleList(
+            ModernBlock(d_model, n_heads, n_kv_heads, d_ff, norm, feed_forward,
+                        rotary=positions == "rotary")
+            for _ in range(n_layers)
+        )
+        self.final_norm = _norm(norm, d_model)
+        # CharLM's (GPT-2's) initialisation: small normal weights, zero biases, norms at 1.
+        for name, parameter in self.named_parameters():
+            if parameter.dim() == 2:
+                nn.init.normal_(parameter, std=0.02)
+            elif name.endswith("bias"):
+                nn.init.zeros_(parameter)
+
+    def embed(self, idx: torch.Tensor, start: int = 0) -> torch.Tensor:
+        """(B, T) -> (B, T, d_model): token vectors (plus learned positions start … start+T−1)."""
+        x = self.token_embedding(idx)
+        if self.position_embedding is not None:
+            x = x + self.position_embedding(torch.arange(start, start + idx.shape[1],
+                                                         device=idx.device))
+        return x
+
+    def head(self, x: torch.Tensor) -> torch.Tensor:
+        """(B, T, d_model) -> (B, T, vocab_size): final norm, then scores against E."""
+        return self.final_norm(x) @ self.token_embedding.weight.T
+
+    def forward(self, idx: torch.Tensor) -> torch.Tensor:
+        """idx (B, T) -> logits (B, T, vocab_size), each position seeing itself and earlier ones."""
+        x = self.embed(idx)
+        for block in self.blocks:
+            x = block(x)
+        return self.head(x)
+
+    def step(self, idx: torch.Tensor, cache: KVCache) -> torch.Tensor:
+        """Run the new characters idx (B, T_new), which follow the ``cache.length`` in
+        ``cache``; extends the cache -> logits (B, T_new, vocab_size). As ``CharLM.step``."""
+        start = cache.length
+        if self.position_embedding is not None and start + idx.shape[1] > self.max_len:
+            raise ValueError(f"{start + idx.shape[1]} characters exceed max_len = {self.max_len}")
+        if cache.capacity is None:
+            cache.capacity = self.max_len
+        x = self.embed(idx, start)
+        for layer, block in enumerate(self.blocks):
+            x = block(x, start, cache, layer)
+        cache.length += idx.shape[1]
+        return self.head(x)
+
+
+def from_char_lm(model: CharLM) -> ModernLM:
+    """A ``ModernLM`` with the 2017 parts and the weights of notebook 08's ``model``: the
+    same function (``tests/test_modern.py`` checks the logits)."""
+    first = model.blocks[0]
+    d_model, vocab_size = model.token_embedding.embedding_dim, model.token_embedding.num_embeddings
+    modern = ModernLM(vocab_size, d_model, first.attention.n_heads, len(model.blocks),
+                      model.max_len, d_ff=first.feed_forward.linear1.out_features, norm="layer",
+                      feed_forward="relu", positions="learned")
+    modern = modern.to(model.token_embedding.weight.device)
+    modern.token_embedding.load_state_dict(model.token_embedding.state_dict())
+    modern.position_embedding.load_state_dict(model.position_embedding.state_dict())
+    modern.final_norm.load_state_dict(model.final_norm.state_dict())
+    for old, new in zip(model.blocks, modern.blocks, strict=True):
+        weights = old.attention.in_proj.weight.chunk(3)
+        biases = old.attention.in_proj.bias.chunk(3)
+        with torch.no_grad():
+            for projection, w, b in zip((new.q_proj, new.k_proj, new.v_proj), weights, biases,
+                                        strict=True):
+                projection.weight.copy_(w)
+                projection.bias.copy_(b)
+        new.out_proj.load_state_dict(old.attention.out_proj.state_dict())
+        new.feed_forward.load_state_dict(old.feed_forward.state_dict())
+        new.norm1.load_state_dict(old.norm1.state_dict())
+        new.norm2.load_state_dict(old.norm2.state_dict())
+    return modern
+
+
+# --- training and measuring ----------------------------------------------------------------
+
+
+def train_for(
+    models: dict[str, nn.Module],
+    data: torch.Tensor,
+    budget: Budget,
+    block_size: int = 128,
+    batch_size: int = 32,
+    lr: float = 3e-3,
+    warmup: int = 50,
+    clip: float = 1.0,
+    seed: int = 0,
+) -> dict[str, list[float]]:
+    """Train the ``models`` side by side with notebook 09's recipe (AdamW, linear warm-up,
+    cosine decay to 0 at ``budget.steps``) for as long as the ``budget`` lasts: every step
+    draws one batch of windows and takes one step of each model on it, so all of them see
+    the same characters and stop after the same number of steps, whatever the machine.
+    -> each model's batch bits per character, step by step."""
+    optimizers, schedulers = {}, {}
+    steps = budget.steps
+
+    def factor(step: int) -> float:
+        return min(1.0, (step + 1) / warmup) * 0.5 * (1 + math.cos(math.pi * step / steps))
+
+    for name, model in models.items():
+        model.train()
+        optimizers[name] = torch.optim.AdamW(model.parameters(), lr=lr, betas=(0.9, 0.99),
+                                             weight_decay=0.01)
+        schedulers[name] = torch.optim.lr_scheduler.LambdaLR(optimizers[name], factor)
+    generator = torch.Generator().manual_seed(seed)
+    bits: dict[str, list[float]] = {name: [] for name in models}
+    for _ in budget:
+        inputs, targets = random_windows(data, block_size, batch_size, generator)
+        for name, model in models.items():
+            device = next(model.parameters()).device
+            loss = bits_per_character(model(inputs.to(device)), targets.to(device))
+            optimizers[name].zero_grad(set_to_none=True)
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), clip)
+            optimizers[name].step()
+            schedulers[name].step()
+            bits[name].append(loss.item())
+    for model in models.values():
+        model.eval()
+    return bits
+
+
+@torch.no_grad()
+def bits_by_position(model: nn.Module, data: torch.Tensor, length: int,
+                     batch_size: int = 16) -> torch.Tensor:
+    """Bits per character at each position 0 … length−1 of consecutive windows of ``data``,
+    averaged over the windows -> (length,). Position t is predicted from t + 1 characters."""
+    model.eval()
+    device = next(model.parameters()).device
+    n = (len(data) - 1) // length
+    if n == 0:
+        raise ValueError(f"{len(data)} characters hold no window of {length} and its target")
+    inputs = data[: n * length].view(n, length)
+    targets = data[1 : n * length + 1].view(n, length)
+    total = torch.zeros(length, dtype=torch.float64)
+    for first in range(0, n, batch_size):
+        x, y = inputs[first:first + batch_size].to(device), targets[first:first + batch_size]
+        logits = model(x).float().cpu()
+        nats = F.cross_entropy(logits.transpose(1, 2), y, reduction="none")  # (b, length)
+        total += nats.double().sum(dim=0)
+    return (total / n / math.log(2)).float()
