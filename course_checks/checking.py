@@ -25,8 +25,8 @@ from typing import Any
 
 import torch
 
+from . import diagnosis, errors, shortcuts
 from . import selfcheck as _selfcheck
-from . import shortcuts
 
 __all__ = ["Checks", "compare"]
 
@@ -76,13 +76,17 @@ def compare(
     atol: float = 1e-4,
     rtol: float = 1e-4,
     squeeze: bool = False,
+    sizes: diagnosis.Sizes | None = None,
 ) -> str | None:
     """None when ``got`` equals ``expected``; otherwise a message that says what differs.
 
-    The message names the first problem found: not a tensor, shape, NaN or inf, then the
-    largest difference with its position. If ``got`` equals one of ``misconceptions``
-    (``{description: tensor}``), the message ends with "This matches <description>."
-    ``squeeze`` ignores dimensions of size 1 (a score may be ``(1, 1)`` or a 0-d tensor).
+    The message names the first problem found: not a tensor, shape (explained axis by
+    axis), NaN or inf, then the largest difference with its position, and what a family of
+    the expected value measures it to be (``course_checks.diagnosis``: a factor, a shift,
+    axes swapped...; ``sizes`` says where the check's sizes come from). If ``got`` equals
+    one of ``misconceptions`` (``{description: tensor}``), the message ends with "This
+    matches <description>." ``squeeze`` ignores dimensions of size 1 (a score may be
+    ``(1, 1)`` or a 0-d tensor).
     """
     got_t, problem = _to_tensor(got, name)
     if problem:
@@ -90,22 +94,33 @@ def compare(
     expected_t = expected.detach().to("cpu", _float64)
     if squeeze:
         got_t, expected_t = got_t.squeeze(), expected_t.squeeze()
-    message = _difference(got_t, expected_t, name, atol, rtol)
+    message = _difference(got_t, expected_t, name, atol, rtol, sizes=sizes, dtype=_dtype(got))
     if message is None:
         return None
-    for description, wrong in (misconceptions or {}).items():
-        wrong_t = wrong.detach().to("cpu", _float64)
-        if squeeze:
-            wrong_t = wrong_t.squeeze()
-        if _matches(got_t, wrong_t, atol, rtol):
-            # The named mistake replaces generic advice such as "a reshape may be all it needs".
-            plain = _difference(got_t, expected_t, name, atol, rtol, shape_hints=False)
-            return f"{plain} This matches {description}."
+    for description in _matching(got_t, misconceptions, atol, rtol, squeeze):
+        # The named mistake replaces generic advice such as "a reshape may be all it needs".
+        plain = _difference(got_t, expected_t, name, atol, rtol, shape_hints=False)
+        return f"{plain} This matches {description}."
     return message
 
 
+def _dtype(value: Any) -> torch.dtype | None:
+    return value.dtype if isinstance(value, torch.Tensor) else None
+
+
+def _matching(got_t: torch.Tensor, misconceptions, atol, rtol, squeeze) -> list[str]:
+    """The descriptions of the ``misconceptions`` whose value ``got_t`` equals."""
+    found = []
+    for description, wrong in (misconceptions or {}).items():
+        wrong_t = wrong.detach().to("cpu", _float64)
+        if _matches(got_t, wrong_t.squeeze() if squeeze else wrong_t, atol, rtol):
+            found.append(description)
+    return found
+
+
 def _difference(
-    got: torch.Tensor, expected: torch.Tensor, name: str, atol, rtol, shape_hints: bool = True
+    got: torch.Tensor, expected: torch.Tensor, name: str, atol, rtol, shape_hints: bool = True,
+    sizes: diagnosis.Sizes | None = None, dtype: torch.dtype | None = None,
 ) -> str | None:
     if got.shape != expected.shape:
         message = (
@@ -119,8 +134,10 @@ def _difference(
                 " It has the right size turned on its side: rows and columns are swapped"
                 " (a missing or an extra .T?)."
             )
-        elif got.numel() == expected.numel():
-            message += " Same number of entries: .reshape() or .squeeze() may be all it needs."
+        elif explained := diagnosis.explain_shape(got.shape, expected.shape, sizes):
+            message += f" {explained}"
+        if measured := diagnosis.measure(got, expected, sizes, atol=atol, rtol=rtol):
+            message += f" Measured: {measured}"
         return message
     bad = ~_isfinite(got) & _isfinite(expected)
     if bool(bad.any()):
@@ -135,10 +152,14 @@ def _difference(
     )
     position = f" at index {where}" if where else ""
     want, have = _numbers(float(expected.reshape(-1)[flat]), float(got.reshape(-1)[flat]))
-    return (
+    message = (
         f"{name} differs from the expected value{position}: expected {want}, got {have} "
         f"(largest difference {float(diff.reshape(-1)[flat]):.3g})."
     )
+    if shape_hints and (measured := diagnosis.measure(got, expected, sizes, atol=atol,
+                                                      rtol=rtol, dtype=dtype)):
+        message += f" Measured: {measured}"
+    return message
 
 
 def _numbers(expected: float, got: float) -> tuple[str, str]:
@@ -227,37 +248,51 @@ def _not_passing(uses: str) -> bool:
                for n in numbers)
 
 
-def _hint_for(error: str) -> str:
-    """A pointer for errors that beginners meet often; empty when none applies."""
-    text = error.lower()
-    if "float" in text and "double" in text:
-        return (
-            " (float32 and float64 tensors were mixed: work in the dtype of the inputs; a"
-            " tensor or a layer you create is float32 unless you give it their dtype)"
-        )
-    if "division by zero" in text or "raised to a negative power" in text:
-        return (
-            " (a division by zero: LambdaLR's first step is step 0, so a formula that divides by"
-            " the step, or raises it to a negative power, needs the step counted from 1)"
-        )
-    if "bool" in text and "float" in text:
-        return (
-            " (a boolean mask arrived where numbers were expected: pass it by keyword, mask=mask)"
-        )
-    if "cannot be multiplied" in text or "must match the size" in text:
-        return (
-            " (two shapes do not fit together: printing each tensor's .shape usually shows which)"
-        )
-    return ""
+def _student_line(error: BaseException, student_code) -> str | None:
+    """The line of student code that raised ``error``: reported by the kernel when grading,
+    found in the traceback otherwise; None when the check's own code raised (on a wrong
+    value the answer returned)."""
+    if hasattr(error, "student_line"):
+        return error.student_line
+    code = getattr(student_code, "__code__", None)
+    return errors.student_line(error, code.co_filename if code else "") or None
 
 
-# Wrong answers to name when no hand-written misconception matches: a function from an
-# exercise's title to ``[(description, {name: function})]``, each a one-change variant of
-# the reference answer ("divides by `d` instead of its square root"). Only the trusted
-# grader sets it (``autograder/mutation/mutants.py``); in a student's kernel it stays None, so the
-# reference answer never travels with the course.
-variant_answers: Callable[[str], list[tuple[str, dict[str, Any]]]] | None = None
-VARIANT_SECONDS = 3.0  # time to spend looking for the variant a wrong answer matches
+def _explain_error(error: BaseException, line: str | None, sizes: diagnosis.Sizes) -> str:
+    """"raised RuntimeError: … (in `attention`: `scores = …`). Usual cause: …": the error,
+    the line of student code that raised it, and what usually leads to it."""
+    message = f"raised {type(error).__name__}: {error}"
+    if line:
+        message += f" ({line[:300]})"
+    if cause := errors.explain(type(error).__name__, str(error), sizes):
+        message += f". Usual cause: {cause}"
+    return message
+
+
+# Wrong answers to name when no hand-written misconception matches. Only the trusted grader
+# sets it (``autograder/mutation/mutants.py``): a function from an exercise's title to a
+# list whose items are either ``(description, {name: function})``, a one-change variant of
+# the reference answer ("divides by `d` instead of its square root"), or a family of them
+# with one free parameter, which has ``fit(evaluate, same)`` -> the members that give what
+# the student's answer gave (``autograder/mutation/families.py``). In a student's kernel it
+# stays None, so the reference answer never travels with the course.
+variant_answers: Callable[[str], list] | None = None
+VARIANT_SECONDS = 4.0  # time to spend looking for the variant a wrong answer matches
+
+# What a check saw of the student's answer, for naming its mistake at the end: a value
+# (with its tolerances), an error raised, an input changed in place, or a truth value.
+VALUE, RAISED, IN_PLACE, TRUTH = "value", "raised", "in place", "truth"
+
+
+class _Evidence:
+    """One check, as the naming of a mistake sees it."""
+
+    def __init__(self, passed: bool, kind: str, offered: dict[str, bool] | None = None,
+                 matched: list[str] | None = None):
+        self.passed = passed
+        self.kind = kind
+        self.offered = offered or {}  # misconception -> whether its value passes this check
+        self.matched = matched or []  # misconceptions whose value the answer's equals
 
 
 class Checks:
@@ -266,6 +301,14 @@ class Checks:
     >>> checks = Checks("Exercise 3 (softmax)", points=2)
     >>> checks.close("softmax([1, 2, 3])", lambda: softmax(z), torch.softmax(z, 0))
     >>> checks.score()  # last line of the cell: printed report, then the points
+
+    A mistake is named only when it explains every check: a hand-written misconception
+    (``course_checks/misconceptions/``) when, on every check that offered it, its value
+    equals the answer's where the answer failed and passes where the answer passed, and the
+    answer raised no error; a variant
+    of the reference answer (grading only) when it gives what the answer gave on every
+    check, errors and truth values included. Otherwise the report says what was measured,
+    and names nothing.
     """
 
     def __init__(self, exercise: str, points: float, uses: str = "",
@@ -277,6 +320,9 @@ class Checks:
         self.uses = uses
         self.refuses = tuple(refuses)
         self.results: list[tuple[str, str | None]] = []
+        self._evidence: list[_Evidence] = []
+        self._last = VALUE  # how the last run of student code ended
+        self._raised_by_answer = False  # and, if it raised, whether the answer's code did
         self._variants: list[tuple[str, dict[str, Any]]] | None = None  # still matching
         self._passed_before: list[tuple] = []  # checks passed before the first failure
         self._variant_deadline = 0.0
@@ -293,6 +339,7 @@ class Checks:
         namespace = getattr(student_code, "__globals__", None)
         inputs = _inputs(student_code)
         copies = [tensor.detach().clone() for _, tensor in inputs]
+        self._last, self._raised_by_answer = RAISED, False
         try:
             with (
                 warnings.catch_warnings(record=True) as caught,
@@ -310,7 +357,10 @@ class Checks:
             )
             return _NO_ANSWER
         except Exception as error:  # any student error becomes feedback, never a crash
-            message = f"raised {type(error).__name__}: {error}" + _hint_for(str(error))
+            line = _student_line(error, student_code)
+            self._raised_by_answer = line is not None
+            message = _explain_error(error, line,
+                                     diagnosis.sizes_of(self._named_inputs(student_code)))
             if type(error).__name__ == "ShortcutError":  # raised here or in the kernel
                 message = f"{error}."
             self.results.append((description, message))
@@ -323,12 +373,25 @@ class Checks:
                       f"{warning.message})")
             changed = _changed_in_place(inputs, copies)  # and the inputs put back
         if changed:
+            self._last = IN_PLACE
             self.results.append((description, (
                 f"your function changed its input {' and '.join(changed)} in place. The caller"
                 " still needs it: compute a new tensor (`x - m`, `masked_fill`) instead of "
                 "changing the one you were given (`x -= m`, `x.sub_(m)`, `masked_fill_`).")))
             return _NO_ANSWER
+        self._last = VALUE
         return result
+
+    @staticmethod
+    def _named_inputs(student_code) -> list[tuple[str, Any]]:
+        """The check's inputs with their names: tensors, integers and lists the lambda reads."""
+        values = list(_bindings(student_code).items())
+        code = getattr(student_code, "__code__", None)
+        if code is not None:
+            values += [(name, cell.cell_contents) for name, cell in
+                       zip(code.co_freevars, student_code.__closure__ or (), strict=False)
+                       if _has_contents(cell)]
+        return values
 
     def close(
         self,
@@ -343,41 +406,67 @@ class Checks:
     ) -> bool:
         """Check that ``student_code()`` returns a tensor equal to ``expected``."""
         got = self.run(description, student_code)
+        offered = self._offered(expected, misconceptions, atol, rtol, squeeze)
         if got is _NO_ANSWER:
+            self._evidence.append(_Evidence(False, self._failure(), offered))
+            self._narrow_variants(student_code, False, (self._last,))
             return False
-        message = compare(
-            got,
-            expected,
-            "the result",
-            misconceptions=misconceptions,
-            atol=atol,
-            rtol=rtol,
-            squeeze=squeeze,
-        )
+        sizes = diagnosis.sizes_of(self._named_inputs(student_code))
+        message = compare(got, expected, "the result", atol=atol, rtol=rtol, squeeze=squeeze,
+                          sizes=sizes)
+        matched = []
+        if message is not None and (got_t := _to_tensor(got, "")[0]) is not None:
+            matched = _matching(got_t.squeeze() if squeeze else got_t, misconceptions, atol,
+                                rtol, squeeze)
         self.results.append((description, message))
-        self._narrow_variants(student_code, got, message, atol, rtol)
+        self._evidence.append(_Evidence(message is None, VALUE, offered, matched))
+        self._narrow_variants(student_code, message is None, (VALUE, got, atol, rtol))
         return message is None
+
+    @staticmethod
+    def _offered(expected, misconceptions, atol, rtol, squeeze) -> dict[str, bool]:
+        """Each misconception this check offers -> whether its value would pass the check."""
+        expected_t = expected.detach().to("cpu", _float64)
+        if squeeze:
+            expected_t = expected_t.squeeze()
+        return {description: description in _matching(expected_t, {description: wrong}, atol,
+                                                       rtol, squeeze)
+                for description, wrong in (misconceptions or {}).items()}
 
     def true(self, description: str, student_code: Callable[[], Any], hint: str) -> bool:
         """Check that ``student_code()`` returns something true; ``hint`` says why not."""
         got = self.run(description, student_code)
         if got is _NO_ANSWER:
+            self._evidence.append(_Evidence(False, self._failure()))
+            self._narrow_variants(student_code, False, (self._last,))
             return False
         ok = bool(got)
         self.results.append((description, None if ok else hint))
+        self._evidence.append(_Evidence(ok, TRUTH))
+        self._narrow_variants(student_code, ok, (TRUTH, ok))
         return ok
+
+    def _failure(self) -> str:
+        """How the last check failed without a value: the answer raised or changed an input
+        (IN_PLACE, RAISED), or the check's own code raised on what the answer returned."""
+        return RAISED if self._last == RAISED and self._raised_by_answer else \
+            IN_PLACE if self._last == IN_PLACE else TRUTH
 
     def score(self) -> float:
         """Print the report and return the points earned: points × passed / total."""
         passed = sum(message is None for _, message in self.results)
         total = len(self.results)
         print(f"{self.exercise}: {passed} of {total} checks passed")
+        shown: dict[str, str] = {}
         for description, message in self.results:
             mark = "✓" if message is None else "✗"
+            if message is not None and message in shown and len(message) > 80:
+                message = f"the same as in “{shown[message]}”."
+            elif message is not None:
+                shown.setdefault(message, description)
             print(f"  {mark} {description}" + ("" if message is None else f"\n      {message}"))
-        named = any(message and "This matches" in message for _, message in self.results)
-        if passed < total and self._variants and not named:
-            print(f"  This matches an answer that {self._variants[0][0]}.")
+        if passed < total and (name := self.named()):
+            print(f"  This matches {name}.")
         if self.uses and passed < total and _not_passing(self.uses):
             print(
                 f"  Note: these checks call {self.uses}. If an earlier exercise is not passing yet,"
@@ -388,32 +477,76 @@ class Checks:
         _selfcheck.record(self.exercise, self.points, round(earned, 2), self.results)
         return float(round(earned, 2))
 
-    def _narrow_variants(self, student_code, got, message, atol, rtol) -> None:
+    def named(self) -> str | None:
+        """The mistake that explains every check, completing "This matches ...", or None."""
+        for description in dict.fromkeys(d for e in self._evidence if not e.passed
+                                         for d in e.matched):
+            if all(self._consistent(description, e) for e in self._evidence):
+                return description
+        if self._variants:
+            return f"an answer that {self._variants[0][0]}"
+        return None
+
+    @staticmethod
+    def _consistent(description: str, evidence: _Evidence) -> bool:
+        """Whether a misconception agrees with what one check saw: where the check offered
+        it, it fails with the answer's value when the answer failed and passes when the
+        answer passed; an error or an input changed in place is no value it could match.
+        A check that did not offer it says nothing about it."""
+        if not evidence.passed and evidence.kind in (RAISED, IN_PLACE):
+            return False
+        if description not in evidence.offered:
+            return True
+        return evidence.offered[description] if evidence.passed \
+            else description in evidence.matched
+
+    def _narrow_variants(self, student_code, passed: bool, outcome: tuple) -> None:
         """From the first failed check on, keep the variant answers that give what the
-        student's answer gave on every check. Checks run the variants as they come, since
-        a check's lambda reads its inputs when called and later checks rebind them; the
-        checks passed before the first failure replay with the inputs they had."""
+        student's answer gave on every check: the same value, an error where it raised, the
+        same truth. Checks run the variants as they come, since a check's lambda reads its
+        inputs when called and later checks rebind them; the checks passed before the first
+        failure replay with the inputs they had."""
         if variant_answers is None:
             return
-        this = (student_code, got, atol, rtol, _bindings(student_code))
-        if self._variants is None and message is None:
+        this = (student_code, _bindings(student_code), outcome)
+        if self._variants is None and passed:
             self._passed_before.append(this)
             return
         if self._variants is None:
-            self._variants = variant_answers(self.exercise)
             self._variant_deadline = time.monotonic() + VARIANT_SECONDS
-        for check in [*self._passed_before, this]:
+            self._variants = self._fit(this, variant_answers(self.exercise))
+            later = self._passed_before
+        else:
+            later = [this]
+        for check in later:
             if time.monotonic() > self._variant_deadline:
-                self._variants = []
+                self._variants = []  # not verified on every check: name nothing
             self._variants = [(description, functions)
                               for description, functions in self._variants
-                              if self._same_answer(*check, functions)]
+                              if self._same(check, self._evaluate(check, functions))]
         self._passed_before = []
 
+    def _fit(self, check: tuple, candidates: list) -> list[tuple[str, dict[str, Any]]]:
+        """The variants (and members of families) that give what the answer gave on the
+        first failed check; what time allows, ordered by the families' own ranking."""
+        found = []
+        for item in candidates:
+            if time.monotonic() > self._variant_deadline:
+                break
+            if hasattr(item, "fit"):
+                found += item.fit(lambda functions: self._evaluate(check, functions),
+                                  lambda outcome: self._same(check, outcome),
+                                  self._variant_deadline, check[2])
+            elif self._same(check, self._evaluate(check, item[1])):
+                found.append(item)
+        return sorted(found, key=lambda item: getattr(item, "rank", 1))
+
     @staticmethod
-    def _same_answer(student_code, got, atol, rtol, bindings, functions) -> bool:
-        """Whether ``student_code`` gives ``got`` again with ``functions`` in place of the
-        student's, and the names it reads bound as they were (all put back afterwards)."""
+    def _evaluate(check: tuple, functions: dict[str, Any]) -> tuple:
+        """What ``student_code`` gives with ``functions`` in place of the student's, and
+        the names it reads bound as they were (all put back afterwards): (VALUE, value),
+        (RAISED,), or (IN_PLACE,) when it changed an input."""
+        student_code, bindings, _ = check
         namespace = getattr(student_code, "__globals__", {})
         swapped = bindings | functions
         saved = {name: namespace.get(name, _NO_ANSWER) for name in swapped}
@@ -424,16 +557,32 @@ class Checks:
             with contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 value = student_code()
-        except Exception:  # noqa: BLE001 - a variant that fails matches nothing
-            return False
+        except Exception:  # noqa: BLE001 - a variant may fail where the answer fails
+            return (RAISED,)
         finally:
             for name, old in saved.items():
                 if old is _NO_ANSWER:
                     namespace.pop(name, None)
                 else:
                     namespace[name] = old
-            _changed_in_place(inputs, copies)
+            changed = _changed_in_place(inputs, copies)
+        return (IN_PLACE,) if changed else (VALUE, value)
+
+    @staticmethod
+    def _same(check: tuple, outcome: tuple) -> bool:
+        """Whether a variant's ``outcome`` is what the student's answer gave on ``check``."""
+        wanted = check[2]
+        if wanted[0] in (RAISED, IN_PLACE):
+            return outcome[0] == wanted[0]
+        if outcome[0] != VALUE:
+            return False
+        if wanted[0] == TRUTH:
+            try:
+                return bool(outcome[1]) == wanted[1]
+            except Exception:  # noqa: BLE001 - a truth value that cannot be taken is no match
+                return False
+        _, got, atol, rtol = wanted
         got_t, _ = _to_tensor(got, "")
-        value_t, _ = _to_tensor(value, "")
+        value_t, _ = _to_tensor(outcome[1], "")
         return got_t is not None and value_t is not None and _matches(got_t, value_t, atol,
                                                                       rtol)

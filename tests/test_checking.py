@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import linecache
 import math
 import warnings
 
@@ -292,3 +293,54 @@ def test_shapes_are_written_as_python_writes_them():
     message = compare(torch.zeros(3), torch.zeros(4), "the result")
     assert "has shape (3,) but should have shape (4,)" in message, message
     assert "shape () but" in compare(torch.tensor(1.0), torch.zeros(2, 2), "the result")
+
+
+# --- no wrong names: a mistake is named only when it explains every check ---------------------
+
+HALF = {"the values halved": 0.5 * CORRECT}
+_CELL = "<ipython-input-3>"  # student code, as IPython compiles a cell
+_BROKEN = "def broken():\n    return torch.ones(2) @ torch.ones(3)\n"
+linecache.cache[_CELL] = (len(_BROKEN), None, _BROKEN.splitlines(keepends=True), _CELL)
+_namespace = {"torch": torch}
+exec(compile(_BROKEN, _CELL, "exec"), _namespace)  # noqa: S102 - the test's own code
+BROKEN = _namespace["broken"]
+
+
+def test_a_misconception_is_named_when_it_explains_every_check(capsys):
+    checks = Checks("Exercise N", points=2)
+    checks.close("first", lambda: 0.5 * CORRECT, CORRECT, misconceptions=HALF)
+    checks.close("second", lambda: 0.5 * CORRECT, CORRECT, misconceptions=HALF)
+    checks.score()
+    assert "This matches the values halved." in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("second, expected, offered", [
+    (lambda: 0.25 * CORRECT, CORRECT, HALF),  # failed differently where it was offered
+    (lambda: CORRECT, CORRECT, HALF),  # passed where the mistake would have failed
+    (lambda: BROKEN(), CORRECT, None),  # the answer's own code raised
+])
+def test_a_misconception_that_one_check_contradicts_is_not_named(capsys, second, expected,
+                                                                  offered):
+    checks = Checks("Exercise N", points=2)
+    checks.close("first", lambda: 0.5 * CORRECT, CORRECT, misconceptions=HALF)
+    checks.close("second", second, expected, misconceptions=offered)
+    checks.score()
+    report = capsys.readouterr().out
+    assert "This matches" not in report
+    assert "Measured: your result is the expected one times 0.5" in report  # still measured
+
+
+def test_a_variant_must_agree_with_the_truth_checks_too(capsys, monkeypatch):
+    from course_checks import checking
+
+    variants = [("doubles", {"scale": lambda x: x * 2}),
+                ("doubles and never returns a tensor", {"scale": lambda x: (x * 2).tolist()})]
+    monkeypatch.setattr(checking, "variant_answers", lambda exercise: variants)
+    namespace = {"scale": lambda x: x * 2, "x": torch.arange(3.0), "torch": torch}
+    checks = Checks("Exercise T", points=2)
+    checks.close("x", eval("lambda: scale(x)", namespace), namespace["x"])  # noqa: S307
+    checks.true("a tensor", eval("lambda: isinstance(scale(x), torch.Tensor)",  # noqa: S307
+                                 namespace), "return a tensor")
+    checks.score()
+    report = capsys.readouterr().out
+    assert "This matches an answer that doubles." in report

@@ -25,6 +25,7 @@ import argparse
 import contextlib
 import io
 import json
+import linecache
 import math
 import os
 import random
@@ -242,10 +243,18 @@ def _run_cells(notebook: dict, checker: Checker, reports: dict) -> None:
             continue
         with _quiet():
             try:
-                exec(compile(text, f"<{grade_id or 'cell'}>", "exec"),  # noqa: S102
+                exec(compile(text, _cell_file(grade_id, text), "exec"),  # noqa: S102
                      checker.namespace)
             except Exception:  # noqa: BLE001 - a broken answer shows in its checks
                 pass
+
+
+def _cell_file(grade_id: str | None, text: str) -> str:
+    """A file name for a notebook cell, with its lines where tracebacks find them, as
+    IPython keeps a cell's (so an error names the student's line, as when grading)."""
+    name = f"<ipython-input-{grade_id or 'cell'}>"
+    linecache.cache[name] = (len(text), None, text.splitlines(keepends=True), name)
+    return name
 
 
 # --- equivalence on random inputs ------------------------------------------------------------

@@ -1,0 +1,165 @@
+"""Grading power on one-mistake answers: does every one lose points, is its mistake named,
+and is it never named wrongly?
+
+    python -m autograder.mutation.power              # the course's sample answers
+    python -m autograder.mutation.power --set blind  # the blind set, tests/blind/
+
+Each answer replaces some solution cells of a source notebook and is graded by the trusted
+checks with the mutants' naming on (``analysis.feedback``), as ``make grade`` grades it.
+Every test cell the answer is meant to fail is judged:
+
+- *loses points*: it scores less than the cell's points;
+- *named*: its report says "This matches ...", naming a mistake;
+- *named correctly*: the report says what the answer's own description expects (the sample
+  answers' phrase; the blind set's keywords, see ``blind_answers``);
+- *named wrongly*: named, but not correctly.
+
+An answer counts as named correctly when all its failing cells are, and as named wrongly
+when one of them is.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import sys
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from autograder.mutation import analysis
+
+ROOT = analysis.ROOT
+
+
+@dataclass
+class Answer:
+    """One one-mistake answer: what it replaces, which test cells it must fail, and how
+    to tell that a report names its mistake."""
+
+    assignment: str
+    name: str
+    answers: dict[str, str]  # solution cell id -> the student's source
+    cells: list[str]  # test cells that must lose points
+    mistake: str  # the mistake, in the words of whoever wrote the answer
+    judge: Callable[[str], bool] = field(repr=False)  # a report that names it correctly
+
+
+@dataclass
+class Verdict:
+    answer: Answer
+    lost: bool
+    named: bool
+    correct: bool
+    reports: dict[str, tuple[float | None, str]]
+
+    @property
+    def wrong(self) -> bool:
+        return self.named and not self.correct
+
+
+def _load(path: Path, name: str):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def sample_answers() -> list[Answer]:
+    """The course's own one-mistake answers (tests/submissions.py, WRONG and ONE_MISTAKE):
+    a cell is named correctly when its report holds the phrase listed with it."""
+    module = _load(ROOT / "tests" / "submissions.py", "_submissions")
+    found = []
+    for table in (module.WRONG, module.ONE_MISTAKE):
+        for assignment, students in table.items():
+            for student, (answers, expectations) in students.items():
+                phrases = [p for _, p in expectations if p]
+                # Without a phrase any name counts: the answer's author named nothing.
+                found.append(Answer(
+                    assignment, student, answers, [cell for cell, _ in expectations],
+                    "; ".join(phrases) or "(no phrase)",
+                    lambda report, p=tuple(phrases): all(x in report for x in p)
+                    and (bool(p) or "This matches" in report)))
+    return found
+
+
+def _grade(job: tuple[str, dict[str, str]]) -> dict[str, tuple[float | None, str]]:
+    assignment, answers = job
+    path = ROOT / "solutions" / assignment / f"{assignment}.ipynb"
+    return analysis.feedback(path, answers)
+
+
+def _points(assignment: str) -> dict[str, float]:
+    notebook = json.loads((ROOT / "solutions" / assignment / f"{assignment}.ipynb").read_text())
+    return {meta["grade_id"]: float(meta["points"]) for cell in notebook["cells"]
+            if (meta := cell.get("metadata", {}).get("nbgrader", {})).get("grade")}
+
+
+def judge(answers: list[Answer], jobs: int = 2) -> list[Verdict]:
+    with ProcessPoolExecutor(jobs) as pool:
+        graded = list(pool.map(_grade, [(a.assignment, a.answers) for a in answers]))
+    verdicts = []
+    for answer, reports in zip(answers, graded, strict=True):
+        points = _points(answer.assignment)
+        failing = [reports.get(cell, (None, "")) for cell in answer.cells]
+        text = "\n".join(report for _, report in failing)
+        lost = all(score is None or score < points[cell] - 1e-9
+                   for cell, (score, _) in zip(answer.cells, failing, strict=True))
+        verdicts.append(Verdict(answer, lost, "This matches" in text, answer.judge(text),
+                                reports))
+    return verdicts
+
+
+def figures(verdicts: list[Verdict]) -> str:
+    n = len(verdicts)
+    lost = sum(v.lost for v in verdicts)
+    correct = sum(v.correct for v in verdicts)
+    wrong = [v for v in verdicts if v.wrong]
+    return (f"{n} one-mistake answers: {lost} lose points"
+            f"{' (every one)' if lost == n else ''}; named correctly {correct} "
+            f"({correct / max(n, 1):.0%}); named wrongly {len(wrong)}")
+
+
+def details(verdicts: list[Verdict]) -> str:
+    lines = []
+    for v in verdicts:
+        if v.lost and v.correct:
+            continue
+        status = ("KEEPS POINTS" if not v.lost else "NAMED WRONGLY" if v.wrong
+                  else "unnamed")
+        lines.append(f"- {v.answer.assignment} {v.answer.name} [{status}]: {v.answer.mistake}")
+        for cell in v.answer.cells:
+            score, report = v.reports.get(cell, (None, ""))
+            shown = "\n      ".join(report.strip().splitlines()[-12:])
+            lines.append(f"    {cell} ({score}):\n      {shown}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m autograder.mutation.power",
+                                     description=__doc__.split("\n\n")[0])
+    parser.add_argument("--set", choices=("sample", "blind"), default="sample")
+    parser.add_argument("--only", nargs="*", default=[], help="notebook numbers or names")
+    parser.add_argument("--details", action="store_true", help="show the answers that are "
+                        "not named correctly, with their reports")
+    parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
+    args = parser.parse_args(argv)
+    answers = sample_answers() if args.set == "sample" else blind_answers()
+    if args.only:
+        answers = [a for a in answers if any(a.assignment.startswith(s) for s in args.only)]
+    verdicts = judge(answers, args.jobs)
+    if args.details:
+        print(details(verdicts))
+    print(figures(verdicts))
+    return 0 if all(v.lost and not v.wrong for v in verdicts) else 1
+
+
+def blind_answers() -> list[Answer]:
+    raise SystemExit("the blind set has not arrived yet")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
