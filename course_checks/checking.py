@@ -273,8 +273,9 @@ def _explain_error(error: BaseException, line: str | None, sizes: diagnosis.Size
 # sets it (``autograder/mutation/mutants.py``): a function from an exercise's title to a
 # list whose items are either ``(description, {name: function})``, a one-change variant of
 # the reference answer ("divides by `d` instead of its square root"), or a family of them
-# with one free parameter, which has ``fit(evaluate, same)`` -> the members that give what
-# the student's answer gave (``autograder/mutation/families.py``). In a student's kernel it
+# with one free parameter, which has ``fit(evaluate, same, deadline)`` -> the members that
+# give what the student's answer gave, and ``fit_number(..., got)``, its number fitted
+# (``autograder/mutation/families.py``). In a student's kernel it
 # stays None, so the reference answer never travels with the course.
 variant_answers: Callable[[str], list] | None = None
 VARIANT_SECONDS = 4.0  # time to spend looking for the variant a wrong answer matches
@@ -465,7 +466,8 @@ class Checks:
             elif message is not None:
                 shown.setdefault(message, description)
             print(f"  {mark} {description}" + ("" if message is None else f"\n      {message}"))
-        if passed < total and (name := self.named()):
+        name = self.named() if passed < total else None
+        if name:
             print(f"  This matches {name}.")
         if self.uses and passed < total and _not_passing(self.uses):
             print(
@@ -474,7 +476,11 @@ class Checks:
             )
         sys.stdout.flush()
         earned = self.points * passed / total if total else 0.0
-        _selfcheck.record(self.exercise, self.points, round(earned, 2), self.results)
+        results = list(self.results)
+        if name:  # the self-check table shows the first problem, and what it matches
+            first = next(i for i, (_, message) in enumerate(results) if message)
+            results[first] = (results[first][0], f"{results[first][1]} This matches {name}.")
+        _selfcheck.record(self.exercise, self.points, round(earned, 2), results)
         return float(round(earned, 2))
 
     def named(self) -> str | None:
@@ -529,16 +535,27 @@ class Checks:
     def _fit(self, check: tuple, candidates: list) -> list[tuple[str, dict[str, Any]]]:
         """The variants (and members of families) that give what the answer gave on the
         first failed check; what time allows, ordered by the families' own ranking."""
+        def evaluate(functions):
+            return self._evaluate(check, functions)
+
+        def same(outcome):
+            return self._same(check, outcome)
+
         found = []
         for item in candidates:
             if time.monotonic() > self._variant_deadline:
                 break
             if hasattr(item, "fit"):
-                found += item.fit(lambda functions: self._evaluate(check, functions),
-                                  lambda outcome: self._same(check, outcome),
-                                  self._variant_deadline, check[2])
-            elif self._same(check, self._evaluate(check, item[1])):
+                with contextlib.suppress(Exception):  # a family that cannot fit names nothing
+                    found += item.fit(evaluate, same, self._variant_deadline)
+            elif same(evaluate(item[1])):
                 found.append(item)
+        if not found and check[2][0] == VALUE:  # the last resort: a number fitted
+            for item in candidates:
+                if hasattr(item, "fit_number") and time.monotonic() < self._variant_deadline:
+                    with contextlib.suppress(Exception):
+                        found += item.fit_number(evaluate, same, self._variant_deadline,
+                                                 check[2][1])
         return sorted(found, key=lambda item: getattr(item, "rank", 1))
 
     @staticmethod

@@ -218,15 +218,18 @@ class NotebookAnalysis:
                 exercise.survivors.append(mutant.description)
 
 
-def feedback(path: Path, answers: dict[str, str]) -> dict[str, tuple[float | None, str]]:
+def feedback(path: Path, answers: dict[str, str], variants: bool = True
+             ) -> dict[str, tuple[float | None, str]]:
     """The reports and scores a submission gets from the trusted checks, mutants naming
-    included, without nbgrader: ``answers`` replace solution cells by grade id."""
+    included (``variants``; without them, what the student's own checks say), without
+    nbgrader: ``answers`` replace solution cells by grade id."""
     notebook = json.loads(path.read_text())
     for cell in notebook["cells"]:
         grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
         if grade_id in answers:
             cell["source"] = answers[grade_id]
-    checking.variant_answers = VariantAnswers(json.loads(path.read_text()))
+    checking.variant_answers = VariantAnswers(json.loads(path.read_text())) if variants \
+        else None
     selfcheck.forget()
     checker = Checker(None, SECRET)
     reports = {}

@@ -314,14 +314,20 @@ class Family:
                 bound[name] = activating(obj)
         return bound
 
-    def fit(self, evaluate: Callable, same: Callable, deadline: float, target: tuple = ()
-            ) -> list[Member]:
-        """The members that give what the student's answer gave on this check."""
+    def _discover(self, evaluate: Callable) -> tuple[dict, float] | None:
+        """The scope and the reference's value of the free number on this check, or None
+        when the check does not reach it with a number."""
         self.state.discovered.pop(self.site.index, None)
         evaluate(self._bound(None))
-        if self.site.index not in self.state.discovered:
-            return []  # not reached, or not a number, on this check
-        scope, reference = self.state.discovered[self.site.index]
+        return self.state.discovered.get(self.site.index)
+
+    def fit(self, evaluate: Callable, same: Callable, deadline: float) -> list[Member]:
+        """The members with a size or a simple change that give what the student's answer
+        gave on this check (``evaluate(functions)`` runs it, ``same(outcome)`` compares)."""
+        found = self._discover(evaluate)
+        if found is None:
+            return []
+        scope, reference = found
         by_value: dict[float, list[Candidate]] = {}
         for candidate in candidates(scope, reference, self.site.exponent):
             value = candidate.value(scope, reference)
@@ -333,11 +339,20 @@ class Family:
                 break
             if same(evaluate(self._bound(group[0]))):
                 members += [self._member(c, scope, reference) for c in group]
-        if not members and target and time.monotonic() < deadline:
-            fitted = self._fitted(evaluate, target, reference, deadline)
-            if fitted is not None and same(evaluate(self._bound(fitted))):
-                members.append(self._member(fitted, scope, reference))
         return members
+
+    def fit_number(self, evaluate: Callable, same: Callable, deadline: float, got
+                   ) -> list[Member]:
+        """The member whose number, fitted, gives ``got``: the last resort, when no size
+        and no simple change did."""
+        found = self._discover(evaluate)
+        if found is None or found[1] == 0:
+            return []
+        scope, reference = found
+        fitted = self._fitted(evaluate, got, reference, deadline)
+        if fitted is None or not same(evaluate(self._bound(fitted))):
+            return []
+        return [self._member(fitted, scope, reference)]
 
     def _member(self, candidate: Candidate, scope: dict, reference: float) -> Member:
         words = candidate.words(scope, reference, self.symbols)
@@ -347,36 +362,37 @@ class Family:
             else 3
         return Member(description, self._bound(candidate), rank)
 
-    def _fitted(self, evaluate, target, reference, deadline) -> Candidate | None:
-        """The number that brings the reference's result closest to the student's: a scan
-        over powers of two around the reference's value, then a golden-section search."""
-        if target[0] != "value" or reference == 0:
-            return None
-
+    def _fitted(self, evaluate, got, reference, deadline) -> Candidate | None:
+        """The number that brings the reference's result closest to ``got``: a scan over
+        powers of two around the reference's value, then a golden-section search of the
+        exponent between the best one's neighbours (about 40 runs in all)."""
         def distance(log_ratio: float) -> float:
+            if time.monotonic() > deadline:
+                raise TimeoutError
             candidate = Candidate("fitted", number=reference * 2 ** log_ratio)
-            outcome = evaluate(self._bound(candidate))
-            return _distance(outcome, target[1])
+            return _distance(evaluate(self._bound(candidate)), got)
 
-        grid = [k / 2 for k in range(-20, 21)]
-        scores = []
-        for x in grid:
-            if time.monotonic() > deadline:
+        try:
+            grid = list(range(-8, 9))
+            scores = [distance(x) for x in grid]
+            best = min(range(len(grid)), key=scores.__getitem__)
+            if not math.isfinite(scores[best]):
                 return None
-            scores.append(distance(x))
-        best = min(range(len(grid)), key=scores.__getitem__)
-        if not math.isfinite(scores[best]):
-            return None
-        low, high = grid[max(best - 1, 0)], grid[min(best + 1, len(grid) - 1)]
-        ratio = (math.sqrt(5) - 1) / 2
-        for _ in range(30):
-            if time.monotonic() > deadline:
-                return None
+            low, high = grid[max(best - 1, 0)], grid[min(best + 1, len(grid) - 1)]
+            ratio = (math.sqrt(5) - 1) / 2
             a, b = high - ratio * (high - low), low + ratio * (high - low)
-            if distance(a) < distance(b):
-                high = b
-            else:
-                low = a
+            fa, fb = distance(a), distance(b)
+            for _ in range(24):
+                if fa < fb:
+                    high, b, fb = b, a, fa
+                    a = high - ratio * (high - low)
+                    fa = distance(a)
+                else:
+                    low, a, fa = a, b, fb
+                    b = low + ratio * (high - low)
+                    fb = distance(b)
+        except TimeoutError:
+            return None
         return Candidate("fitted", number=reference * 2 ** ((low + high) / 2))
 
 

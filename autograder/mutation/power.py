@@ -86,10 +86,10 @@ def sample_answers() -> list[Answer]:
     return found
 
 
-def _grade(job: tuple[str, dict[str, str]]) -> dict[str, tuple[float | None, str]]:
-    assignment, answers = job
+def _grade(job: tuple[str, dict[str, str], bool]) -> dict[str, tuple[float | None, str]]:
+    assignment, answers, variants = job
     path = ROOT / "solutions" / assignment / f"{assignment}.ipynb"
-    return analysis.feedback(path, answers)
+    return analysis.feedback(path, answers, variants)
 
 
 def _points(assignment: str) -> dict[str, float]:
@@ -98,9 +98,12 @@ def _points(assignment: str) -> dict[str, float]:
             if (meta := cell.get("metadata", {}).get("nbgrader", {})).get("grade")}
 
 
-def judge(answers: list[Answer], jobs: int = 2) -> list[Verdict]:
+def judge(answers: list[Answer], jobs: int = 2, variants: bool = True) -> list[Verdict]:
+    """Grade every answer (``variants``: as ``make grade`` does; without, as the student's
+    own checks and Validate do) and judge its failing cells' reports."""
     with ProcessPoolExecutor(jobs) as pool:
-        graded = list(pool.map(_grade, [(a.assignment, a.answers) for a in answers]))
+        graded = list(pool.map(_grade, [(a.assignment, a.answers, variants)
+                                        for a in answers]))
     verdicts = []
     for answer, reports in zip(answers, graded, strict=True):
         points = _points(answer.assignment)
@@ -146,11 +149,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--details", action="store_true", help="show the answers that are "
                         "not named correctly, with their reports")
     parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
+    parser.add_argument("--as-student", action="store_true", help="without the grader's "
+                        "variants of the reference answers: what the student's own checks say")
     args = parser.parse_args(argv)
     answers = sample_answers() if args.set == "sample" else blind_answers()
     if args.only:
         answers = [a for a in answers if any(a.assignment.startswith(s) for s in args.only)]
-    verdicts = judge(answers, args.jobs)
+    verdicts = judge(answers, args.jobs, variants=not args.as_student)
     if args.details:
         print(details(verdicts))
     print(figures(verdicts))
