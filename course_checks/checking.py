@@ -279,6 +279,7 @@ def _explain_error(error: BaseException, line: str | None, sizes: diagnosis.Size
 # stays None, so the reference answer never travels with the course.
 variant_answers: Callable[[str], list] | None = None
 VARIANT_SECONDS = 4.0  # time to spend looking for the variant a wrong answer matches
+FITTED = 3  # the rank of a family member whose number was fitted: measured, not named
 
 # What a check saw of the student's answer, for naming its mistake at the end: a value
 # (with its tolerances), an error raised, an input changed in place, or a truth value.
@@ -324,6 +325,7 @@ class Checks:
         self._evidence: list[_Evidence] = []
         self._last = VALUE  # how the last run of student code ended
         self._raised_by_answer = False  # and, if it raised, whether the answer's code did
+        self._outcome: tuple = (VALUE,)  # the error raised or the input changed, for variants
         self._variants: list[tuple[str, dict[str, Any]]] | None = None  # still matching
         self._passed_before: list[tuple] = []  # checks passed before the first failure
         self._variant_deadline = 0.0
@@ -350,6 +352,7 @@ class Checks:
                 warnings.simplefilter("always")
                 result = student_code()
         except NotImplementedError:
+            self._outcome = (RAISED, "NotImplementedError", "")
             self.results.append(
                 (
                     description,
@@ -358,6 +361,7 @@ class Checks:
             )
             return _NO_ANSWER
         except Exception as error:  # any student error becomes feedback, never a crash
+            self._outcome = (RAISED, type(error).__name__, str(error))
             line = _student_line(error, student_code)
             self._raised_by_answer = line is not None
             message = _explain_error(error, line,
@@ -374,7 +378,7 @@ class Checks:
                       f"{warning.message})")
             changed = _changed_in_place(inputs, copies)  # and the inputs put back
         if changed:
-            self._last = IN_PLACE
+            self._last, self._outcome = IN_PLACE, (IN_PLACE,)
             self.results.append((description, (
                 f"your function changed its input {' and '.join(changed)} in place. The caller"
                 " still needs it: compute a new tensor (`x - m`, `masked_fill`) instead of "
@@ -410,7 +414,7 @@ class Checks:
         offered = self._offered(expected, misconceptions, atol, rtol, squeeze)
         if got is _NO_ANSWER:
             self._evidence.append(_Evidence(False, self._failure(), offered))
-            self._narrow_variants(student_code, False, (self._last,))
+            self._narrow_variants(student_code, False, self._outcome)
             return False
         sizes = diagnosis.sizes_of(self._named_inputs(student_code))
         message = compare(got, expected, "the result", atol=atol, rtol=rtol, squeeze=squeeze,
@@ -439,7 +443,7 @@ class Checks:
         got = self.run(description, student_code)
         if got is _NO_ANSWER:
             self._evidence.append(_Evidence(False, self._failure()))
-            self._narrow_variants(student_code, False, (self._last,))
+            self._narrow_variants(student_code, False, self._outcome)
             return False
         ok = bool(got)
         self.results.append((description, None if ok else hint))
@@ -469,6 +473,8 @@ class Checks:
         name = self.named() if passed < total else None
         if name:
             print(f"  This matches {name}.")
+        elif passed < total and (fitted := self._fitted()):
+            print(f"  Measured: your results are those of an answer that {fitted}.")
         if self.uses and passed < total and _not_passing(self.uses):
             print(
                 f"  Note: these checks call {self.uses}. If an earlier exercise is not passing yet,"
@@ -489,9 +495,17 @@ class Checks:
                                          for d in e.matched):
             if all(self._consistent(description, e) for e in self._evidence):
                 return description
-        if self._variants:
-            return f"an answer that {self._variants[0][0]}"
+        if names := [v for v in self._variants or [] if getattr(v, "rank", 1) < FITTED]:
+            return f"an answer that {names[0][0]}"
+        if any(e.kind == IN_PLACE for e in self._evidence):  # seen, not inferred
+            return "an answer that changes its input in place instead of making a new tensor"
         return None
+
+    def _fitted(self) -> str | None:
+        """A family member whose number was fitted to the answer: what was measured, not a
+        mistake's name (a number that is no size the checks know of)."""
+        fitted = [v for v in self._variants or [] if getattr(v, "rank", 1) >= FITTED]
+        return fitted[0][0] if fitted else None
 
     @staticmethod
     def _consistent(description: str, evidence: _Evidence) -> bool:
@@ -527,9 +541,8 @@ class Checks:
         for check in later:
             if time.monotonic() > self._variant_deadline:
                 self._variants = []  # not verified on every check: name nothing
-            self._variants = [(description, functions)
-                              for description, functions in self._variants
-                              if self._same(check, self._evaluate(check, functions))]
+            self._variants = [item for item in self._variants  # ranked members stay so
+                              if self._same(check, self._evaluate(check, item[1]))]
         self._passed_before = []
 
     def _fit(self, check: tuple, candidates: list) -> list[tuple[str, dict[str, Any]]]:
@@ -562,7 +575,7 @@ class Checks:
     def _evaluate(check: tuple, functions: dict[str, Any]) -> tuple:
         """What ``student_code`` gives with ``functions`` in place of the student's, and
         the names it reads bound as they were (all put back afterwards): (VALUE, value),
-        (RAISED,), or (IN_PLACE,) when it changed an input."""
+        (RAISED, type, message), or (IN_PLACE,) when it changed an input."""
         student_code, bindings, _ = check
         namespace = getattr(student_code, "__globals__", {})
         swapped = bindings | functions
@@ -574,8 +587,8 @@ class Checks:
             with contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 value = student_code()
-        except Exception:  # noqa: BLE001 - a variant may fail where the answer fails
-            return (RAISED,)
+        except Exception as error:  # noqa: BLE001 - a variant may fail where the answer fails
+            return (RAISED, type(error).__name__, str(error))
         finally:
             for name, old in saved.items():
                 if old is _NO_ANSWER:
@@ -589,8 +602,8 @@ class Checks:
     def _same(check: tuple, outcome: tuple) -> bool:
         """Whether a variant's ``outcome`` is what the student's answer gave on ``check``."""
         wanted = check[2]
-        if wanted[0] in (RAISED, IN_PLACE):
-            return outcome[0] == wanted[0]
+        if wanted[0] in (RAISED, IN_PLACE):  # the same error: its type and message
+            return outcome == wanted
         if outcome[0] != VALUE:
             return False
         if wanted[0] == TRUTH:

@@ -213,10 +213,8 @@ def _where(got: torch.Tensor, expected: torch.Tensor, atol, rtol) -> str | None:
             return (f"the entries differ only at index {', '.join(map(str, which))} of axis "
                     f"{axis} (of {got.shape[axis]}).")
         if len(right) <= 3:
-            first = " (a step applied to the first item of the batch only?)" \
-                if right == [0] and axis == 0 else ""
             return (f"the entries are right only at index {', '.join(map(str, right))} of "
-                    f"axis {axis} (of {got.shape[axis]}){first}.")
+                    f"axis {axis} (of {got.shape[axis]}).")
     return None
 
 

@@ -45,8 +45,7 @@ def test_shapes_are_explained_axis_by_axis(got, expected, words):
     (torch.roll(RIGHT, 1, 1), "moved 1 position later along axis 1"),
     (RIGHT.mean(0), "averaged over axis 0 (size 2, `Q.shape[0]`)"),
     (RIGHT.permute(0, 2, 1), "with the axes in the order (0, 2, 1)"),
-    (torch.cat([RIGHT[:1], RIGHT[1:] + 1]), "right only at index 0 of axis 0 (of 2) (a step "
-                                            "applied to the first item of the batch only?)"),
+    (torch.cat([RIGHT[:1], RIGHT[1:] + 1]), "right only at index 0 of axis 0 (of 2)"),
 ])
 def test_a_wrong_value_is_measured_against_families_of_the_expected_one(got, words):
     measured = diagnosis.measure(got.double(), RIGHT.double(), SIZES)

@@ -60,12 +60,14 @@ def test_a_wrong_size_is_fitted_and_said_with_the_docstrings_symbols(capsys, mon
         in report
 
 
-def test_a_hard_coded_number_is_fitted(capsys, monkeypatch):
+def test_a_hard_coded_number_is_fitted_and_measured_not_named(capsys, monkeypatch):
     def student(Q, K, V):  # a divisor that is no size of these inputs
         return torch.softmax(Q @ K.mT / 7.5, dim=-1) @ V
 
-    report = report_for(student, capsys, monkeypatch)
-    assert "This matches an answer that divides by 7.5 where `math.sqrt(Q.shape[-1])`" in report
+    report = report_for(student, capsys, monkeypatch)  # measured, not named
+    assert "This matches" not in report
+    assert "Measured: your results are those of an answer that divides by 7.5 where " \
+           "`math.sqrt(Q.shape[-1])`" in report
 
 
 def test_an_answer_no_member_explains_is_not_named(capsys, monkeypatch):

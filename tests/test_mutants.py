@@ -52,6 +52,12 @@ loss.backward()
 torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
 optimizer.step()
 """, "def f(model, x, optimizer):")
+WARMUP = answer("""
+factor = 0.5 * (1 + math.cos(math.pi * step / max_iters))
+if step <= warmup:
+    factor *= step / warmup
+return factor
+""", "def f(step, warmup, max_iters):")
 SUMS = answer("""
 total = 0
 for x in xs:
@@ -129,6 +135,12 @@ CLASSES = [
                 "first item of the batch", "_mutant_first_item(scores.masked_fill("),
     (SUMS, "applies `total = total + x` only to the loop's first item",
      "if _mutant_first:\n            total = total + x"),
+    (ATTENTION, "uses `K.T` where `K.transpose(-2, -1)` belongs", "Q @ K.T /"),
+    (MASK, "puts the new axis on the other side: `torch.arange(n)[:, None]`",
+     "torch.arange(n)[:, None] < lengths[:, None]"),
+    (ATTENTION, "exchanges `K` and `V` wherever it uses them", "Q @ V.transpose(-2, -1)"),
+    (WARMUP, "sets `factor` to `step / warmup` instead of multiplying `factor` by it",
+     "factor = step / warmup"),
 ]
 
 

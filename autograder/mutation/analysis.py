@@ -252,6 +252,56 @@ def _run_cells(notebook: dict, checker: Checker, reports: dict) -> None:
                 pass
 
 
+def graded_answers(path: Path, answers: list[dict[str, str]], variants: bool = True
+                   ) -> list[dict[str, tuple[float | None, str]]]:
+    """Like ``feedback`` for many answers to one notebook at once, each graded on its own
+    exercises' test cells only: the notebook runs once, and at each test cell every answer
+    to that exercise runs in a fork, with its cells and the cells after them replayed (as
+    the mutants run), so each answer costs its own checks, not the whole notebook."""
+    notebook = json.loads(path.read_text())
+    checking.variant_answers = VariantAnswers(notebook) if variants else None
+    selfcheck.forget()
+    checker = Checker(None, SECRET)
+    results: list[dict] = [{} for _ in answers]
+    replay: dict[str, list[tuple[str | None, str]]] = {}  # exercise -> cells since its answer
+    with _as_graded(path.parent):
+        for grade_id, meta, text in code_cells(notebook):
+            exercise = (grade_id or "").split("_")[0]
+            if not meta.get("grade"):
+                if meta.get("solution") and exercise not in replay:
+                    replay[exercise] = []
+                for cells in replay.values():
+                    cells.append((grade_id, text))
+            elif exercise in replay:
+                if checking.variant_answers is not None:
+                    checking.variant_answers(title(text, grade_id))  # built once, not per fork
+                for index, answer in enumerate(answers):
+                    if any(cell.split("_")[0] == exercise for cell in answer):
+                        graded = _in_fork(lambda a=answer, e=exercise, t=text: _graded(
+                            checker, replay[e], a, t), TIME_LIMIT * 4)
+                        results[index][grade_id] = (graded.get("score"),
+                                                    graded.get("report", str(graded)))
+            if meta.get("grade"):
+                checker.run(text)  # the reference's own checks: later notes see them pass
+                continue
+            with _quiet(), contextlib.suppress(Exception):
+                exec(compile(text, _cell_file(grade_id, text), "exec"),  # noqa: S102
+                     checker.namespace)
+    return results
+
+
+def _graded(checker: Checker, cells: list, answer: dict[str, str], test: str) -> dict:
+    """In a fork: ``answer``'s cells in place of the reference's, the cells after them run
+    again, then the test cell; its score (None when it crashed) and report."""
+    for grade_id, text in cells:
+        source = answer.get(grade_id, text)
+        with _quiet(), contextlib.suppress(Exception):
+            exec(compile(source, _cell_file(grade_id, source), "exec"),  # noqa: S102
+                 checker.namespace)
+    report, value, failure = checker.run(test)
+    return {"score": None if failure else value, "report": report}
+
+
 def _cell_file(grade_id: str | None, text: str) -> str:
     """A file name for a notebook cell, with its lines where tracebacks find them, as
     IPython keeps a cell's (so an error names the student's line, as when grading)."""

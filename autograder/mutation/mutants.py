@@ -19,6 +19,7 @@ import ast
 import contextlib
 import copy
 import io
+import itertools
 import re
 import warnings
 from collections.abc import Iterator
@@ -63,7 +64,7 @@ INPLACE = {"masked_fill": "masked_fill_", "add": "add_", "sub": "sub_", "mul": "
            "div": "div_", "exp": "exp_", "clamp": "clamp_", "fill_diagonal": "fill_diagonal_"}
 OPERATOR_INPLACE = {ast.Add: "add_", ast.Sub: "sub_", ast.Mult: "mul_", ast.Div: "div_"}
 ELEMENTWISE = {"relu", "gelu", "exp", "sqrt", "sin", "cos", "tanh", "sigmoid", "softmax",
-               "log", "abs", "float", "squeeze", "contiguous", "detach", "clone"}
+               "log", "abs", "float", "squeeze", "contiguous", "detach", "clone", "sorted"}
 OPERATOR_WORDS = {ast.Add: "adds", ast.Sub: "subtracts", ast.Mult: "multiplies",
                   ast.Div: "divides", ast.MatMult: "multiplies matrices",
                   ast.FloorDiv: "divides", ast.Pow: "raises to a power"}
@@ -226,9 +227,11 @@ def _rewrites(node: ast.AST, parent: ast.AST, field: str, scope: _Scope
                                          and _call_name(parent) in COUNTED):
         if _int(node) is None and isinstance(node, (ast.Name, ast.Attribute, ast.Subscript,
                                                     ast.Call, ast.BinOp)):
+            where = f"the slice {_code(parent)}" if isinstance(parent, ast.Slice) \
+                else _code(parent)
             for op, sign in ((ast.Add(), "+"), (ast.Sub(), "−")):
-                yield ("off by one", f"uses {_code(node)} {sign} 1 instead of {_code(node)}",
-                       ast.BinOp(node, op, ast.Constant(1)))
+                yield ("off by one", f"uses {_code(node)} {sign} 1 instead of {_code(node)} "
+                       f"in {where} (off by one)", ast.BinOp(node, op, ast.Constant(1)))
     if isinstance(node, ast.Constant) and isinstance(node.value, bool):
         yield ("changes a constant", f"uses {not node.value} instead of {node.value}",
                ast.Constant(not node.value))
@@ -259,6 +262,10 @@ def _rewrites(node: ast.AST, parent: ast.AST, field: str, scope: _Scope
         if node.attr in ("T", "mT") and isinstance(node.ctx, ast.Load):
             yield ("removes a transpose", f"leaves out the transpose of {_code(node.value)}",
                    node.value)
+        if node.attr == "mT" and isinstance(node.ctx, ast.Load):
+            yield ("changes a layout", f"uses `{ast.unparse(node.value)}.T` where {_code(node)}"
+                   " belongs (`.T` reverses every axis of a batched tensor)",
+                   ast.Attribute(node.value, "T", ast.Load()))
         if node.attr in SWAPS and isinstance(parent, ast.Call) and field == "func":
             yield ("swaps a function", f"uses `{SWAPS[node.attr]}` where `{node.attr}` belongs",
                    ast.Attribute(node.value, SWAPS[node.attr], ast.Load()))
@@ -269,6 +276,13 @@ def _rewrites(node: ast.AST, parent: ast.AST, field: str, scope: _Scope
                    ast.Attribute(node.value, INPLACE[node.attr], ast.Load()))
     if isinstance(node, ast.Call):
         yield from _call_rewrites(node, scope)
+    if isinstance(node, ast.AugAssign) and type(node.op) in OPERATOR_VERBS:
+        doing = {ast.Add: "adding it to", ast.Sub: "subtracting it from",
+                 ast.Mult: "multiplying", ast.Div: "dividing"}[type(node.op)]
+        yield ("drops a term", f"sets `{ast.unparse(node.target)}` to {_code(node.value)} "
+               f"instead of {doing} `{ast.unparse(node.target)}`"
+               f"{' by it' if type(node.op) in (ast.Mult, ast.Div) else ''}",
+               ast.Assign([node.target], node.value))
     if isinstance(node, ast.Return) and isinstance(node.value, ast.Tuple) \
             and len(node.value.elts) > 1:
         swapped = ast.Tuple(list(reversed(node.value.elts)), ast.Load())
@@ -377,6 +391,11 @@ def _subscript_rewrites(node: ast.Subscript, scope: _Scope
     parts = index.elts if isinstance(index, ast.Tuple) else [index]
     if any(isinstance(p, ast.Constant) and p.value is None for p in parts):
         yield ("drops an axis", f"leaves out the new axis in {_code(node)}", node.value)
+        if len(parts) > 1 and parts != parts[::-1]:
+            new = ast.Subscript(node.value, ast.Tuple(list(reversed(parts)), ast.Load()),
+                                ast.Load())
+            yield ("changes an axis", f"puts the new axis on the other side: {_code(new)} "
+                   f"where {_code(node)} belongs", new)
 
 
 def _call_rewrites(node: ast.Call, scope: _Scope) -> Iterator[tuple[str, str, ast.AST]]:
@@ -436,6 +455,10 @@ def _call_rewrites(node: ast.Call, scope: _Scope) -> Iterator[tuple[str, str, as
     if name == "transpose" and isinstance(node.func, ast.Attribute):
         yield ("removes a transpose", f"leaves out the transpose of {_code(node.func.value)}",
                node.func.value)
+        if [_int(a) for a in node.args] in ([-2, -1], [-1, -2]):
+            yield ("changes a layout", f"uses `{ast.unparse(node.func.value)}.T` where "
+                   f"{_code(node)} belongs (`.T` reverses every axis of a batched tensor)",
+                   ast.Attribute(node.func.value, "T", ast.Load()))
     if name in SWAPS and isinstance(node.func, ast.Name):
         yield ("swaps a function", f"uses `{SWAPS[name]}` where `{name}` belongs",
                ast.Call(ast.Name(SWAPS[name], ast.Load()), node.args, node.keywords))
@@ -449,6 +472,23 @@ def _call_rewrites(node: ast.Call, scope: _Scope) -> Iterator[tuple[str, str, as
         yield ("swaps two steps", f"adds {_code(inner.left)} after {func} instead of before "
                "(the residual and the normalisation in the wrong order)",
                ast.BinOp(ast.Call(node.func, [inner.right], []), ast.Add(), inner.left))
+
+
+def _exchanges(tree: ast.AST, lines: set[int], scope: _Scope
+               ) -> Iterator[tuple[str, str, ast.AST]]:
+    """Two operands of one role exchanged wherever the solution uses them: `norm3` after
+    the cross-attention and `norm2` after the feed-forward network."""
+    used = sorted({n.id for n in ast.walk(tree) if isinstance(n, ast.Name)
+                   and isinstance(n.ctx, ast.Load) and n.lineno in lines})
+    for a, b in itertools.combinations(used, 2):
+        if b not in scope.partners(a):
+            continue
+        new_tree = copy.deepcopy(tree)
+        for node in ast.walk(new_tree):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) \
+                    and getattr(node, "lineno", None) in lines and node.id in (a, b):
+                node.id = b if node.id == a else a
+        yield ("swaps operands", f"exchanges `{a}` and `{b}` wherever it uses them", new_tree)
 
 
 def _neighbours(tree: ast.AST, lines: set[int]) -> Iterator[tuple[list, int]]:
@@ -600,7 +640,8 @@ def mutants(source: str) -> list[Mutant]:
             new_tree = copy.deepcopy(tree)
             edit(*list(_neighbours(new_tree, lines))[number])
             keep(kind, description, new_tree)
-    for kind, description, new_tree in _first_only(tree, lines):
+    for kind, description, new_tree in (*_first_only(tree, lines),
+                                        *_exchanges(tree, lines, scope)):
         keep(kind, description, new_tree)
     return list(found.values())
 

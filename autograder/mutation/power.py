@@ -24,6 +24,7 @@ import argparse
 import importlib.util
 import json
 import os
+import re
 import sys
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -86,10 +87,11 @@ def sample_answers() -> list[Answer]:
     return found
 
 
-def _grade(job: tuple[str, dict[str, str], bool]) -> dict[str, tuple[float | None, str]]:
+def _grade(job: tuple[str, list[dict[str, str]], bool]) -> list[dict]:
+    """Every answer to one notebook, graded on its own exercises' test cells."""
     assignment, answers, variants = job
     path = ROOT / "solutions" / assignment / f"{assignment}.ipynb"
-    return analysis.feedback(path, answers, variants)
+    return analysis.graded_answers(path, answers, variants)
 
 
 def _points(assignment: str) -> dict[str, float]:
@@ -101,9 +103,13 @@ def _points(assignment: str) -> dict[str, float]:
 def judge(answers: list[Answer], jobs: int = 2, variants: bool = True) -> list[Verdict]:
     """Grade every answer (``variants``: as ``make grade`` does; without, as the student's
     own checks and Validate do) and judge its failing cells' reports."""
+    notebooks = sorted({a.assignment for a in answers}, key=lambda n: -sum(
+        a.assignment == n for a in answers))  # the longest first
+    jobs_of = {n: [a for a in answers if a.assignment == n] for n in notebooks}
     with ProcessPoolExecutor(jobs) as pool:
-        graded = list(pool.map(_grade, [(a.assignment, a.answers, variants)
-                                        for a in answers]))
+        done = dict(zip(notebooks, pool.map(_grade, [
+            (n, [a.answers for a in jobs_of[n]], variants) for n in notebooks]), strict=True))
+    graded = [done[a.assignment][jobs_of[a.assignment].index(a)] for a in answers]
     verdicts = []
     for answer, reports in zip(answers, graded, strict=True):
         points = _points(answer.assignment)
@@ -116,14 +122,20 @@ def judge(answers: list[Answer], jobs: int = 2, variants: bool = True) -> list[V
     return verdicts
 
 
-def figures(verdicts: list[Verdict]) -> str:
+def figures(verdicts: list[Verdict], kept: list[Verdict] = ()) -> str:
+    """The figures: one-mistake answers that lose points, are named correctly, are named
+    wrongly; and correct answers (``kept``) that keep full marks."""
     n = len(verdicts)
     lost = sum(v.lost for v in verdicts)
     correct = sum(v.correct for v in verdicts)
     wrong = [v for v in verdicts if v.wrong]
-    return (f"{n} one-mistake answers: {lost} lose points"
+    text = (f"{n} one-mistake answers: {lost} lose points"
             f"{' (every one)' if lost == n else ''}; named correctly {correct} "
             f"({correct / max(n, 1):.0%}); named wrongly {len(wrong)}")
+    if kept:
+        full = sum(not v.lost for v in kept)
+        text += f"; {full} of {len(kept)} correct answers in other styles keep full marks"
+    return text
 
 
 def details(verdicts: list[Verdict]) -> str:
@@ -151,19 +163,65 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
     parser.add_argument("--as-student", action="store_true", help="without the grader's "
                         "variants of the reference answers: what the student's own checks say")
+    parser.add_argument("--json", type=Path, help="also write every answer's verdict and "
+                        "reports here")
     args = parser.parse_args(argv)
     answers = sample_answers() if args.set == "sample" else blind_answers()
+    kept = [] if args.set == "sample" else correct_answers()
     if args.only:
-        answers = [a for a in answers if any(a.assignment.startswith(s) for s in args.only)]
-    verdicts = judge(answers, args.jobs, variants=not args.as_student)
+        answers, kept = ([a for a in group if any(a.assignment.startswith(s) for s in args.only)]
+                         for group in (answers, kept))
+    verdicts = judge(answers + kept, args.jobs, variants=not args.as_student)
+    verdicts, kept = verdicts[:len(answers)], verdicts[len(answers):]
     if args.details:
         print(details(verdicts))
-    print(figures(verdicts))
-    return 0 if all(v.lost and not v.wrong for v in verdicts) else 1
+        for v in kept:
+            if v.lost:
+                print(f"- {v.answer.assignment} {v.answer.name} [A CORRECT ANSWER LOSES POINTS]")
+    print(figures(verdicts, kept))
+    if args.json:
+        args.json.write_text(json.dumps([
+            {"notebook": v.answer.assignment, "name": v.answer.name, "mistake": v.answer.mistake,
+             "lost": v.lost, "named": v.named, "correct": v.correct, "reports": v.reports}
+            for v in verdicts + kept], indent=1))
+    return 0 if all(v.lost and not v.wrong for v in verdicts) and not any(
+        v.lost for v in kept) else 1
 
 
-def blind_answers() -> list[Answer]:
-    raise SystemExit("the blind set has not arrived yet")
+BLIND = ROOT / "tests" / "blind"
+
+
+def _named(report: str) -> list[str]:
+    """What the report names: the text of its "This matches ..." lines, as plain text (no
+    code quotes, ASCII minus signs), as a reader would read it."""
+    return [line.replace("`", "").replace("−", "-")
+            for line in re.findall(r"This matches (.+)", report)]
+
+
+def blind_answers(name: str = "set_a") -> list[Answer]:
+    """The blind set's one-mistake answers (tests/blind/<name>.py): a report names the
+    mistake correctly when one of its "This matches ..." lines matches one of the answer's
+    keywords, which any correct description of the mistake matches."""
+    module = _load(BLIND / f"{name}.py", f"_blind_{name}")
+    found = []
+    for number, entry in enumerate(module.ANSWERS):
+        if entry["correct"]:
+            continue
+        patterns = [re.compile(k, re.IGNORECASE) for k in entry["keywords"]]
+        found.append(Answer(
+            entry["notebook"], f"#{number} ({entry['kind']})", {entry["cell"]: entry["code"]},
+            [f"{entry['cell'].split('_')[0]}_tests"], entry["mistake"],
+            lambda report, p=tuple(patterns): any(x.search(line) for x in p
+                                                  for line in _named(report))))
+    return found
+
+
+def correct_answers(name: str = "set_a") -> list[Answer]:
+    """The blind set's correct answers in other styles: each must keep full marks."""
+    module = _load(BLIND / f"{name}.py", f"_blind_{name}")
+    return [Answer(e["notebook"], f"#{n} (correct)", {e["cell"]: e["code"]},
+                   [f"{e['cell'].split('_')[0]}_tests"], "", lambda report: True)
+            for n, e in enumerate(module.ANSWERS) if e["correct"]]
 
 
 if __name__ == "__main__":
