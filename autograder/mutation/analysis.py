@@ -252,54 +252,58 @@ def _run_cells(notebook: dict, checker: Checker, reports: dict) -> None:
                 pass
 
 
-def graded_answers(path: Path, answers: list[dict[str, str]], variants: bool = True
-                   ) -> list[dict[str, tuple[float | None, str]]]:
-    """Like ``feedback`` for many answers to one notebook at once, each graded on its own
-    exercises' test cells only: the notebook runs once, and at each test cell every answer
-    to that exercise runs in a fork, with its cells and the cells after them replayed (as
-    the mutants run), so each answer costs its own checks, not the whole notebook."""
+def graded_answers(path: Path, answers: list[tuple[dict[str, str], set[str]]],
+                   variants: bool = True) -> list[dict[str, tuple[float | None, str]]]:
+    """Like ``feedback`` for many answers to one notebook at once: each answer (its cells
+    by grade id) is graded on the test cells named with it. The notebook runs once, and at
+    each of those test cells the answer runs in a fork, its cells and every cell after them
+    replayed (as the mutants run), so an answer costs its own checks, not the notebook."""
     notebook = json.loads(path.read_text())
     checking.variant_answers = VariantAnswers(notebook) if variants else None
     selfcheck.forget()
     checker = Checker(None, SECRET)
     results: list[dict] = [{} for _ in answers]
-    replay: dict[str, list[tuple[str | None, str]]] = {}  # exercise -> cells since its answer
+    passing: list[dict[str, bool]] = [{} for _ in answers]  # exercise -> passed, per answer
+    ran: list[tuple[str | None, str]] = []  # the cells run so far, but the test cells
     with _as_graded(path.parent):
         for grade_id, meta, text in code_cells(notebook):
-            exercise = (grade_id or "").split("_")[0]
             if not meta.get("grade"):
-                if meta.get("solution") and exercise not in replay:
-                    replay[exercise] = []
-                for cells in replay.values():
-                    cells.append((grade_id, text))
-            elif exercise in replay:
-                if checking.variant_answers is not None:
-                    checking.variant_answers(title(text, grade_id))  # built once, not per fork
-                for index, answer in enumerate(answers):
-                    if any(cell.split("_")[0] == exercise for cell in answer):
-                        graded = _in_fork(lambda a=answer, e=exercise, t=text: _graded(
-                            checker, replay[e], a, t), TIME_LIMIT * 4)
-                        results[index][grade_id] = (graded.get("score"),
-                                                    graded.get("report", str(graded)))
-            if meta.get("grade"):
-                checker.run(text)  # the reference's own checks: later notes see them pass
+                ran.append((grade_id, text))
+                with _quiet(), contextlib.suppress(Exception):
+                    exec(compile(text, _cell_file(grade_id, text), "exec"),  # noqa: S102
+                         checker.namespace)
                 continue
-            with _quiet(), contextlib.suppress(Exception):
-                exec(compile(text, _cell_file(grade_id, text), "exec"),  # noqa: S102
-                     checker.namespace)
+            if checking.variant_answers is not None:
+                checking.variant_answers(title(text, grade_id))  # built once, not per fork
+            for index, (answer, tests) in enumerate(answers):
+                starts = [i for i, (cell, _) in enumerate(ran) if cell in answer]
+                if grade_id in tests and starts:
+                    graded = _in_fork(lambda a=answer, c=ran[starts[0]:], t=text, i=index:
+                                      _graded(checker, c, a, t, passing[i]), TIME_LIMIT * 4)
+                    results[index][grade_id] = (graded.get("score"),
+                                                graded.get("report", str(graded)))
+                    passing[index][title(text, grade_id)] = graded.get("passed", False)
+            checker.run(text)  # the reference's own checks: later notes see them pass
     return results
 
 
-def _graded(checker: Checker, cells: list, answer: dict[str, str], test: str) -> dict:
+def _graded(checker: Checker, cells: list, answer: dict[str, str], test: str,
+            passing: dict[str, bool]) -> dict:
     """In a fork: ``answer``'s cells in place of the reference's, the cells after them run
-    again, then the test cell; its score (None when it crashed) and report."""
+    again, then the test cell, with the answer's earlier exercises ``passing`` or not (as
+    its own notebook's self-check knows them); the score (None when it crashed), the
+    report, and whether every check passed."""
+    for exercise, passed in passing.items():
+        selfcheck.record(exercise, 1.0, float(passed), [("", None if passed else "failed")])
     for grade_id, text in cells:
         source = answer.get(grade_id, text)
         with _quiet(), contextlib.suppress(Exception):
             exec(compile(source, _cell_file(grade_id, source), "exec"),  # noqa: S102
                  checker.namespace)
     report, value, failure = checker.run(test)
-    return {"score": None if failure else value, "report": report}
+    result = selfcheck.results()[-1] if selfcheck.results() else None
+    return {"score": None if failure else value, "report": report,
+            "passed": bool(result and result.status == selfcheck.PASSED)}
 
 
 def _cell_file(grade_id: str | None, text: str) -> str:

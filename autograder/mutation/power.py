@@ -87,8 +87,8 @@ def sample_answers() -> list[Answer]:
     return found
 
 
-def _grade(job: tuple[str, list[dict[str, str]], bool]) -> list[dict]:
-    """Every answer to one notebook, graded on its own exercises' test cells."""
+def _grade(job: tuple[str, list[tuple[dict[str, str], set[str]]], bool]) -> list[dict]:
+    """Every answer to one notebook, graded on the test cells it must fail."""
     assignment, answers, variants = job
     path = ROOT / "solutions" / assignment / f"{assignment}.ipynb"
     return analysis.graded_answers(path, answers, variants)
@@ -108,7 +108,8 @@ def judge(answers: list[Answer], jobs: int = 2, variants: bool = True) -> list[V
     jobs_of = {n: [a for a in answers if a.assignment == n] for n in notebooks}
     with ProcessPoolExecutor(jobs) as pool:
         done = dict(zip(notebooks, pool.map(_grade, [
-            (n, [a.answers for a in jobs_of[n]], variants) for n in notebooks]), strict=True))
+            (n, [(a.answers, set(a.cells)) for a in jobs_of[n]], variants)
+            for n in notebooks]), strict=True))
     graded = [done[a.assignment][jobs_of[a.assignment].index(a)] for a in answers]
     verdicts = []
     for answer, reports in zip(answers, graded, strict=True):
