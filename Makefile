@@ -21,7 +21,7 @@ export JUPYTER_CONFIG_PATH := $(CURDIR)/autograder
 export JUPYTER_PREFER_ENV_PATH := 1
 
 .PHONY: setup lab test lint release check-release images bench clean progress check browser \
-	sandbox grade bench-grade student-release mutants export instructor
+	sandbox grade bench-grade bench-load student-release mutants export instructor lm-curve
 
 # pip install $(1), showing each package as pip gets it; pip's full log goes to
 # .venv/install.log and is shown whole only if the install fails.
@@ -72,8 +72,10 @@ instructor: $(READY) $(LAB_SETTINGS)
 		--ServerApp.root_dir=$(CURDIR) --LabApp.default_url=/formgrader \
 		$(if $(filter 0,$(shell id -u)),--allow-root)
 
-## Run every test: package, notebooks, release, real nbgrader end to end, the browser, lint.
+## Run every test: package, notebooks, release, real nbgrader end to end, the browser, the
+## student release installed and used as a student would, lint. About 20 minutes on 2 cores.
 test: $(DEV_READY) lint browser sandbox $(LAB_SETTINGS)
+	@echo "Running every test: about 20 minutes on 2 cores (pytest prints each file as it goes)."
 	python -m pytest
 
 ## System packages from Debian, installed with apt-get when missing and this user may (root,
@@ -116,7 +118,8 @@ release: $(READY)
 	python -m autograder.releases.release generate
 
 ## Build what students receive (no solutions, hidden tests or grading machinery) in
-## dist/student-release, for the address it will be published at:
+## dist/student-release, from notebooks generated afresh from solutions/ (never notebooks/ as
+## it stands: differences are named), for the address it will be published at:
 ##   make student-release STUDENT_REPO=https://github.com/you/course-student
 student-release: $(READY)
 	python -m autograder.releases.student_release $(if $(STUDENT_REPO),--repo $(STUDENT_REPO))
@@ -156,6 +159,16 @@ mutants: $(READY)
 ## (STUDENTS=40 by default; tens of minutes on 2 cores). Writes benchmarks/grading.md.
 bench-grade: $(DEV_READY) sandbox
 	python benchmarks/grade_bench.py --students $(or $(STUDENTS),40)
+
+## Notebook 08's model trained for 4,000 steps (4 to 9 minutes) with the same code: its held-out curve
+## (bits per character against training FLOPs) goes to transformer_course/lm_curve.csv,
+## which the notebook plots. LM_CURVE_ARGS: e.g. "--seconds 300" or "--threads 1".
+lm-curve: $(READY)
+	python benchmarks/lm_curve.py $(LM_CURVE_ARGS)
+## Time 07's and 08's training steps and a class's grading, quiet and under a load of four
+## busy processes, against each one's fair share (a few minutes). Writes benchmarks/load.md.
+bench-load: $(DEV_READY) sandbox
+	python benchmarks/load_bench.py
 
 ## Redraw the figures in images/ from images/make_images.py.
 images: $(READY)

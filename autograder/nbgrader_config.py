@@ -44,9 +44,17 @@ c.OverwriteCells.add_missing_cells = True
 c.IgnorePattern.enabled = True
 c.IgnorePattern.pattern = r"(?m)^.*Warning: .*$"
 
+# Student markdown and outputs are hostile to whoever reads them: every HTML page nbgrader
+# writes or serves (feedback, the Formgrader in the instructor's session) drops JavaScript
+# outputs and cleans markdown and HTML by an allow-list (autograder/grading/safe_pages.py).
+c.HTMLExporter.sanitize_html = True
+c.HTMLExporter.filters = {"markdown2html": "autograder.grading.safe_pages.markdown2html",
+                          "clean_html": "autograder.grading.safe_pages.clean_html"}
 # Feedback pages read well offline: maths rendered to MathML when the page is written (no
 # MathJax from a CDN), output text wrapped, exercises named in the contents.
 c.GenerateFeedback.exporter_class = "autograder.grading.feedback_page.FeedbackExporter"
+# `nbgrader export` (make export) adds a status column: submitted, or not submitted.
+c.ExportApp.plugin_class = "autograder.grading.export.CsvExport"
 # ipykernel warns on every kernel that runs over TCP unencrypted: kernels that declare support
 # for it (python3's kernelspec does) get CurveZMQ keys from the kernel manager instead.
 c.KernelManager.transport_encryption = "auto"

@@ -25,7 +25,7 @@ from typing import Any
 
 import torch
 
-from . import diagnosis, errors, shortcuts
+from . import cell_errors, diagnosis, errors, shortcuts
 from . import selfcheck as _selfcheck
 
 __all__ = ["Checks", "compare"]
@@ -228,6 +228,22 @@ def _changed_in_place(inputs, copies) -> list[str]:
     return changed
 
 
+def filled_by_answer(tensor: torch.Tensor) -> torch.Tensor:
+    """Mark ``tensor`` as one the answer is meant to write into (a preallocated cache): its
+    change in place is the answer, not a mistake. In the student's kernel the check simply
+    sees the tensor change; the grader's checker copies the kernel's new values into it,
+    as data, after each call. -> ``tensor`` itself."""
+    tensor._filled_by_answer = True
+    return tensor
+
+
+def in_place_message(names: list[str]) -> str:
+    """What a check says about inputs an answer changed in place (``names`` as written)."""
+    return (f"your function changed its input {' and '.join(names)} in place. The caller still"
+            " needs it: compute a new tensor (`x - m`, `masked_fill`) instead of changing the "
+            "one you were given (`x -= m`, `x.sub_(m)`, `masked_fill_`).")
+
+
 def passed(exercises: str) -> bool:
     """Whether every exercise that ``exercises`` names ("Exercise 3", "exercises 2 and 3")
     passed all its checks in this notebook."""
@@ -246,6 +262,17 @@ def _not_passing(uses: str) -> bool:
     passed = {r.exercise for r in _selfcheck.results() if r.status == _selfcheck.PASSED}
     return any(not any(re.match(rf"Exercise {n}\b", name) for name in passed)
                for n in numbers)
+
+
+# Warnings that correct answers raise: PyTorch's note on ``float(loss)`` (a loss that still
+# has its graph, turned into a number: exactly what a training step returns).
+_NOT_MISTAKES = ("Converting a tensor with requires_grad=True to a scalar",)
+
+
+def _missing(error: NameError) -> str:
+    """The name a NameError is about (one raised in the kernel arrives as its message)."""
+    found = re.search(r"name '(\w+)' is not defined", str(error))
+    return getattr(error, "name", None) or (found.group(1) if found else "")
 
 
 def _student_line(error: BaseException, student_code) -> str | None:
@@ -268,6 +295,11 @@ def _explain_error(error: BaseException, line: str | None, sizes: diagnosis.Size
         message += f". Usual cause: {cause}"
     return message
 
+
+# Errors whose message says everything, without "raised ...": a refused shortcut, an input
+# changed in place (as the grader's checker reports it), the checks' own budget spent.
+SPOKEN_ERRORS = ("ShortcutError", "ChangedInPlace", "OutOfBudget")
+cell_errors.watch()  # in a kernel: remember cells that raise, for the NameErrors they cause
 
 # Wrong answers to name when no hand-written misconception matches. Only the trusted grader
 # sets it (``autograder/mutation/mutants.py``): a function from an exercise's title to a
@@ -295,6 +327,12 @@ class _Evidence:
         self.kind = kind
         self.offered = offered or {}  # misconception -> whether its value passes this check
         self.matched = matched or []  # misconceptions whose value the answer's equals
+
+
+# The grader's reading of the answer's source: ``(exercise, refuses) -> [message]``, one per
+# refused function the answer reaches however it is spelt (``autograder/trusted/uses.py``).
+# Only the trusted grader sets it; an answer it refuses scores 0, whatever the checks found.
+answer_refusals: Callable[[str, tuple[str, ...]], list[str]] | None = None
 
 
 class Checks:
@@ -330,6 +368,8 @@ class Checks:
         self._passed_before: list[tuple] = []  # checks passed before the first failure
         self._variant_deadline = 0.0
         _selfcheck.started(exercise, points)  # for the notebook's self-check table
+        self.refused = (answer_refusals(exercise, self.refuses)
+                        if answer_refusals is not None and self.refuses else [])
 
     def run(self, description: str, student_code: Callable[[], Any]) -> Any:
         """Run ``student_code()``; a raised error becomes a failed check with its message.
@@ -366,23 +406,24 @@ class Checks:
             self._raised_by_answer = line is not None
             message = _explain_error(error, line,
                                      diagnosis.sizes_of(self._named_inputs(student_code)))
-            if type(error).__name__ == "ShortcutError":  # raised here or in the kernel
-                message = f"{error}."
+            if type(error).__name__ in SPOKEN_ERRORS:  # their message is the whole story
+                message = str(error).rstrip(".") + "."
+            # A name that is missing because the cell defining it raised: say that instead.
+            if isinstance(error, NameError) and (cause := cell_errors.explain(_missing(error))):
+                message = cause[0]
             self.results.append((description, message))
             return _NO_ANSWER
         finally:  # warnings too: a deprecation warning before an error often names the bug
             if captured.getvalue():
                 print(f"(your code wrote to stderr: {captured.getvalue().strip()})")
             for warning in caught:
-                print(f"(warning from your code: {warning.category.__name__}: "
-                      f"{warning.message})")
+                if not str(warning.message).startswith(_NOT_MISTAKES):
+                    print(f"(a warning from your code, which costs no points: "
+                          f"{warning.category.__name__}: {warning.message})")
             changed = _changed_in_place(inputs, copies)  # and the inputs put back
         if changed:
             self._last, self._outcome = IN_PLACE, (IN_PLACE,)
-            self.results.append((description, (
-                f"your function changed its input {' and '.join(changed)} in place. The caller"
-                " still needs it: compute a new tensor (`x - m`, `masked_fill`) instead of "
-                "changing the one you were given (`x -= m`, `x.sub_(m)`, `masked_fill_`).")))
+            self.results.append((description, in_place_message(changed)))
             return _NO_ANSWER
         self._last = VALUE
         return result
@@ -480,8 +521,16 @@ class Checks:
                 f"  Note: these checks call {self.uses}. If an earlier exercise is not passing yet,"
                 " fix it first."
             )
-        sys.stdout.flush()
         earned = self.points * passed / total if total else 0.0
+        if self.refused:  # read from the answer's source by the grader: no points
+            for message in self.refused:
+                print(f"  ✗ {message}.")
+            print("  This exercise scores 0: the answer must not use these functions.")
+            earned = 0.0
+            self.results.append(("the answer's source", "; ".join(self.refused)))
+        if not _selfcheck.grading():
+            print(f"  {_selfcheck.NOT_THE_GRADE}")
+        sys.stdout.flush()
         results = list(self.results)
         if name:  # the self-check table shows the first problem, and what it matches
             first = next(i for i, (_, message) in enumerate(results) if message)

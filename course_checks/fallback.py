@@ -15,11 +15,14 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 
+from course_checks import cell_errors
+
 __all__ = ["yours_if_passed", "yours_or_ours"]
 
 
 def yours_or_ours(yours: Callable, ours: Callable, exercise: str) -> Callable:
-    """A function that calls ``yours``, or ``ours`` (once saying why) if ``yours`` raises."""
+    """A function that calls ``yours``, or ``ours`` (once saying why) if ``yours`` raises;
+    its ``used_ours`` tells a later cell whose results it gave."""
     said = False
 
     def call(*args, **kwargs):
@@ -27,17 +30,22 @@ def yours_or_ours(yours: Callable, ours: Callable, exercise: str) -> Callable:
         try:
             return yours(*args, **kwargs)
         except Exception as error:  # unfinished or broken: the demo goes on with ours
+            call.used_ours = True
             if not said:
                 what = (
                     "is not finished yet"
                     if isinstance(error, NotImplementedError)
                     else f"raised {type(error).__name__}: {error}"
                 )
+                # A name missing because the cell that defines it raised: say that instead.
+                if isinstance(error, NameError) and (cause := cell_errors.explain(error.name)):
+                    what = f"cannot run yet: {cause[0].rstrip('.')}"
                 print(f"(Your `{yours.__name__}` {what}; this cell uses the course's version. "
                       f"Finish {exercise} to see yours.)")
                 said = True
             return ours(*args, **kwargs)
 
+    call.used_ours = False
     return call
 
 

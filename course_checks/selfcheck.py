@@ -17,6 +17,7 @@ checking helpers. The command's imports (nbclient, matplotlib) happen only when 
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import os
 import re
@@ -38,6 +39,18 @@ PASSED, FAILED, NOT_ATTEMPTED, ERROR, NOT_RUN = (
     "not run",
 )
 MARKS = {PASSED: "✓", FAILED: "✗", NOT_ATTEMPTED: "·", ERROR: "!", NOT_RUN: "…"}
+
+# Said wherever points are shown to a student: a check cell, this table, Validate; not while
+# grading, where they are the grade.
+NOT_THE_GRADE = ("These points count the visible checks only, so they are not your grade: "
+                 "grading adds hidden checks on new inputs.")
+
+
+def grading() -> bool:
+    """Whether this runs as nbgrader grades (it says so to kernels; so does the course's
+    grading process, where test cells run)."""
+    return os.environ.get("NBGRADER_EXECUTION") == "autograde"
+
 
 # checking.Checks.run words an untouched answer ("raise NotImplementedError()") this way.
 _NOT_ATTEMPTED_PREFIX = "not attempted"
@@ -157,8 +170,11 @@ def report(expected: Mapping[str, float] | None = None, title: str = "This noteb
     """
     items = results(expected)
     print(format_table(title, items))
+    notes = [] if grading() else [NOT_THE_GRADE]
     if any(r.status == NOT_RUN for r in items):
-        print("\nTo check everything at once: Run All, or Validate in the toolbar.")
+        notes.append("To check everything at once: Run All, or Validate in the toolbar.")
+    if notes:
+        print("\n" + "\n".join(notes))
     sys.stdout.flush()
 
 
@@ -221,12 +237,13 @@ class NotebookResult:
         )
 
 
-def check_notebook(path: Path | str, timeout: int = 120) -> NotebookResult:
+def check_notebook(path: Path | str, timeout: int = 120, notebook=None) -> NotebookResult:
     """Run a notebook headless (cells may fail) and return each exercise's result.
 
     Runs in the notebook's folder with ``NBGRADER_EXECUTION=validate``, as nbgrader's
     Validate does, so long demos shrink; ``timeout`` seconds per cell, after which the cell
-    is interrupted and the rest still runs. The notebook file is not modified.
+    is interrupted and the rest still runs. The notebook file is not modified; ``notebook``,
+    if given, is run instead of the file's content (a copy Validate has put right).
     """
     import nbformat
     from nbclient import NotebookClient
@@ -235,7 +252,8 @@ def check_notebook(path: Path | str, timeout: int = 120) -> NotebookResult:
     path = Path(path)
     name = path.stem
     try:
-        notebook = nbformat.read(path, as_version=4)
+        notebook = copy.deepcopy(notebook) if notebook is not None else \
+            nbformat.read(path, as_version=4)
     except Exception as error:  # not JSON, not a notebook: say so, and move on
         return NotebookResult(name, problem=f"cannot read {path}: {error}")
     expected = expected_exercises(notebook)
@@ -435,8 +453,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         for error in nb.cell_errors:
             print(f"  Also stopped with an error: {error}")
         print(flush=True)
+    print(NOT_THE_GRADE)
     if args.progress:
-        print("Progress over all notebooks\n")
+        print("\nProgress over all notebooks\n")
         print(progress_table(checked))
         chart = progress_chart(checked, Path(args.chart))
         print(f"\nChart saved to {chart}")

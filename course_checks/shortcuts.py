@@ -18,7 +18,10 @@ import importlib
 from collections.abc import Iterable, Iterator, MutableMapping
 
 SOFTMAX = ("torch.softmax", "torch.nn.functional.softmax", "torch.Tensor.softmax",
-           "torch.special.softmax", "transformer_course.attention.softmax")
+           "torch.special.softmax", "torch.nn.Softmax", "torch.log_softmax",
+           "torch.nn.functional.log_softmax", "torch.Tensor.log_softmax",
+           "torch.special.log_softmax", "torch.nn.LogSoftmax",
+           "transformer_course.attention.softmax")
 ATTENTION = ("torch.nn.functional.scaled_dot_product_attention", "torch.nn.MultiheadAttention",
              "transformer_course.attention.attention_weights",
              "transformer_course.attention.explicit_attention",

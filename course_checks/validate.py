@@ -9,8 +9,11 @@ checks named ("matches attention without the 1/√d_k scaling"), and any other c
 stopped with an error or ran out of time. "Success!" only when every exercise passed and
 every cell ran.
 
-As nbgrader does, Validate first refuses a notebook whose locked or check cells were edited,
-or whose cells changed type: those are listed instead, since grading restores them.
+As nbgrader does, Validate first refuses a notebook whose locked or check cells were edited:
+those are listed instead, since grading restores them. Cells copied, split, merged or turned
+into another type are not refused: grading puts them right (and says so in the feedback), and
+Validate warns in words before the student hands in (:func:`cell_warnings`), then runs the
+notebook as grading will (types restored, split cells joined) for its table.
 
 The student's lab (``make lab``) turns this extension on in place of nbgrader's own
 (``autograder/student_lab/jupyter_server_config.json``).
@@ -19,8 +22,10 @@ The student's lab (``make lab``) turns this extension on in place of nbgrader's 
 from __future__ import annotations
 
 import asyncio
+import copy
 import html
 import json
+import textwrap
 from pathlib import Path
 
 from course_checks import selfcheck
@@ -33,29 +38,13 @@ WIDTH = 78
 
 
 def edited_cells(notebook) -> dict[str, list[dict]]:
-    """What nbgrader refuses before running anything: cells whose type changed
-    (``type_changed``) or locked cells whose source changed (``changed``)."""
+    """What nbgrader refuses before running anything: locked cells whose source changed
+    (``changed``)."""
     from nbgrader import utils
 
-    graded = [
-        cell
-        for cell in notebook.cells
-        if utils.is_grade(cell) or utils.is_solution(cell) or utils.is_locked(cell)
-    ]
-    type_changed = [
-        {
-            "source": cell.source.strip(),
-            "old_type": cell.cell_type,
-            "new_type": cell.metadata.nbgrader.cell_type,
-        }
-        for cell in graded
-        if cell.metadata.nbgrader.get("cell_type") not in (None, cell.cell_type)
-    ]
-    if type_changed:
-        return {"type_changed": type_changed}
     changed = [
         {"source": cell.source.strip()}
-        for cell in graded
+        for cell in notebook.cells
         if utils.is_locked(cell)
         and "checksum" in cell.metadata.nbgrader
         and cell.metadata.nbgrader.checksum != utils.compute_checksum(cell)
@@ -63,10 +52,106 @@ def edited_cells(notebook) -> dict[str, list[dict]]:
     return {"changed": changed} if changed else {}
 
 
-def diagnosis(checked: selfcheck.NotebookResult) -> dict[str, list[dict]]:
-    """The self-check's findings in nbgrader's result format: ``{}`` (success) or one
-    ``failed`` entry whose "source" is the summary and whose "error" is the table."""
-    if checked.ok:
+def _marks(cell) -> dict:
+    return cell.get("metadata", {}).get("nbgrader", {}) or {}
+
+
+def _names(notebook) -> dict[str, str]:
+    """How to name each marked cell to the student, by grade id: "the check cell of
+    Exercise 2", "your answer cell for Exercise 2", "the read-only cell [4]"."""
+    names, pending, number = {}, [], 0
+    for cell in notebook.cells:
+        number += cell.cell_type == "code"
+        meta = _marks(cell)
+        grade_id = meta.get("grade_id")
+        if not grade_id or grade_id in names:
+            continue
+        if found := selfcheck.check_cell_exercise(cell):
+            exercise = found[0].split(" · ")[0]
+            names[grade_id] = f"the check cell of {exercise}"
+            names.update({answer: f"your answer cell for {exercise}" for answer in pending})
+            pending = []
+        elif meta.get("solution"):
+            pending.append(grade_id)
+        else:
+            names[grade_id] = f"the read-only cell [{number}]"
+    return names | {answer: "an answer cell of yours" for answer in pending}
+
+
+def _whole(parts) -> str | None:
+    """The source of a read-only cell split into ``parts``, if they are its pieces (the
+    checksum nbgrader keeps in the first part says so)."""
+    from nbgrader import utils
+
+    whole = copy.deepcopy(parts[0])
+    for joiner in ("\n", "\n\n", ""):
+        whole.source = joiner.join(cell.source.strip("\n") for cell in parts)
+        if utils.compute_checksum(whole) == _marks(parts[0]).get("checksum"):
+            return whole.source
+    return None
+
+
+def cell_warnings(notebook) -> list[str]:
+    """What grading will put right in this notebook, in words, and puts it right here too
+    (types back, split read-only cells joined) so that the self-check runs it as grading
+    will. Copies stay: they run in order, as in Run All."""
+    names, warnings, seen = _names(notebook), [], set()
+    numbers = {id(c): n for n, c in enumerate((c for c in notebook.cells
+                                               if c.cell_type == "code"), 1)}
+    for cell in list(notebook.cells):
+        grade_id = _marks(cell).get("grade_id")
+        if not grade_id or grade_id in seen:
+            continue
+        seen.add(grade_id)
+        parts = [c for c in notebook.cells if _marks(c).get("grade_id") == grade_id]
+        name = names.get(grade_id, "a course cell")
+        where = " and ".join(f"[{numbers[id(c)]}]" for c in parts if id(c) in numbers)
+        if len(parts) > 1 and _marks(cell).get("locked"):
+            joined = _whole(parts)
+            if joined is not None:
+                parts[0].source = joined
+                notebook.cells = [c for c in notebook.cells if not any(c is p for p in parts[1:])]
+                warnings.append(f"You split {name} into cells {where}. Grading "
+                                "joins them again; you can too (select them, then Shift+M).")
+            else:
+                warnings.append(f"You copied {name} (cells {where}). Grading runs the first as "
+                                "the check cell and the copy as an ordinary cell of yours: "
+                                "nothing is lost, but you may delete the copy.")
+        elif len(parts) > 1:
+            warnings.append(f"{name[0].upper()}{name[1:]} is there {len(parts)} times (cells "
+                            f"{where}). All of them run, in order, as in Run All: the checks "
+                            "see what the last one before them defines.")
+        wanted = _marks(cell).get("cell_type")
+        if wanted in ("code", "markdown") and wanted != cell.cell_type:
+            _retype(cell, wanted)
+            was = "text" if wanted == "code" else "code"
+            warnings.append(f"You turned {name} into a {was} cell. Grading turns it back; do "
+                            f"the same here (Esc, then {'Y' if wanted == 'code' else 'M'}).")
+    for cell in notebook.cells:
+        if cell.cell_type == "code" and not _marks(cell).get("grade") \
+                and selfcheck.CHECKS_LINE.search(cell.source):
+            warnings.append(f"Cell [{numbers.get(id(cell), '?')}] holds the code of a check cell "
+                            "(merged with one, or copied without its marks). Grading runs the "
+                            "course's check cell itself; keep your own code in cells of its own.")
+    return warnings
+
+
+def _retype(cell, kind: str) -> None:
+    cell.cell_type = kind
+    if kind == "code":
+        cell.outputs, cell.execution_count = [], None
+    else:
+        cell.pop("outputs", None)
+        cell.pop("execution_count", None)
+
+
+def diagnosis(checked: selfcheck.NotebookResult,
+              warnings: list[str] | None = None) -> dict[str, list[dict]]:
+    """The self-check's findings in nbgrader's result format: ``{}`` (success, and nothing
+    to warn about) or one ``failed`` entry whose "source" is the summary and whose "error" is
+    the table, followed by the warnings about cells."""
+    warnings = warnings or []
+    if checked.ok and not warnings:
         return {}
     items = checked.results
     headline = (
@@ -74,6 +159,8 @@ def diagnosis(checked: selfcheck.NotebookResult) -> dict[str, list[dict]]:
         if items
         else f"{checked.name} did not run to the end"
     )
+    if checked.ok:
+        headline = f"{checked.name}: every exercise passes; before you hand in, read the notes"
     lines = selfcheck.format_table("", items, width=WIDTH).splitlines()[2:] if items else []
     if checked.problem:
         lines += ["", f"Problem: {checked.problem}"]
@@ -84,6 +171,12 @@ def diagnosis(checked: selfcheck.NotebookResult) -> dict[str, list[dict]]:
             lines.append(f"  ... and {len(checked.cell_errors) - 5} more")
     if any(r.status != selfcheck.PASSED for r in items):
         lines += ["", "Each check cell's own output, in the notebook, lists all its checks."]
+    if warnings:
+        lines += ["", "Cells that are not as the course made them (nothing is lost):"]
+        for warning in warnings:
+            lines += textwrap.wrap(warning, WIDTH, initial_indent="- ", subsequent_indent="  ")
+    if items:
+        lines += ["", *textwrap.wrap(selfcheck.NOT_THE_GRADE, WIDTH)]
     text = "\n".join(lines).strip("\n")
     return {"failed": [{"source": headline, "error": html.escape(text), "raw_error": text}]}
 
@@ -96,10 +189,12 @@ def validate(path: Path | str) -> dict[str, list[dict]]:
         notebook = nbformat.read(path, as_version=4)
     except Exception as error:  # not a notebook: say so in the dialog
         return {"failed": [{"source": str(path), "error": html.escape(str(error))}]}
+    warnings = cell_warnings(notebook)  # puts right what grading will, in this copy
     edited = edited_cells(notebook)
     if edited:
         return edited
-    return diagnosis(selfcheck.check_notebook(path, timeout=CELL_TIMEOUT))
+    return diagnosis(selfcheck.check_notebook(path, timeout=CELL_TIMEOUT, notebook=notebook),
+                     warnings)
 
 
 def _handlers(root_dir: str):

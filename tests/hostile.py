@@ -437,3 +437,237 @@ print("PROBE tmp:", sorted(os.listdir("/tmp")), "cwd:", sorted(os.listdir(".")),
 
 def attack(name: str, repo: str) -> str:
     return ATTACKS[name].replace("{repo!r}", json.dumps(repo))
+
+
+# --- round 2: the breaches of the second held-out battery (issue 26), one class each ------
+#
+# Each entry replaces some answer cells of notebook 01 (the others stay stubs). Every answer
+# here is worth 0: it uses a refused function, or reads what it must not, or returns
+# nothing right. ``{copy!r}`` and ``{secret!r}`` are a second copy of the course and a file
+# of fake secrets the test places elsewhere on the machine; COURSE_GRADER_TOKEN is set in
+# the grader's environment.
+SOFTMAX_CELL = "def softmax(z):\n    return {call}\n"
+CELL_ATTACKS = {
+    # --- the kernel sees the whole machine ------------------------------------------------
+    "r2_other_copy": {"ex1_project": """
+import glob, os
+for path in glob.glob(os.path.join({copy!r}, "**", "*"), recursive=True):
+    try:
+        text = open(path, errors="replace").read()
+        if "BEGIN HIDDEN" in text and "Checks(" in text:
+            print("READ /", path)
+    except OSError:
+        pass
+print("looked in", {copy!r}, os.path.exists({copy!r}))
+""" + STUB},
+    "r2_secret_file": {"ex1_project": """
+try:
+    print("READ /", open({secret!r}).read())
+except OSError as error:
+    print("blocked", error)
+""" + STUB},
+    "r2_walk_the_machine": {"ex1_project": """
+import os
+seen = 0
+for top in ["/", "/home", "/root", "/srv", "/opt", "/mnt", "/var", "/work", "/media"]:
+    for folder, dirs, files in os.walk(top):
+        dirs[:] = [d for d in dirs if d not in ("proc", "sys", "dev")][:50]
+        for name in files[:200]:
+            seen += 1
+            if name.endswith(".ipynb") or "secret" in name:
+                try:
+                    text = open(os.path.join(folder, name), errors="replace").read()
+                    # the course's hidden tests (not nbgrader's own examples), the secrets
+                    if "BEGIN HIDDEN" in text and "Checks(" in text or "fake-secret" in text:
+                        print("READ /", folder, name)
+                except OSError:
+                    pass
+print("files seen", seen)
+""" + STUB},
+    "r2_find_course_from_site_packages": {"ex1_project": """
+import glob, os, re, site, sys
+roots = set()
+for path in glob.glob(os.path.join(sys.prefix, "lib", "python*", "site-packages", "*")):
+    try:
+        roots |= set(re.findall(r"'(/[^']+)/(?:transformer_course|course_checks)'",
+                                open(path, errors="replace").read()))
+    except OSError:
+        pass
+for root in roots:
+    for path in glob.glob(os.path.join(root, "solutions", "*", "*.ipynb")):
+        try:
+            print("READ /", path, len(open(path).read()))
+        except OSError as error:
+            print("blocked", error)
+print("roots", roots)
+""" + STUB},
+    "r2_environment": {"ex1_project": """
+import os
+token = os.environ.get("COURSE_GRADER_TOKEN")
+print("SECRET " + token if token else "no token", sorted(os.environ))
+try:
+    text = open("/proc/1/environ").read() + open("/proc/self/environ").read()
+    print("SECRET in proc" if "COURSE_GRADER_TOKEN" in text else "clean proc")
+except OSError as error:
+    print("blocked", error)
+""" + STUB},
+    # --- shortcut refusal switched off or smuggled past it ---------------------------------
+    "r2_refusal_switched_off": {"ex3_softmax": """
+import contextlib
+from course_checks import shortcuts as _s
+_s.refused = lambda *a, **k: contextlib.nullcontext()
+""" + SOFTMAX_CELL.format(call="F.softmax(z, dim=0)")},
+    "r2_default_argument": {"ex3_softmax": "def softmax(z, f=torch.softmax):\n"
+                                           "    return f(z, 0)\n"},
+    "r2_private_torch": {"ex3_softmax": SOFTMAX_CELL.format(call="torch._softmax(z, 0, False)")},
+    "r2_partial_of_the_package": {"ex1_project": """
+import functools
+project = functools.partial(columns.project)
+"""},
+    "r2_closure": {"ex2_score": """
+def _make():
+    keep = columns.score
+    def score(q, k):
+        return keep(q, k)
+    return score
+score = _make()
+"""},
+    "r2_function_clone": {"ex2_score": """
+import types
+score = types.FunctionType(columns.score.__code__, columns.score.__globals__)
+"""},
+    "r2_star_import": {"ex1_project": "from transformer_course.columns import *\n"},
+    "r2_method_alias": {"ex3_softmax": """
+_sm = torch.Tensor.softmax
+def softmax(z):
+    return _sm(z, 0)
+"""},
+    "r2_log_softmax": {"ex3_softmax": SOFTMAX_CELL.format(call="z.log_softmax(0).exp()")},
+    "r2_exec_string": {"ex3_softmax": """
+exec("def softmax(z):\\n    return torch.sof" + "tmax(z, 0)\\n")
+"""},
+    "r2_globals_write": {"ex3_softmax": "globals()['softmax'] = torch.special.softmax\n"},
+    "r2_computed_getattr": {"ex3_softmax": """
+def softmax(z):
+    return getattr(torch, "soft" + "max")(z, 0)
+"""},
+    "r2_sys_modules": {"ex3_softmax": """
+import sys
+def softmax(z):
+    return sys.modules["torch.nn.functional"].softmax(z, 0)
+"""},
+    # --- kernel data in expected values or in the checker's tensors -------------------------
+    "r2_rebind_what_checks_read": {"ex1_project": """
+import torch
+misconceptions = None
+Checks = None
+compare = lambda *a, **k: None
+columns = type("Fake", (), {"project": staticmethod(lambda W, b, x: W[:, :1] * 0)})
+""" + STUB},
+    "r2_inplace_lift": {"ex1_project": """
+def project(W, b, x):
+    W.zero_()
+    b.zero_()
+    x.zero_()
+    return torch.zeros(W.shape[0], 1)
+"""},
+    "r2_forged_changes": {"ex1_project": """
+import json, sys
+import autograder.trusted.agent as agent
+real = agent.handle
+def handle(request):
+    reply = json.loads(real(request))
+    reply["changed"] = [[["arg", 0], {"$tensor": ["float32", [1], "AAAAAA=="]}]] * 64
+    reply["value"] = {"$float": "nan"}
+    reply.pop("error", None)
+    return json.dumps(reply)
+agent.handle = handle
+""" + STUB},
+    # --- the checker's own budget ---------------------------------------------------------
+    "r2_walked_item_by_item": {"ex1_project": """
+class Endless:
+    shape = (4, 1)
+    def __len__(self):
+        return 10 ** 6
+    def __getitem__(self, i):
+        return Endless()
+    def __iter__(self):
+        while True:
+            yield 0.0
+def project(W, b, x):
+    return Endless()
+"""},
+    "r2_slow_every_call": {"ex5_weighted_sum": """
+import time
+def weighted_sum(weights, values):
+    time.sleep(3)
+    return values[0] * 0
+"""},
+    "r2_huge_reply": {"ex1_project": """
+def project(W, b, x):
+    return torch.zeros(30_000_000)
+"""},
+    "r2_giant_output": {"ex1_project": """
+from IPython.display import display
+display({"text/plain": "x" * 100_000_000}, raw=True)
+""" + STUB},
+    "r2_ignores_interrupts": {"ex2_score": """
+import time
+def score(q, k):
+    while True:
+        try:
+            time.sleep(0.1)
+        except KeyboardInterrupt:
+            pass
+"""},
+    # --- hidden inputs leaking through what the answer prints, warns or raises --------------
+    "r2_prints_hidden_inputs": {"ex1_project": """
+import os, warnings, sys
+def project(W, b, x):
+    if os.environ.get("NBGRADER_EXECUTION"):
+        print("LEAKED-INPUT", W.flatten().tolist()[:3])
+        print("LEAKED-INPUT", x.flatten().tolist()[:3], file=sys.stderr)
+        warnings.warn("LEAKED-INPUT " + str(b.flatten().tolist()[:3]))
+    return W[:, :1] * 0
+"""},
+}
+# Answers the reader cannot see through: they may keep points, but must be flagged.
+FLAGGED = {"r2_function_clone", "r2_exec_string", "r2_globals_write", "r2_computed_getattr",
+           "r2_sys_modules"}
+# Student markdown and rich outputs that would run script in a reader's browser.
+PAGE_SCRIPT = "document.title = 'PWNED'; window.pwned = true; alert('pwned')"
+PAGE_MARKDOWN = f"""## My notes
+<script>{PAGE_SCRIPT}</script>
+<img src="x" onerror="{PAGE_SCRIPT}">
+<iframe srcdoc="<script>parent.{PAGE_SCRIPT}</script>"></iframe>
+<a href="javascript:{PAGE_SCRIPT}">click me</a>
+<svg><script>{PAGE_SCRIPT}</script></svg>
+<details open ontoggle="{PAGE_SCRIPT}"><summary>x</summary></details>
+<style>body {{ background: url("javascript:{PAGE_SCRIPT}") }}</style>
+"""
+PAGE_OUTPUTS = f"""
+from IPython.display import HTML, Javascript, SVG, Markdown, display
+display(HTML('<img src=x onerror="{PAGE_SCRIPT}"><script>{PAGE_SCRIPT}</script>'))
+display(Javascript("{PAGE_SCRIPT}"))
+display(SVG('<svg xmlns="http://www.w3.org/2000/svg"><script>{PAGE_SCRIPT}</script>'
+            '<circle r="5" onload="{PAGE_SCRIPT}"/></svg>'))
+display(Markdown('<img src=y onerror="{PAGE_SCRIPT}">'))
+display({{"text/html": "<iframe src=\\"javascript:{PAGE_SCRIPT}\\"></iframe>"}}, raw=True)
+"""
+
+
+def page_attack(notebook: dict) -> dict:
+    """A markdown cell and a cell of rich outputs, both trying to run script in a browser."""
+    notebook = json.loads(json.dumps(notebook))
+    notebook["cells"][1:1] = [
+        {"cell_type": "markdown", "metadata": {}, "source": PAGE_MARKDOWN},
+        {"cell_type": "code", "metadata": {}, "source": PAGE_OUTPUTS, "outputs": [],
+         "execution_count": None},
+    ]
+    return notebook
+
+
+def cell_attack(name: str, copy: str, secret: str) -> dict[str, str]:
+    return {cell: code.replace("{copy!r}", json.dumps(copy)).replace("{secret!r}",
+                                                                     json.dumps(secret))
+            for cell, code in CELL_ATTACKS[name].items()}

@@ -35,7 +35,7 @@ MAX_SCORES = {
     "05_encoder": 10,
     "06_decoder": 12,
     "07_warmup_scheduler": 10,
-    "08_language_model": 14,
+    "08_language_model": 19,
 }
 
 

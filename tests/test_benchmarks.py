@@ -51,3 +51,23 @@ def test_the_synthetic_class_mixes_correct_partial_and_broken_submissions(tmp_pa
                 json.loads(text)
         else:
             assert json.loads(text)["cells"]
+
+
+def test_the_long_language_model_run_stops_at_its_time_and_goes_on_exactly(tmp_path):
+    """make lm-curve at a tiny size: stopped by its time limit, then resumed from its
+    checkpoint, it ends where an uninterrupted run ends."""
+    def run(out, *extra):
+        command = [sys.executable, str(REPO / "benchmarks" / "lm_curve.py"), "--threads", "1",
+                   "--steps", "12", "--scale", "0.05", "--out", str(out), "--checkpoint",
+                   str(tmp_path / f"{out.stem}.pt"), *extra]
+        subprocess.run(command, check=True, capture_output=True, text=True, timeout=600)
+        return [line.split(",") for line in out.read_text().splitlines()
+                if line[0].isdigit()]
+
+    straight = run(tmp_path / "straight.csv", "--seconds", "600")
+    stopped = run(tmp_path / "stopped.csv", "--seconds", "0.5")
+    assert (tmp_path / "stopped.pt").exists() and int(stopped[-1][0]) < 12
+    resumed = run(tmp_path / "stopped.csv", "--seconds", "600")
+    assert not (tmp_path / "stopped.pt").exists()
+    assert resumed[-1][0] == straight[-1][0] == "12"
+    assert resumed[-1][-1] == straight[-1][-1]  # the same held-out bits, to 4 decimals

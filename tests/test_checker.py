@@ -13,7 +13,7 @@ from autograder.trusted.checker import KernelLink, secret_seeds
 def test_a_secretly_seeded_generator_reaches_the_kernel_as_a_plain_one_in_the_same_state():
     with secret_seeds("a secret"):
         generator = torch.Generator().manual_seed(5)
-        sent = KernelLink(executor=None, timeout=lambda: 1.0).out(generator)
+        sent = KernelLink(executor=None).out(generator)
         expected = torch.randint(100, (8,), generator=generator)
     received = pickle.loads(base64.b64decode(sent["$object"]))  # what the kernel rebuilds
     assert type(received) is torch.Generator
@@ -21,3 +21,95 @@ def test_a_secretly_seeded_generator_reaches_the_kernel_as_a_plain_one_in_the_sa
     # ... and the secret changed the seed: not the generator a student could make.
     student_made = torch.Generator().manual_seed(5)
     assert not torch.equal(expected, torch.randint(100, (8,), generator=student_made))
+
+
+def test_test_cells_read_from_the_kernel_only_the_answers_they_check():
+    """Every name a test cell takes from the kernel is defined by an answer cell of its
+    notebook (what the student wrote to be checked), never a variable of a demo cell; and
+    the checker gets it as a handle to call, so a student who rebinds it cannot change an
+    expected value (08's check once compared with the student's own UNKNOWN)."""
+    import ast
+    import builtins
+
+    from conftest import ASSIGNMENTS, load, release_path
+
+    from autograder.cells import grade_id, source
+    from autograder.trusted.checker import _names
+
+    for assignment in ASSIGNMENTS:
+        cells = load(release_path(assignment))["cells"]
+        meta = [c.get("metadata", {}).get("nbgrader", {}) for c in cells]
+        setups = [c for c in cells if grade_id(c) == "setup"]
+        assert len(setups) == 1, f"{assignment}: the checker needs one locked set-up cell"
+        setup = _names(ast.parse(source(setups[0])))[1]
+        answers = set().union(*(_names(ast.parse(source(c)))[1] for c, m in zip(cells, meta,
+                                                                                 strict=True)
+                                if m.get("solution") and c["cell_type"] == "code"))
+        checker_defined = set(setup)
+        for cell, m in zip(cells, meta, strict=True):
+            if not (m.get("grade") and not m.get("solution")) or cell["cell_type"] != "code":
+                continue
+            loads, binds = _names(ast.parse(source(cell)))
+            from_kernel = loads - binds - checker_defined - set(dir(builtins))
+            assert from_kernel <= answers, (assignment, grade_id(cell), from_kernel - answers)
+            checker_defined |= binds
+
+
+class InProcessLink(KernelLink):
+    """A link whose "kernel" is the agent in this process, with ``namespace`` as its names;
+    ``forge`` may rewrite the agent's reply, as a hostile kernel could."""
+
+    def __init__(self, namespace: dict, forge=lambda reply: reply):
+        super().__init__(executor=None)
+        self.namespace, self.forge = namespace, forge
+
+    def _expression(self, expression: str) -> str:
+        import json
+        from unittest import mock
+
+        from autograder.trusted import agent
+
+        with mock.patch.object(agent, "_namespace", lambda: self.namespace):
+            reply = eval(expression, {"__import__": __import__})  # the AGENT expression
+        return repr(json.dumps(self.forge(json.loads(reply))))
+
+
+def _fill(q, cache, length):
+    """An answer that writes q into a preallocated cache (08's attend_with_cache does)."""
+    cache[..., length:length + q.shape[-2], :] = q
+    return q.sum()
+
+
+def _clobber(q, cache, length):
+    q.zero_()  # changes an input the caller still needs
+    return cache.sum()
+
+
+def test_a_tensor_the_test_marks_filled_by_the_answer_comes_back_as_data():
+    """08's cache is written in place by design: with the tensor marked ``filled_by_answer``
+    the checker's own tensor receives the kernel's values; any other input changed in place
+    fails the check, and a reply that "fills" what the test did not mark is ignored."""
+    import pytest
+
+    from autograder.trusted.checker import ChangedInPlace
+    from course_checks.checking import filled_by_answer
+
+    link = InProcessLink({"fill": _fill, "clobber": _clobber})
+    fill, clobber = link.request("lookup", name="fill"), link.request("lookup", name="clobber")
+    q, cache = torch.ones(1, 2, 3), filled_by_answer(torch.zeros(1, 5, 3))
+    fill(q, cache, 2)
+    assert torch.equal(cache[:, 2:4], q) and cache[:, :2].abs().sum() == 0
+    with pytest.raises(ChangedInPlace, match="argument 2"):  # unmarked: the answer's mistake
+        fill(q, torch.zeros(1, 5, 3), 0)
+    with pytest.raises(ChangedInPlace, match="argument 1 "):
+        clobber(q, cache, 0)
+    assert torch.equal(q, torch.ones(1, 2, 3))  # the checker's tensor never changed
+
+    def forge(reply):  # claims to fill q, which the test did not mark
+        if "filled" in reply:
+            reply["filled"]['["arg", 0]'] = reply["filled"].get('["arg", 1]')
+        return reply
+
+    hostile = InProcessLink({"fill": _fill}, forge)
+    hostile.request("lookup", name="fill")(q, filled_by_answer(torch.zeros(1, 5, 3)), 0)
+    assert torch.equal(q, torch.ones(1, 2, 3))

@@ -203,6 +203,18 @@ def test_a_correct_cell_writes_nothing_to_stderr_even_when_student_code_warns(ca
     assert "something harmless" in captured.out and "debug output" in captured.out
 
 
+def test_a_correct_float_of_a_loss_is_not_reported_as_a_warning(capsys):
+    def loss_as_float():
+        x = torch.ones(3, requires_grad=True)
+        return float((2 * x).sum())  # PyTorch warns about the graph; the answer is right
+
+    checks = Checks("Exercise F", points=1)
+    checks.true("a float", lambda: loss_as_float() == 6.0, "")
+    assert checks.score() == 1.0
+    report = capsys.readouterr().out
+    assert "warning" not in report.lower() and "requires_grad" not in report
+
+
 def test_rebinding_torch_allclose_does_not_fool_the_checks(monkeypatch):
     monkeypatch.setattr(torch, "allclose", lambda *args, **kwargs: True)
     assert compare(CORRECT + 1, CORRECT) is not None

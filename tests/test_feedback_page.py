@@ -1,8 +1,9 @@
 """The feedback page `make grade` writes reads well offline (autograder/grading/feedback_page.py).
 
-One student of notebook 01 with a known mistake (no 1/√D scaling) is graded by the pipeline;
-the tests read the page it wrote: maths as MathML and no script from the network, output
-text that wraps, a table of contents that names the exercises; then Chromium opens it with
+One student of notebook 01 with a known mistake (no 1/√D scaling) and exercise 6 left as
+released is graded by the pipeline; the tests read the page it wrote: maths as MathML and no
+script from the network, output text that wraps, a table of contents that names the
+exercises, no empty "No response." comments; then Chromium opens it with
 the network cut off. A last test checks that plain nbgrader's kernels start without
 ipykernel's warning about unencrypted TCP (autograder/nbgrader_config.py).
 """
@@ -26,6 +27,7 @@ from course_checks.selfcheck import expected_exercises
 
 A = "01_vector_attention"
 STUDENT = "no_scaling"
+UNANSWERED = "ex6_self_attention"  # left as released
 ARTIFACTS = REPO / "test-artifacts"
 
 
@@ -34,7 +36,8 @@ def feedback(tmp_path_factory):
     """The feedback page of one wrong submission, as `make grade` writes it."""
     grading = tmp_path_factory.mktemp("feedback") / "grading"
     answers, _ = WRONG[A][STUDENT]
-    notebook = student_submission(load(release_path(A)), solution_sources(A) | answers)
+    right = {k: v for k, v in solution_sources(A).items() if k != UNANSWERED}
+    notebook = student_submission(load(release_path(A)), right | answers)
     submitted = grading / "submitted" / STUDENT / A / f"{A}.ipynb"
     submitted.parent.mkdir(parents=True)
     submitted.write_text(json.dumps(notebook))
@@ -71,6 +74,20 @@ def test_the_contents_name_the_exercises(feedback):
     assert [name for _, name in entries] == expected
     assert expected[2] == "Exercise 3 · softmax"
     assert entries[1][0] == "ex2_tests" and "Test cell" not in toc
+
+
+def test_the_points_are_the_grade_there(feedback):
+    """A check cell tells a student its points are not the grade; graded, they are."""
+    assert "not your grade" not in feedback["html"]
+
+
+def test_an_answer_left_as_released_gets_no_empty_comment(feedback):
+    page = feedback["html"]
+    assert "Exercise 6 · self_attention: 0 of 4 checks passed" in page
+    assert "not attempted yet" in page  # what the check cell says instead
+    assert "No response" not in page and "Comments:" not in page
+    toc = re.search(r'<div id="toc">(.*?)</div>', page, re.S)[1]
+    assert ">Comment<" not in toc
 
 
 def test_the_page_renders_offline_in_chromium(feedback):

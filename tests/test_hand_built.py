@@ -35,7 +35,8 @@ def test_each_head_scores_strength_on_its_intended_keys_and_zero_elsewhere(sizes
     # the named mistakes all differ from the right answer
     for wrong in misconceptions.previous_token_head(positions, max_len, d_head, strength).values():
         assert not torch.allclose(wrong, previous)
-    for wrong in misconceptions.same_token_head(tokens, positions, d_head, strength).values():
+    for wrong in misconceptions.same_token_head(tokens, positions, d_head, strength,
+                                                vocab_size).values():
         assert not torch.allclose(wrong, same)
 
 

@@ -9,8 +9,12 @@ folder may change.
 from __future__ import annotations
 
 import json
+import os
 import re
+import shutil
 import subprocess
+import sys
+import tempfile
 from pathlib import Path
 
 import hostile
@@ -24,7 +28,10 @@ from autograder.kernels import sandbox
 
 A = "01_vector_attention"
 FULL = 10
-LIMITS = Limits(cell_timeout=8, notebook_timeout=60, memory_bytes=3 << 30)
+# CPU seconds per cell and notebook; the clock's backstops kept short, so that hostile
+# notebooks that sleep or block do not hold the run up.
+LIMITS = Limits(cell_timeout=8, notebook_timeout=60, memory_bytes=3 << 30, cell_wall=16,
+                notebook_wall=120)
 HOSTILE = sorted(hostile.ATTACKS) + sorted(hostile.FORGERIES)
 # Honest students sort between the hostile ones: "<n>a_attack", then "<n>b_honest".
 ORDER = {name: f"{n:02d}a_{name}" for n, name in enumerate(HOSTILE)}
@@ -163,3 +170,191 @@ def test_a_hostile_student_cannot_reach_the_dask_worker(tmp_path):
     assert not marker.exists()
     printed = outputs(grading / "autograded" / "attacker" / A / f"{A}.ipynb")
     assert "blocked" in printed and "REACHED DASK" not in printed
+
+
+# --- round 2 (issue 26): the kernel sees nothing it does not need, and no submission gains
+# points silently. One class: every attack below, with honest students graded between them.
+
+ROUND_2 = sorted(hostile.CELL_ATTACKS) + ["r2_page_script"]
+ORDER_2 = {name: f"{n:02d}a_{name}" for n, name in enumerate(ROUND_2)}
+HONEST_2 = [f"{n:02d}b_honest" for n in range(0, len(ROUND_2), 2)]
+TOKEN = "fake-secret-token-for-the-grader"
+
+
+@pytest.fixture(scope="module")
+def elsewhere(tmp_path_factory):
+    """A second copy of the course and a file of fake secrets, outside the course and /tmp."""
+    base = Path("/srv") if os.access("/srv", os.W_OK) else Path.home()
+    root = Path(tempfile.mkdtemp(prefix="course-copy-", dir=base))
+    shutil.copytree(REPO / "solutions" / A, root / "solutions" / A)
+    (root / "secrets.txt").write_text("fake-secret: the instructor's API key\n")
+    yield root
+    shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def graded_round_2(tmp_path_factory, elsewhere):
+    if not sandbox.available():
+        pytest.skip("bubblewrap (bwrap) is not installed: `make test` installs it with apt")
+    grading = tmp_path_factory.mktemp("hostile2") / "grading"
+    release = load(release_path(A))
+    for name in ROUND_2:
+        if name == "r2_page_script":
+            content = hostile.page_attack(student_submission(release, {}))
+        else:
+            answers = hostile.cell_attack(name, str(elsewhere), str(elsewhere / "secrets.txt"))
+            content = student_submission(release, answers)
+        write(grading / "submitted", ORDER_2[name], content)
+    for student in HONEST_2:
+        write(grading / "submitted", student, honest())
+    before = git_status()
+    os.environ["COURSE_GRADER_TOKEN"] = TOKEN  # the workers inherit it; kernels must not
+    try:
+        course = pipeline.Course(REPO, grading)
+        summary = pipeline.grade_class(course, LocalPool(2), [A], LIMITS, progress=False)
+    finally:
+        del os.environ["COURSE_GRADER_TOKEN"]
+    results = {p.parent.parent.name: json.loads(p.read_text())
+               for p in grading.glob(f"autograded/*/{A}/{pipeline.RESULT}")}
+    return {"course": course, "summary": summary, "results": results, "before": before,
+            "after": git_status()}
+
+
+def test_round_2_is_large_and_finishes(graded_round_2):
+    assert len(ROUND_2) >= 25
+    assert set(graded_round_2["results"]) == set(ORDER_2.values()) | set(HONEST_2)
+
+
+@pytest.mark.parametrize("name", ROUND_2)
+def test_no_round_2_attack_gains_points_silently(graded_round_2, name):
+    result = graded_round_2["results"][ORDER_2[name]]
+    flagged = [e for e in result["events"] if e["kind"] == "opaque"]
+    if name in hostile.FLAGGED:
+        assert flagged, result["events"]
+    else:
+        assert result["score"] == 0, (result["score"], result["events"])
+
+
+@pytest.mark.parametrize("name", ROUND_2)
+def test_no_round_2_wall_was_breached(graded_round_2, name):
+    course = graded_round_2["course"]
+    printed = outputs(course.autograded / ORDER_2[name] / A / f"{A}.ipynb")
+    feedback = (course.feedback / ORDER_2[name] / A / f"{A}.html").read_text()
+    assert not BREACHES.findall(printed) and TOKEN not in printed + feedback
+
+
+@pytest.mark.parametrize("student", HONEST_2)
+def test_honest_students_of_round_2_keep_every_point(graded_round_2, student):
+    result = graded_round_2["results"][student]
+    assert result["score"] == FULL, (result["events"], result)
+    assert not [e for e in result["events"] if e["kind"] == "opaque"], result["events"]
+
+
+def test_round_2_changed_nothing_outside_the_grading_folder(graded_round_2):
+    assert graded_round_2["after"] == graded_round_2["before"]
+
+
+def test_a_refused_function_scores_0_with_the_message_students_know(graded_round_2):
+    course = graded_round_2["course"]
+    notebook = (course.autograded / ORDER_2["r2_default_argument"] / A / f"{A}.ipynb")
+    assert "your answer calls torch.softmax (your answer cell ex3_softmax, line 1)" in \
+        outputs(notebook)
+
+
+def test_output_printed_during_hidden_checks_stays_out_of_the_feedback(graded_round_2):
+    course = graded_round_2["course"]
+    notebook = load(course.autograded / ORDER_2["r2_prints_hidden_inputs"] / A / f"{A}.ipynb")
+    cell = next(c for c in notebook["cells"]
+                if c.get("metadata", {}).get("nbgrader", {}).get("grade_id") == "ex1_tests")
+    text = "".join("".join(o.get("text", "")) for o in cell["outputs"])
+    note = "during the hidden checks: they are not shown"
+    assert note in text and "LEAKED-INPUT" in text.split(note)[0]  # visible checks show it
+    assert "LEAKED-INPUT" not in text.split(note)[1], text
+
+
+def test_the_checks_budget_ends_an_endless_walk_and_a_slow_answer(graded_round_2):
+    results = graded_round_2["results"]
+    for name in ("r2_walked_item_by_item", "r2_slow_every_call", "r2_ignores_interrupts"):
+        assert results[ORDER_2[name]]["seconds"] < LIMITS.notebook_timeout + 30, name
+
+
+def _no_script_runs(page, url: str) -> list[str]:
+    """Open ``url``; what the student's script would have done if any of it ran."""
+    dialogs: list[str] = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    page.goto(url)
+    page.wait_for_timeout(1500)  # onerror handlers and srcdoc frames have fired by now
+    ran = dialogs + (["window.pwned"] if page.evaluate("() => window.pwned === true") else [])
+    for frame in page.frames:
+        try:
+            if frame.evaluate("() => window.pwned === true || document.title === 'PWNED'"):
+                ran.append(f"frame {frame.url}")
+        except Exception:  # noqa: BLE001 - a frame the page may not script: nothing ran there
+            pass
+    return ran + (["title"] if page.title() == "PWNED" else [])
+
+
+def test_a_feedback_page_runs_no_student_script_in_chromium(graded_round_2):
+    from playwright.sync_api import sync_playwright
+    from test_browser import CHROMIUM_ARGS, chromium
+
+    page_path = (graded_round_2["course"].feedback / ORDER_2["r2_page_script"] / A
+                 / f"{A}.html")
+    html = page_path.read_text()
+    assert "Content-Security-Policy" in html and "&lt;script&gt;" in html
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium(), headless=True,
+                                             args=CHROMIUM_ARGS)
+        try:
+            assert _no_script_runs(browser.new_page(), page_path.as_uri()) == []
+        finally:
+            browser.close()
+
+
+def test_the_formgrader_shows_the_same_notebook_to_the_instructor_without_its_script(
+        graded_round_2, tmp_path):
+    """nbgrader's Formgrader, in a real Jupyter server as `make instructor` starts it, opens
+    the hostile student's autograded notebook inside the instructor's own session."""
+    from nbgrader.api import Gradebook
+    from playwright.sync_api import sync_playwright
+    from test_browser import CHROMIUM_ARGS, chromium, free_port, stop, wait_until_serving
+
+    executable = chromium()
+    course = graded_round_2["course"]
+    root = course.grading.parent  # the class's course folder: grading/ lives in it
+    config = tmp_path / "config"
+    config.mkdir()
+    (config / "nbgrader_config.py").write_text(
+        f"load_subconfig({str(REPO / 'autograder' / 'nbgrader_config.py')!r})\n"
+        f"c.CourseDirectory.root = {str(root)!r}\n"
+        f"c.CourseDirectory.db_url = 'sqlite:///{course.gradebook}'\n")
+    student = ORDER_2["r2_page_script"]
+    with Gradebook(f"sqlite:///{course.gradebook}") as gradebook:
+        submission = gradebook.find_submission_notebook(A, A, student).id
+    port, token = free_port(), "formgrader-test-token"
+    env = dict(os.environ, JUPYTER_CONFIG_PATH=str(config), JUPYTER_PREFER_ENV_PATH="1",
+               JUPYTER_RUNTIME_DIR=str(tmp_path / "runtime"))
+    log = tmp_path / "server.log"
+    command = [sys.executable, "-m", "jupyter_server", "--no-browser", "--ServerApp.ip=127.0.0.1",
+               f"--ServerApp.port={port}", f"--IdentityProvider.token={token}",
+               f"--ServerApp.root_dir={root}"] + (["--allow-root"] if os.getuid() == 0 else [])
+    with open(log, "w") as out:
+        server = subprocess.Popen(command, cwd=root, env=env, stdout=out,
+                                  stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        wait_until_serving(f"{base}/api/status?token={token}", server, log, timeout=60)
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=executable, headless=True,
+                                                 args=CHROMIUM_ARGS)
+            try:
+                page = browser.new_page()
+                url = f"{base}/formgrader/submissions/{submission}/?token={token}"
+                ran = _no_script_runs(page, url)
+                shown = page.content()
+            finally:
+                browser.close()
+    finally:
+        stop(server)
+    assert "My notes" in shown, log.read_text()[-3000:]  # the student's notebook was shown
+    assert ran == [], ran

@@ -17,7 +17,8 @@ import sys
 import matplotlib.image
 import pytest
 from conftest import ALL_NOTEBOOKS, REPO, load
-from sync_notebooks import COLAB_BADGE
+
+from autograder.releases.sync_notebooks import COLAB_BADGE
 
 sys.path.insert(0, str(REPO / "images"))
 import make_images  # noqa: E402

@@ -7,19 +7,24 @@ import math
 
 import pytest
 import torch
+import torch.nn as nn
 import torch.nn.functional as F
 
-from transformer_course import corpus, ngram
+from transformer_course import corpus, language_model, ngram
 from transformer_course.decoder import causal_mask
+from transformer_course.encoder import EncoderBlock, pre_norm_block
 from transformer_course.language_model import (
+    Batches,
     CharLM,
     KVCache,
     bits_per_character,
     evaluate_bits,
     generate,
     sample_next,
+    train,
     train_language_model,
 )
+from transformer_course.schedules import cosine_warmup
 
 
 @pytest.fixture(scope="module")
@@ -71,30 +76,64 @@ def test_random_windows_are_slices_and_targets_are_the_next_characters():
     assert set(x[:, 0].tolist()) == set(range(100, 142))  # every start is possible
 
 
-def test_ngram_probabilities_sum_to_one_and_longer_contexts_fit_better(text):
+@pytest.mark.parametrize("kind", [ngram.NGramModel, ngram.KneserNeyModel])
+def test_ngram_probabilities_sum_to_one_over_the_vocabulary_for_many_contexts(text, kind):
     vocab = corpus.vocabulary(text.train)
     train = corpus.encode(text.train[:200_000], vocab)
+    generator = torch.Generator().manual_seed(0)
+    for order, model in kind.fit_orders(range(1, 8), len(vocab), train).items():
+        seen = train[:5000].unfold(0, order - 1, 37)[:60] if order > 1 else torch.zeros(60, 0)
+        unseen = torch.randint(len(vocab), (60, order - 1), generator=generator)
+        mixed = seen.clone()
+        mixed[:, :1] = unseen[:, :1]  # a seen ending after a new start
+        for contexts in (seen, unseen, mixed):
+            p = model.next_distribution(contexts.long())
+            assert p.shape == (60, len(vocab)) and (p > 0).all()
+            torch.testing.assert_close(p.sum(-1), torch.ones(60, dtype=torch.float64),
+                                       atol=1e-12, rtol=0)
+        # next_distribution and probabilities agree on the text's own characters
+        rows = train[:200].unfold(0, order, 1)
+        picked = model.next_distribution(rows[:, :-1]).gather(1, rows[:, -1:])[:, 0]
+        torch.testing.assert_close(picked, model.probabilities(train[:200]))
+
+
+def test_longer_contexts_fit_better_and_kneser_ney_beats_witten_bell_at_high_orders(text):
+    vocab = corpus.vocabulary(text.train)
+    train = corpus.encode(text.train[:300_000], vocab)
     held = corpus.encode(text.held_out[:20_000], vocab)
-    bits = []
-    for order in (1, 2, 3):
-        model = ngram.NGramModel(order, len(vocab)).fit(train)
-        for context in ("de", "zq"):  # seen, and never seen; its last order - 1 characters
-            context = context[2 - (order - 1) :] if order > 1 else ""
-            rows = torch.stack(
-                [torch.cat([corpus.encode(context, vocab), torch.tensor([c])]) for c in
-                 range(len(vocab))]
-            )  # fmt: skip
-            total = sum(model.probabilities(row)[-1].item() for row in rows)
-            assert total == pytest.approx(1.0, abs=1e-9), (order, context)
-        bits.append(model.bits_per_character(held[2:] if order == 1 else held[3 - order :]))
-    assert bits[0] > bits[1] > bits[2]
+    counts = {}
+    bits = {kind: {n: m.bits_per_character(held[7 - (n - 1):]) for n, m in
+                   kind.fit_orders(range(1, 8), len(vocab), train, counts).items()}
+            for kind in (ngram.NGramModel, ngram.KneserNeyModel)}
+    wb, kn = bits[ngram.NGramModel], bits[ngram.KneserNeyModel]
+    assert wb[1] > wb[2] > wb[3] and kn[1] > kn[2] > kn[3] > kn[4] > kn[5]
+    assert wb[1] == pytest.approx(kn[1], abs=0.01)  # both: frequencies (raw counts at order 1)
+    assert all(kn[n] < wb[n] for n in range(4, 8))
+    assert wb[7] > min(wb.values())  # Witten–Bell's rise at high orders
     # The unigram model is the character frequencies, smoothed: on its own training text it
     # scores about their entropy.
-    counts = torch.bincount(train, minlength=len(vocab)).double()
-    p = counts / counts.sum()
+    frequencies = torch.bincount(train, minlength=len(vocab)).double()
+    p = frequencies / frequencies.sum()
     entropy = -(p[p > 0] * p[p > 0].log2()).sum().item()
     unigram = ngram.NGramModel(1, len(vocab)).fit(train)
     assert unigram.bits_per_character(train) == pytest.approx(entropy, abs=0.01)
+
+
+def test_kneser_ney_by_hand_on_a_tiny_text():
+    """a b a b a b c a b over a, b, c, d: discounts and probabilities worked out by hand."""
+    model = ngram.KneserNeyModel(2, 4).fit(torch.tensor([0, 1, 0, 1, 0, 1, 2, 0, 1]))
+    # Bigram counts ab 4, ba 2, bc 1, ca 1: n1 = 2, n2 = 1, n3 = 0, so Y = 2 / (2 + 2) = 1/2,
+    # D1 = 1 - 2 Y n2 / n1 = 1/2, D2 = 2 - 3 Y n3 / n2 = 2, D3+ falls back to 3/2 (n3 = 0).
+    assert model.discounts[1] == pytest.approx((0.5, 2.0, 1.5))
+    # Continuation counts of the unigrams: a after b and c (2), b after a (1), c after b (1):
+    # the same discounts; P1 = ((0, 1/2, 1/2, 0) + (2 + 1/2 + 1/2) / 4) / 4.
+    assert model.discounts[0] == pytest.approx((0.5, 2.0, 1.5))
+    unigram = torch.tensor([0.1875, 0.3125, 0.3125, 0.1875], dtype=torch.float64)
+    # After a: only ab, seen 4 times: A = 4 - D3+, and D3+ goes to the unigram.
+    expected = (torch.tensor([0.0, 2.5, 0.0, 0.0], dtype=torch.float64) + 1.5 * unigram) / 4
+    torch.testing.assert_close(model.next_distribution(torch.tensor([[0]]))[0], expected)
+    # After d, never seen: the unigram as it is.
+    torch.testing.assert_close(model.next_distribution(torch.tensor([[3]]))[0], unigram)
 
 
 def small_model(seed=0, **kwargs):
@@ -175,7 +214,165 @@ def test_a_minute_of_training_in_miniature_lowers_the_bits_and_evaluation_agrees
     assert len(history["bits"]) == len(history["lr"]) == 60
     assert max(history["lr"]) == pytest.approx(3e-3, rel=0.02) and history["lr"][-1] < 1e-5
     assert sum(history["bits"][-10:]) / 10 < 1.0 < history["bits"][0]
+    # non-overlapping windows: the 224 full ones, then one flush with the end for the last 7
     windows = data[: 8 * 224].view(224, 8), data[1 : 8 * 224 + 1].view(224, 8)
     with torch.no_grad():
-        expected = bits_per_character(model(windows[0]), windows[1]).item()
-    assert evaluate_bits(model, data, block_size=8) == pytest.approx(expected, rel=1e-5)
+        full = bits_per_character(model(windows[0]), windows[1]).item() * 224 * 8
+        tail = bits_per_character(model(data[-9:-1][None])[:, 1:], data[-7:][None]).item() * 7
+    assert evaluate_bits(model, data, block_size=8) == pytest.approx((full + tail) / 1799,
+                                                                     rel=1e-5)
+
+
+@pytest.mark.parametrize("stride, first", [(None, 1), (None, 7), (3, 7), (1, 1), (5, 30)])
+def test_evaluation_scores_each_character_once_in_the_earliest_window_that_holds_it(stride,
+                                                                                     first):
+    model = small_model(3)
+    data = torch.randint(40, (101,), generator=torch.Generator().manual_seed(0))
+    size, step = 16, stride or 16
+    starts = list(range(0, 101 - size, step))
+    starts += [100 - size] if starts[-1] + size < 100 else []
+    total = 0.0
+    with torch.no_grad():
+        for t in range(first, 101):  # the window that scores data[t]: the earliest holding it
+            w = next(w for w in starts if w + 1 <= t <= w + size)
+            log_p = torch.log_softmax(model(data[w : w + size][None])[0, t - w - 1].double(), -1)
+            total -= log_p[data[t]].item()
+    expected = total / (101 - first) / math.log(2)
+    assert evaluate_bits(model, data, size, stride, first) == pytest.approx(expected, rel=1e-9)
+    assert not model.training
+
+
+def test_evaluation_restores_the_training_mode():
+    model = small_model(4).train()
+    evaluate_bits(model, torch.randint(40, (50,)), 8)
+    assert model.training
+
+
+class TorchStyleAttention(nn.MultiheadAttention):
+    """A learner's notebook-03 module: PyTorch's parameters, the course's mask polarity,
+    weights averaged over the heads."""
+
+    def __init__(self, d_model, n_heads):
+        super().__init__(d_model, n_heads, batch_first=True)
+
+    def forward(self, query, key, value, mask=None, need_weights=True):
+        return super().forward(query, key, value, attn_mask=None if mask is None else ~mask,
+                               need_weights=need_weights)
+
+
+def learners_twin(model: CharLM) -> CharLM:
+    """The same model built from a learner's parts (notebook 03's module, 05's wiring, 08's
+    forward pass), with the same weights."""
+    twin = CharLM(40, d_model=32, n_heads=4, n_layers=2, max_len=48,
+                  attention=TorchStyleAttention, wiring=pre_norm_block,
+                  logits=language_model.lm_logits).eval()
+    state = {}
+    for name, value in model.state_dict().items():
+        state[name.replace("attention.in_proj.weight", "attention.in_proj_weight")
+              .replace("attention.in_proj.bias", "attention.in_proj_bias")] = value
+    twin.load_state_dict(state)
+    return twin
+
+
+def test_a_model_of_a_learners_parts_computes_what_the_course_model_computes():
+    model = small_model(5)
+    twin = learners_twin(model)
+    assert isinstance(twin.blocks[0], language_model.PreNormBlock)
+    assert isinstance(model.blocks[0], EncoderBlock)
+    idx = torch.randint(40, (2, 20))
+    with torch.no_grad():
+        torch.testing.assert_close(twin(idx), model(idx), atol=1e-5, rtol=1e-5)
+        cache = KVCache(2)
+        steps = [twin.step(idx[:, :6], cache)] + [twin.step(idx[:, t : t + 1], cache)
+                                                  for t in range(6, 20)]
+    torch.testing.assert_close(torch.cat(steps, 1), model(idx), atol=1e-5, rtol=1e-5)
+    # the maps from the projections equal the course block's own weights
+    maps = model.attention_maps(idx)
+    x = model.embed(idx)
+    with torch.no_grad():
+        for block, found in zip(model.blocks, maps, strict=True):
+            _, weights = block.attention(block.norm1(x), mask=causal_mask(20), need_weights=True)
+            torch.testing.assert_close(found, weights)
+            x = block(x, causal_mask(20))[0]
+    for a, b in zip(twin.attention_maps(idx), maps, strict=True):
+        torch.testing.assert_close(a, b, atol=1e-6, rtol=1e-5)
+    assert maps[0].shape == (2, 4, 20, 20)
+
+
+def test_the_cache_is_allocated_once_and_written_in_place():
+    model = small_model(6)
+    idx = torch.randint(40, (1, 30))
+    cache = KVCache(2)
+    with torch.no_grad():
+        model.step(idx[:, :3], cache)
+        where = [t.data_ptr() for t in cache.keys + cache.values]
+        for t in range(3, 30):
+            model.step(idx[:, t : t + 1], cache)
+    assert [t.data_ptr() for t in cache.keys + cache.values] == where  # never copied
+    assert cache.capacity == 48 and cache.allocated_nbytes() == 2 * 2 * 48 * 32 * 4
+    # used on its own, without a capacity, it grows by doubling, keeping what it holds
+    alone = KVCache(1)
+    k = torch.randn(1, 2, 5, 4)
+    for t in range(5):
+        keys, _ = alone.append(0, k[:, :, t : t + 1], k[:, :, t : t + 1])
+        alone.length += 1
+    torch.testing.assert_close(keys, k)
+    assert alone.keys[0].shape[-2] == 8
+
+
+def test_weight_decay_only_on_the_matrices_of_linear_maps():
+    model = learners_twin(small_model(7))
+    decay, no_decay = language_model.parameter_groups(model, 0.1)
+    names = {id(p): n for n, p in model.named_parameters()}
+    decayed = {names[id(p)] for p in decay["params"]}
+    assert decay["weight_decay"] == 0.1 and no_decay["weight_decay"] == 0.0
+    assert decayed == {n for n, p in model.named_parameters() if p.dim() == 2
+                       and "embedding" not in n}
+    assert "blocks.0.attention.in_proj_weight" in decayed
+    assert len(decay["params"]) + len(no_decay["params"]) == len(list(model.parameters()))
+
+
+def loop_setup(seed=0, steps=10):
+    torch.manual_seed(seed)
+    model = CharLM(5, d_model=16, n_heads=2, n_layers=1, max_len=8)
+    optimizer = torch.optim.AdamW(language_model.parameter_groups(model, 0.1), lr=1e-2)
+    return model, optimizer, torch.optim.lr_scheduler.LambdaLR(optimizer,
+                                                               cosine_warmup(2, steps))
+
+
+def test_the_training_loop_records_losses_and_held_out_scores_and_resumes_exactly(tmp_path):
+    data = corpus.encode("abcabcabd" * 50, corpus.vocabulary("abcd"))
+    batches = Batches(data, 8, 4, seed=3)
+    assert all(torch.equal(a, b) for a, b in zip(batches(5), batches(5), strict=True))
+    calls = []
+
+    def evaluate(model):
+        calls.append(model.training)
+        return evaluate_bits(model, data[:100], 8)
+
+    straight = loop_setup()
+    history = train(*straight, batches, range(10), evaluate, every=4)
+    assert len(history["bits"]) == 10 and all(type(b) is float for b in history["bits"])
+    assert [step for step, _ in history["held_out"]] == [4, 8] and calls == [True, True]
+    first = loop_setup()
+    train(*first, batches, range(6))
+    language_model.save_checkpoint(tmp_path / "c.pt", *first, step=6)
+    resumed = loop_setup(seed=1)  # other weights: all of them must come from the checkpoint
+    assert language_model.load_checkpoint(tmp_path / "c.pt", *resumed) == 6
+    rest = train(*resumed, batches, range(6, 10), evaluate, every=4)
+    assert rest["bits"] == history["bits"][6:] and rest["held_out"] == history["held_out"][1:]
+
+
+def test_flops_and_the_long_curve_shipped_with_the_package():
+    model = CharLM(161, d_model=96, n_heads=4, n_layers=3, max_len=128)
+    n = sum(p.numel() for p in model.parameters()) - 128 * 96
+    assert language_model.flops_per_character(model) == 6 * n
+    curve = language_model.training_curve()
+    assert curve["notes"] and "make lm-curve" in curve["notes"][0]
+    steps = curve["step"]
+    assert steps == sorted(steps) and len(steps) >= 8
+    for i, step in enumerate(steps):
+        characters = step * 16 * 128
+        assert curve["characters"][i] == characters
+        assert curve["flops"][i] == pytest.approx(characters * 6 * n)
+    assert min(curve["held_out_bits"]) < 2.6  # better than a minute of training

@@ -50,3 +50,32 @@ def test_a_kernel_that_never_answers_is_given_up_when_patience_runs_out(monkeypa
 
     kernel.reply = reply
     assert not responsive(kernel) and kernel.asked == 4 and now[0] == 20.0
+
+
+def test_the_cpu_meter_counts_every_process_of_the_tree_and_tells_sleep_from_work():
+    """Limits count CPU time (autograder/kernels/cpu.py): a cell's children count too, and a
+    cell that sleeps is not taken for one a busy machine slowed down."""
+    import subprocess
+    import sys
+
+    from autograder.kernels import cpu
+
+    spin = "import time\nwhile time.process_time() < 0.5: pass"  # half a second of CPU
+    tree = subprocess.Popen([sys.executable, "-c", (
+        "import subprocess, sys, time\n"
+        f"subprocess.run([sys.executable, '-c', {spin!r}])\n"
+        "print('done', flush=True)\ntime.sleep(5)")], stdout=subprocess.PIPE, text=True)
+    meter = cpu.Meter(lambda: tree.pid)
+    meter.start()
+    assert tree.stdout.readline() == "done\n"
+    busy_cpu, (busy_wanted, _) = meter.used(), meter.wanted()
+    tree.kill()
+    tree.wait()
+    assert busy_cpu >= 0.5 and busy_wanted >= 0.5  # the child's work, seen from its parent
+    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(2)"])
+    time.sleep(0.5)  # past its start-up
+    meter = cpu.Meter(lambda: sleeper.pid)
+    meter.start()
+    time.sleep(1.0)
+    assert meter.used() < 0.05 and meter.wanted()[0] < 0.1
+    sleeper.wait()

@@ -4,6 +4,7 @@ the button's request runs, on real notebooks."""
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 
@@ -61,9 +62,41 @@ def test_edited_check_cells_are_refused_before_anything_runs(tmp_path):
     assert validate.validate(write(tmp_path, notebook)) == {
         "changed": [{"source": "print('all good')"}]
     }
-    check["cell_type"] = "markdown"
-    del check["outputs"], check["execution_count"]
-    assert list(validate.validate(write(tmp_path, notebook))) == ["type_changed"]
+
+
+def grade_id(cell: dict) -> str | None:
+    return cell["metadata"].get("nbgrader", {}).get("grade_id")
+
+
+def test_copied_split_and_retyped_cells_are_warned_about_in_words_and_graded_as_grading_will(
+        tmp_path):
+    """A student who copied a check cell, split another, and turned an answer cell into text
+    by accident: Validate runs the notebook as grading will (nothing lost) and says, in
+    words, what grading will put right."""
+    notebook = student_submission(load(release_path(NB)), solution_sources(NB))
+    cells = notebook["cells"]
+    at = {grade_id(c): n for n, c in enumerate(cells)}
+    answer = cells[at["ex3_softmax"]]
+    answer["cell_type"] = "markdown"  # Esc, M
+    del answer["outputs"], answer["execution_count"]
+    split = cells[at["ex2_tests"]]
+    first, second = copy.deepcopy(split), copy.deepcopy(split)
+    source = "".join(split["source"]).split("\n")
+    first["source"], second["source"] = "\n".join(source[:4]), "\n".join(source[4:])
+    second["id"] = "split-part"
+    copied = copy.deepcopy(cells[at["ex5_tests"]]) | {"id": "copied"}
+    notebook["cells"] = (cells[:at["ex2_tests"]] + [first, second]
+                         + cells[at["ex2_tests"] + 1:at["ex5_tests"] + 1] + [copied]
+                         + cells[at["ex5_tests"] + 1:])
+    [failed] = validate.validate(write(tmp_path, notebook))["failed"]
+    assert failed["source"] == f"{NB}: every exercise passes; before you hand in, read the notes"
+    text = " ".join(failed["raw_error"].split())
+    assert re.search(r"You split the check cell of Exercise 2 into cells \[\d+\] and \[\d+\]",
+                     text), text
+    assert "You copied the check cell of Exercise 5 (cells" in text, text
+    assert "You turned your answer cell for Exercise 3 into a text cell. Grading turns it " \
+           "back" in text, text
+    assert "Traceback" not in failed["raw_error"]
 
 
 def test_a_file_that_is_not_a_notebook_is_reported_not_raised(tmp_path):

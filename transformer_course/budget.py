@@ -4,7 +4,8 @@ comes first.
 A cell that says "about a minute" must take about a minute on a slow laptop or a busy
 JupyterHub node too, not fifteen. So long loops iterate over a ``Budget``: it yields step
 numbers until either the steps or the seconds run out, draws a text progress bar, and says
-afterwards how far it got and why it stopped.
+afterwards how far it got and why it stopped. As it starts, it fits PyTorch's threads to the
+machine as it is then (``transformer_course.threads``; a count you chose is kept).
 
     budget = Budget(steps=820, seconds=60)
     for step in budget:
@@ -18,6 +19,7 @@ import time
 from collections.abc import Iterator
 
 from .progress import progress_bar
+from .threads import use_sensible_threads
 
 __all__ = ["Budget"]
 
@@ -30,18 +32,23 @@ class Budget:
     """
 
     def __init__(self, steps: int, seconds: float | None = None, desc: str = "training",
-                 progress: bool = True):
+                 progress: bool = True, unit: str = "steps"):
+        """``unit`` names what is counted in ``summary()``: "steps", or "seeds" for a loop
+        over whole runs."""
         self.steps = int(steps)
         self.seconds = seconds
         self.desc = desc
         self.progress = progress
+        self.unit = unit
         self.done = 0
         self.elapsed = 0.0
         self.out_of_time = False
+        self._bar = None
 
     def __iter__(self) -> Iterator[int]:
+        use_sensible_threads()  # the machine may be busier (or quieter) than at import
         start = time.perf_counter()
-        bar = progress_bar(range(self.steps), self.desc, disable=not self.progress)
+        bar = self._bar = progress_bar(range(self.steps), self.desc, disable=not self.progress)
         try:
             for step in bar:
                 self.elapsed = time.perf_counter() - start
@@ -54,11 +61,17 @@ class Budget:
             bar.close()
             self.elapsed = time.perf_counter() - start
 
+    def show(self, **values) -> None:
+        """Show ``values`` (the loss, say) beside the progress bar while the loop runs."""
+        if self._bar is not None:
+            self._bar.set_postfix(values, refresh=False)
+
     def summary(self) -> str:
         """How far the loop got, in one sentence for the reader."""
         if not self.out_of_time:
-            return f"{self.done} of {self.steps} steps in {self.elapsed:.0f} s."
-        return (f"{self.done} of {self.steps} steps in {self.elapsed:.0f} s: the "
+            return f"{self.done} of {self.steps} {self.unit} in {self.elapsed:.0f} s."
+        shorter = "those of a shorter run" if self.unit == "steps" else f"from fewer {self.unit}"
+        return (f"{self.done} of {self.steps} {self.unit} in {self.elapsed:.0f} s: the "
                 f"{self.seconds:g} s budget ran out first (this machine is slower or busier "
                 "than the one the figures in the text come from), so the results below are "
-                "those of a shorter run.")
+                f"{shorter}.")

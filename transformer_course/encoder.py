@@ -15,7 +15,8 @@ import torch.nn as nn
 from .multihead import MultiHeadAttention, from_torch, to_torch
 
 __all__ = [
-    "BlockStack", "Encoder", "EncoderBlock", "FeedForward", "block_from_torch", "block_to_torch"
+    "BlockStack", "Encoder", "EncoderBlock", "FeedForward", "block_from_torch", "block_to_torch",
+    "pre_norm_block",
 ]
 
 
@@ -33,6 +34,14 @@ class FeedForward(nn.Module):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.linear2(self.dropout(torch.relu(self.linear1(x))))
+
+
+def pre_norm_block(x, attention, feed_forward_net, norm1, norm2, mask=None) -> torch.Tensor:
+    """The pre-norm wiring of four given sublayers (notebook 05, exercise 4):
+    h = x + attention(norm1(x), mask=mask)[0], then h + feed_forward_net(norm2(h)).
+    ``attention`` returns ``(output, weights)``; x (B, T, d_model) -> (B, T, d_model)."""
+    h = x + attention(norm1(x), mask=mask)[0]
+    return h + feed_forward_net(norm2(h))
 
 
 class EncoderBlock(nn.Module):

@@ -11,11 +11,11 @@ from collections.abc import Callable
 import torch
 import torch.nn.functional as F
 
+from .budget import Budget
 from .data import SequenceTask
-from .progress import progress_bar
 from .transformer import Transformer, greedy_decode, shift_right
 
-__all__ = ["accuracies", "default_device", "evaluate", "train", "train_step"]
+__all__ = ["TrainingRun", "accuracies", "default_device", "evaluate", "train", "train_step"]
 
 
 def default_device() -> torch.device:
@@ -54,10 +54,61 @@ def _step(model, src, target, start_token, optimizer, scheduler, clip):
     return loss.item(), logits.detach()
 
 
+class TrainingRun:
+    """One model in training: Adam, a ``LambdaLR`` schedule and its own stream of fresh random
+    batches. Each ``step()`` makes one update; ``history`` keeps what happened at every step.
+
+    Several runs can take their steps in turn, so that a time budget cuts them all at the same
+    step (notebook 07 compares nine that way). ``schedule``, if given, is a ``LambdaLR``
+    factor: the learning rate at step s is ``lr * schedule(s)``. Gradients are clipped to norm
+    ``clip`` (None: no clipping). ``step``, if given, replaces ``train_step`` (same arguments,
+    returns the loss): a learner's own. History: ``loss``, ``lr``, and with the package's step
+    ``accuracy`` (teacher-forced token accuracy of the batch).
+    """
+
+    def __init__(
+        self,
+        model: Transformer,
+        task: SequenceTask,
+        batch_size: int = 64,
+        lr: float = 1e-3,
+        schedule: Callable[[int], float] | None = None,
+        clip: float | None = 1.0,
+        seed: int = 0,
+        device: torch.device | str | None = None,
+        step: Callable[..., float] | None = None,
+    ):
+        self.device = torch.device(device) if device is not None else default_device()
+        self.model = model.to(self.device).train()
+        self.task, self.batch_size, self.clip = task, batch_size, clip
+        self.own_step = step  # a learner's train_step, or None for the package's
+        self.optimizer = torch.optim.Adam(model.parameters(), lr=lr, betas=(0.9, 0.98), eps=1e-9)
+        self.scheduler = torch.optim.lr_scheduler.LambdaLR(self.optimizer,
+                                                           schedule or (lambda step: 1.0))
+        self.generator = torch.Generator().manual_seed(seed)
+        self.history: dict[str, list[float]] = {"loss": [], "lr": []}
+        if step is None:
+            self.history["accuracy"] = []
+
+    def step(self) -> float:
+        """One update on a fresh batch; returns its loss (before the update)."""
+        src, target = self.task.batch(self.batch_size, self.generator, self.device)
+        self.history["lr"].append(self.optimizer.param_groups[0]["lr"])
+        if self.own_step is None:
+            loss, logits = _step(self.model, src, target, self.task.start, self.optimizer,
+                                 self.scheduler, self.clip)
+            self.history["accuracy"].append((logits.argmax(-1) == target).float().mean().item())
+        else:
+            loss = float(self.own_step(self.model, src, target, self.task.start, self.optimizer,
+                                       self.scheduler, self.clip))
+        self.history["loss"].append(loss)
+        return loss
+
+
 def train(
     model: Transformer,
     task: SequenceTask,
-    steps: int,
+    steps: int | Budget,
     batch_size: int = 64,
     lr: float = 1e-3,
     schedule: Callable[[int], float] | None = None,
@@ -69,33 +120,17 @@ def train(
 ) -> dict[str, list[float]]:
     """Train with Adam on fresh random batches; returns the history per step.
 
-    ``schedule``, if given, is a ``LambdaLR`` factor: the learning rate at step s is
-    ``lr * schedule(s)``. Gradients are clipped to norm ``clip`` (None: no clipping).
-    ``step``, if given, replaces ``train_step`` (same arguments, returns the loss): a
-    learner's own. History: ``loss``, ``lr``, and with the package's step ``accuracy``
-    (teacher-forced token accuracy of the batch).
+    ``steps`` is a number of steps, or a ``Budget``: a number of steps and a time limit,
+    whichever comes first (then ``len(history["loss"])`` is the number of steps run, the
+    budget's ``summary()`` says how far it got, and its own ``progress`` decides the bar).
+    The other arguments and the history are those of ``TrainingRun``.
     """
-    device = torch.device(device) if device is not None else default_device()
-    model.to(device).train()
-    optimizer = torch.optim.Adam(model.parameters(), lr=lr, betas=(0.9, 0.98), eps=1e-9)
-    scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, schedule or (lambda step: 1.0))
-    generator = torch.Generator().manual_seed(seed)
-    history: dict[str, list[float]] = {"loss": [], "lr": []}
-    if step is None:
-        history["accuracy"] = []
-    bar = progress_bar(range(steps), "training", disable=not progress)
-    for _ in bar:
-        src, target = task.batch(batch_size, generator, device)
-        history["lr"].append(optimizer.param_groups[0]["lr"])
-        if step is None:
-            loss, logits = _step(model, src, target, task.start, optimizer, scheduler, clip)
-            history["accuracy"].append((logits.argmax(-1) == target).float().mean().item())
-        else:
-            loss = float(step(model, src, target, task.start, optimizer, scheduler, clip))
-        history["loss"].append(loss)
-        bar.set_postfix(loss=f"{loss:.3f}", refresh=False)
+    run = TrainingRun(model, task, batch_size, lr, schedule, clip, seed, device, step)
+    budget = steps if isinstance(steps, Budget) else Budget(steps, progress=progress)
+    for _ in budget:
+        budget.show(loss=f"{run.step():.3f}")
     model.eval()
-    return history
+    return run.history
 
 
 def accuracies(generated: torch.Tensor, target: torch.Tensor) -> tuple[float, float]:

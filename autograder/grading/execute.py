@@ -2,8 +2,12 @@
 
 It replaces nbgrader's ``Execute`` in the grading pipeline (``Autograde.autograde_preprocessors``)
 and adds, per notebook:
-- a wall-clock budget: each cell's timeout is cut to what is left, and cells beyond the
-  budget are marked "not run" instead of waiting;
+- limits that count CPU time, not the clock: a cell may use ``timeout`` seconds of CPU (the
+  kernel's and every process it started, read from /proc by ``autograder/kernels/cpu.py``)
+  and the notebook ``notebook_timeout``, so a busy grading machine never stops an honest
+  cell; a generous wall-clock backstop (``cell_wall``, ``notebook_wall``) stops code that
+  sleeps or blocks. A cell over a limit is interrupted; cells beyond the notebook's budget
+  are marked "not run" instead of waiting;
 - recovery: when the kernel dies (``os._exit``, a crash, the CPU limit) or stays busy after
   a timed-out cell is interrupted, a fresh kernel replays the cells that ran and grading goes
   on, so the answers after the crash still earn their points;
@@ -18,26 +22,37 @@ What happened is written as JSON lines to ``events_path`` for the grading report
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import inspect
 import json
 import os
 import tempfile
 import time
+from queue import Empty
 
-from jupyter_core.utils import run_sync
+import zmq
+import zmq.asyncio
+from jupyter_core.utils import ensure_async, run_sync
+from nbclient.client import timestamp
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
 from nbformat.notebooknode import NotebookNode
 from nbgrader.preprocessors import Execute
 from nbgrader.utils import is_grade
 from traitlets import Float, Integer, Unicode
 
-from autograder.trusted.checker import Checker, KernelLink, error_lines
+from autograder.cells import grade_id, source
+from autograder.grading.normalise import Course, first_line
+from autograder.kernels import cpu
 from autograder.mutation.mutants import VariantAnswers
-from autograder.cells import grade_id
-from course_checks import checking, selfcheck
+from autograder.trusted import uses
+from autograder.trusted.checker import MAX_REQUESTS, Checker, KernelLink, error_lines
+from course_checks import cell_errors, checking, selfcheck
 
 SETUP = "setup"  # the grade id of the locked cell of imports that test cells rely on
+MAX_MESSAGE_BYTES = 64 << 20  # the largest message a kernel may send (a reply, an output)
+SEND_MILLISECONDS = 10_000  # how long a message to the kernel may wait to be taken
+POLL_SECONDS = 0.5  # how often a running cell's CPU time is read
 
 
 def error_output(ename: str, evalue: str) -> NotebookNode:
@@ -47,7 +62,13 @@ def error_output(ename: str, evalue: str) -> NotebookNode:
 
 
 class SafeExecute(Execute):
-    notebook_timeout = Float(300, help="Seconds a whole notebook may run.").tag(config=True)
+    notebook_timeout = Float(300, help="CPU seconds a whole notebook may use.").tag(config=True)
+    cell_wall = Float(300, help="Seconds by the clock a cell may take (sleeping, blocked).").tag(
+        config=True)
+    notebook_wall = Float(1200, help="Seconds by the clock a whole notebook may take.").tag(
+        config=True)
+    cpu_root = Integer(0, help="The process whose tree holds the kernels (the zygote); 0: the "
+                       "kernel manager's own process.").tag(config=True)
     max_restarts = Integer(3, help="Fresh kernels a notebook may use.").tag(config=True)
     max_output_chars = Integer(200_000, help="Output kept per cell while it runs.").tag(
         config=True
@@ -66,24 +87,51 @@ class SafeExecute(Execute):
                         "name the mistakes the checks find (empty: none).").tag(config=True)
 
     def create_kernel_manager(self):
-        """Kernels talk over Unix sockets, one fresh folder each: they have no network."""
+        """Kernels talk over Unix sockets, one fresh folder each: they have no network. Their
+        clients refuse any message over ``MAX_MESSAGE_BYTES`` before reading it (the
+        connection is dropped and the kernel, no longer answering, is replaced), so a kernel
+        cannot make the grader hold a message of any size in memory."""
         km = super().create_kernel_manager()
         if self.ipc_root:
             km.transport = "ipc"
             km.ip = os.path.join(tempfile.mkdtemp(prefix="k-", dir=self.ipc_root), "kernel")
+        make_client = km.client
+
+        def bounded_client(**kwargs):
+            context = zmq.asyncio.Context()
+            context.setsockopt(zmq.MAXMSGSIZE, MAX_MESSAGE_BYTES)  # applies to new sockets
+            # A kernel whose connection was dropped never takes a message again: a send
+            # gives up instead of waiting for it forever, and the kernel is replaced.
+            context.setsockopt(zmq.SNDTIMEO, SEND_MILLISECONDS)
+            client = make_client(context=context, **kwargs)
+            client._created_context = True  # the client destroys it when it goes
+            return client
+
+        km.client = bounded_client
         return km
 
     def preprocess(self, nb, resources=None, km=None):
-        self._deadline = time.monotonic() + self.notebook_timeout
+        self._deadline = time.monotonic() + self.notebook_wall
+        self._cpu_spent = 0.0  # CPU seconds of the kernels' cells and checks so far
+        # Per cell, summed: seconds its busiest process ran or waited to run, and waited.
+        self._wanted = self._waited = 0.0
+        self._meter = cpu.Meter(self._cpu_root)
+        self._stopped = "this cell ran past its limit"  # which limit, once one is reached
+        self._busy = False  # whether that was the machine's doing (see _over)
         self._ran: list[int] = []  # code cells executed so far, for a replay
         self._restarts = 0
         self._out_of_time = False
-        self.checker = Checker(KernelLink(self, lambda: self._cell_timeout(None)), self.secret)
+        self.checker = Checker(KernelLink(self), self.secret)
         checking.variant_answers = None
         selfcheck.forget()  # the previous student's results must not speak for this one
+        reference = {"cells": []}
+        cell_errors.forget()
+        self._course = Course(nb)  # names cells for the checks' messages
         if self.reference and os.path.exists(self.reference):
             with open(self.reference) as source:
-                checking.variant_answers = VariantAnswers(json.load(source))
+                reference = json.load(source)
+            checking.variant_answers = VariantAnswers(reference)
+        self._read_sources(nb, reference)
         self._output_chars: dict[int, int] = {}
         if self.workdir:
             # Not the autograded folder: the notebook there holds the hidden tests.
@@ -93,24 +141,54 @@ class SafeExecute(Execute):
         return super().preprocess(nb, resources, km)
 
     async def async_start_new_kernel_client(self):
-        """Start the kernel client; a kernel that dies while starting gets two more tries
-        (seen once in a hundred runs under heavy load)."""
+        """Start the kernel client; a kernel that dies or does not answer while starting gets
+        two more tries, a moment apart (seen once in a hundred runs under heavy load)."""
         for attempt in range(3):
             try:
                 return await super().async_start_new_kernel_client()
-            except RuntimeError as error:
+            except Exception as error:  # noqa: BLE001 - RuntimeError, TimeoutError, zmq's
                 if attempt == 2:
                     raise
-                self._event("kernel", f"the kernel did not start ({error}); started it again")
+                first = (str(error).splitlines() or [type(error).__name__])[0][:200]
+                self._event("kernel", f"the kernel did not start ({first}); started it again")
                 if self.km is not None:  # nbclient has usually cleaned up already
                     await self._async_cleanup_kernel()
+                await asyncio.sleep(2 * attempt + 1)
                 self.km = self.create_kernel_manager()
                 await self.async_start_new_kernel()
 
     start_new_kernel_client = run_sync(async_start_new_kernel_client)
 
     def _cell_timeout(self, cell) -> float:
-        return max(1.0, min(self.timeout or 1e9, self._deadline - time.monotonic()))
+        """Seconds by the clock a cell (or a call from the checker) may take now."""
+        return max(1.0, min(self.cell_wall, self._deadline - time.monotonic()))
+
+    def _cell_cpu(self) -> float:
+        """CPU seconds a cell (or a call from the checker) may use now."""
+        return max(1.0, min(self.timeout or 1e9, self.notebook_timeout - self._cpu_spent))
+
+    def _cpu_root(self) -> int | None:
+        if self.cpu_root:
+            return self.cpu_root
+        process = getattr(getattr(self.km, "provisioner", None), "process", None)
+        return getattr(process, "pid", None)
+
+    def _budget_spent(self) -> str | None:
+        """Why the notebook may run nothing more, if it may not."""
+        if self._cpu_spent >= self.notebook_timeout:
+            return f"the notebook used up its {self.notebook_timeout:.0f} s of CPU time"
+        if time.monotonic() >= self._deadline:
+            busy = self._wanted > self.notebook_wall / 2
+            return (f"the notebook used up its {self.notebook_wall:.0f} s by the clock"
+                    + (f", {self._waited:.0f} s of them waiting for a busy machine" if busy
+                       else ""))
+        return None
+
+    def _count(self) -> None:
+        """Add what the meter measured to the notebook's CPU and waiting time."""
+        self._cpu_spent += self._meter.used()
+        wanted, waited = self._meter.wanted()
+        self._wanted, self._waited = self._wanted + wanted, self._waited + waited
 
     def _event(self, kind: str, message: str, cell=None) -> None:
         if not self.events_path:
@@ -122,43 +200,112 @@ class SafeExecute(Execute):
     def preprocess_cell(self, cell, resources, index):
         if cell.cell_type != "code" or not cell.source.strip():
             return cell, self.resources
-        if time.monotonic() >= self._deadline:
-            cell.outputs = [error_output(
-                "NotRun", f"not run: the notebook used up its {self.notebook_timeout:.0f} s"
-            )]
+        if spent := self._budget_spent():
+            cell.outputs = [error_output("NotRun", f"not run: {spent}")]
             if not self._out_of_time:
-                self._event("time", "the notebook ran out of time; later cells were not run",
-                            cell)
+                self._event("busy" if "busy machine" in spent else "time",
+                            f"{spent}; later cells were not run", cell)
             self._out_of_time = True
             return cell, self.resources
         if is_grade(cell):
             return self._check(cell), self.resources
         try:
             cell, resources = super().preprocess_cell(cell, resources, index)
-        except DeadKernelError:
+        except (DeadKernelError, zmq.ZMQError):
             return self._recover(cell, "KernelDied", "the kernel died in this cell",
                                  "the kernel stopped while running this cell (os._exit, a "
                                  "crash, or the memory or CPU limit)")
         except CellTimeoutError:  # still busy after the interrupt: it ignores Ctrl-C
-            return self._recover(cell, "CellTimeoutError", f"a cell ran longer than "
-                                 f"{self.timeout} s and ignored the interrupt",
-                                 f"this cell ran longer than {self.timeout} s and did not stop "
-                                 "when interrupted")
+            return self._recover(cell, "CellTimeoutError",
+                                 f"{self._said()} and ignored the interrupt",
+                                 f"{self._stopped} and did not stop when interrupted",
+                                 kind="busy" if self._busy else "timeout")
         self._ran.append(index)
+        self._remember_error(cell, index)
         if grade_id(cell) == SETUP:
             self.checker.setup(cell.source)
         if any(o.get("ename") == "CellTimeoutError" for o in cell.outputs):
-            self._event("timeout", f"a cell ran longer than {self.timeout} s", cell)
+            self._event("busy" if self._busy else "timeout",
+                        f"{self._said()}; it was stopped", cell)
+            # The interrupt's own traceback says nothing the line above does not.
+            cell.outputs = [o for o in cell.outputs if o.get("ename") != "KeyboardInterrupt"]
             self._ran.pop()
             if not self._responsive():
                 self._fresh_kernel()
         return cell, self.resources
 
-    def _recover(self, cell, ename: str, event: str, explanation: str):
+    async def _async_poll_for_reply(self, msg_id, cell, timeout, task_poll_output_msg,
+                                    task_poll_kernel_alive):
+        """nbclient's wait for a cell's reply, with the cell's limit counted in CPU time: the
+        kernel's tree is read every half second, and the cell is interrupted when it has used
+        its CPU seconds, or when the clock's backstop (``timeout``) has passed."""
+        self._meter.start()
+        cpu_limit, wall = self._cell_cpu(), timeout or 1e9
+        wall_end = time.monotonic() + wall
+        try:
+            while True:
+                try:
+                    msg = await ensure_async(self.kc.shell_channel.get_msg(timeout=POLL_SECONDS))
+                except Empty:
+                    await self._async_check_alive()
+                    if not self._over(cpu_limit, wall, wall_end):
+                        continue
+                    task_poll_kernel_alive.cancel()
+                    await ensure_async(self.km.interrupt_kernel())
+                    msg = {"parent_header": {"msg_id": msg_id}, "content": {
+                        "status": "error", "ename": "CellTimeoutError", "evalue": self._stopped,
+                        "traceback": [f"CellTimeoutError: {self._stopped}"]}}
+                if msg["parent_header"].get("msg_id") != msg_id:
+                    continue
+                if self.record_timing:
+                    cell["metadata"]["execution"]["shell.execute_reply"] = timestamp(msg)
+                try:
+                    await asyncio.wait_for(task_poll_output_msg, self.iopub_timeout)
+                except (TimeoutError, Empty):
+                    task_poll_kernel_alive.cancel()
+                    raise CellTimeoutError.error_from_timeout_and_cell(
+                        "Timeout waiting for IOPub output", self.iopub_timeout, cell) from None
+                task_poll_kernel_alive.cancel()
+                return msg
+        finally:
+            self._count()
+
+    def _remember_error(self, cell, index: int) -> None:
+        """Whether this cell raised, and where: the checks of an answer cell that raised say
+        so, instead of "name ... is not defined" (``course_checks/cell_errors.py``)."""
+        error = next((o for o in cell.outputs if o.get("output_type") == "error"), None)
+        g = grade_id(cell)
+        where = self._course.name(g) if g in self._course.by_id else \
+            f"your cell {first_line(cell.source)}"
+        cell_errors.record(g or str(index), cell.source, where, error and error.get("ename"),
+                           error and cell_errors.line_of(error.get("traceback", [])))
+
+    def _said(self) -> str:
+        """The limit a cell reached, for the report (where "this cell" would not say which)."""
+        return self._stopped.replace("this cell", "a cell", 1)
+
+    def _over(self, cpu_limit: float, wall: float, wall_end: float) -> bool:
+        """Whether the running cell is over a limit; ``_stopped`` says which, in words, and
+        ``_busy`` whether a busy machine, not the cell, made it slow."""
+        self._busy = False
+        if self._meter.used() > cpu_limit:
+            self._stopped = f"this cell used more than {cpu_limit:.0f} s of CPU time"
+        elif time.monotonic() > wall_end:
+            wanted, waited = self._meter.wanted()
+            self._busy = wanted > wall / 2
+            why = (f"{waited:.0f} s of it waiting for a busy machine" if self._busy
+                   else "sleeping or waiting")
+            self._stopped = f"this cell took more than {wall:.0f} s by the clock ({why})"
+        else:
+            return False
+        return True
+
+    def _recover(self, cell, ename: str, event: str, explanation: str, kind: str = "kernel"):
         """Record why this cell failed and go on with a fresh kernel."""
+        cell.outputs = [o for o in cell.outputs if o.get("ename") != "KeyboardInterrupt"]
         cell.outputs.append(error_output(
             ename, f"{explanation}; grading went on with a fresh kernel"))
-        self._event("kernel" if ename == "KernelDied" else "timeout", event, cell)
+        self._event(kind, event, cell)
         self._fresh_kernel()
         return cell, self.resources
 
@@ -182,21 +329,67 @@ class SafeExecute(Execute):
         return bool(run_sync(is_alive)() if inspect.iscoroutinefunction(is_alive) else is_alive())
 
     def _reply(self, msg_id: str, timeout: float):
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            try:
-                msg = self._get_shell_msg(timeout=deadline - time.monotonic())
-            except Exception:
-                return None
-            if msg["parent_header"].get("msg_id") == msg_id:
-                return msg
-        return None
+        """The kernel's reply to ``msg_id``; None once ``timeout`` seconds have passed or the
+        kernel has used a cell's CPU seconds on it."""
+        deadline, cpu_limit = time.monotonic() + timeout, self._cell_cpu()
+        self._meter.start()
+        try:
+            while time.monotonic() < deadline and self._meter.used() <= cpu_limit:
+                try:  # never a negative timeout: zmq would wait for ever
+                    msg = self._get_shell_msg(
+                        timeout=max(0.01, min(POLL_SECONDS, deadline - time.monotonic())))
+                except Empty:
+                    continue
+                except Exception:
+                    return None
+                if msg["parent_header"].get("msg_id") == msg_id:
+                    return msg
+            return None
+        finally:
+            self._count()
 
     def _get_shell_msg(self, timeout: float):
         return run_sync(self.kc.get_shell_msg)(timeout=timeout)
 
+    def _read_sources(self, nb, reference: dict) -> None:
+        """Read the student's cells as data (``autograder/trusted/uses.py``): the checks
+        refuse an answer that reaches a refused function, and what the reader cannot see
+        through is flagged for the instructor."""
+        course_code = {source(c) for c in reference["cells"] if c["cell_type"] == "code"
+                       and not c.get("metadata", {}).get("nbgrader", {}).get("solution")}
+        cells = []
+        for number, cell in enumerate(nb.cells, start=1):
+            if cell.cell_type != "code":
+                continue
+            meta = cell.metadata.get("nbgrader", {})
+            student = not meta.get("locked") and cell.source not in course_code
+            label = (f"your answer cell {meta['grade_id']}" if meta.get("solution")
+                     and meta.get("grade_id") else f"cell {number} (yours or changed)")
+            cells.append((label, cell.source, student))
+        try:
+            program = uses.Program(cells)
+            for finding in uses.Reader(program, ()).anywhere():
+                self._event("opaque", finding.message())
+        except Exception as error:  # noqa: BLE001 - a reader's failure must cost no point
+            program = None
+            self._event("opaque", f"the grader could not read the notebook's code ({error})")
+
+        def refusals(exercise: str, refuses: tuple[str, ...]) -> list[str]:
+            if program is None:
+                return []
+            try:
+                found = uses.Reader(program, refuses).findings(self.checker.cell_names)
+            except Exception as error:  # noqa: BLE001
+                self._event("opaque", f"the grader could not read the answer to {exercise} "
+                            f"({error})")
+                return []
+            return [finding.message() for finding in found if finding.kind == "refused"]
+
+        checking.answer_refusals = refusals
+
     def _check(self, cell):
         """Run a test cell in the trusted checker; its report and score become the output."""
+        self.checker.link.begin_cell(self.timeout or 60, self._deadline)
         report, value, failure = self.checker.run(cell.source)
         outputs = []
         if report:
@@ -213,6 +406,10 @@ class SafeExecute(Execute):
                                         execution_count=None,
                                         data={"text/plain": repr(value)}))
         cell.outputs = outputs
+        if self.checker.link.requests > MAX_REQUESTS:  # the checks' own budget is spent
+            self._event("time", f"the checks needed more than {MAX_REQUESTS:,} round trips to "
+                        "the kernel; the remaining cells were not run", cell)
+            self._deadline = time.monotonic()
         if self.checker.link.lost:  # a student function hung or killed its kernel
             self._event("kernel", "the kernel stopped answering during the checks; grading "
                         "went on with a fresh kernel", cell)

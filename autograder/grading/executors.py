@@ -1,6 +1,8 @@
 """Where the per-student grading jobs run: one interface, two executors.
 
-``executor.run(function, jobs)`` yields each job's result as soon as it is done, in any order.
+``executor.run(function, jobs)`` yields each job's result as soon as it is done, in any order;
+``executor.alone(function, jobs)`` runs jobs one at a time with nothing beside them (a
+notebook stopped by a limit is graded again that way).
 - ``LocalPool(workers)``: worker processes on this machine (the default, one per core).
 - ``DaskCluster(address)``: a ``dask.distributed`` scheduler, for a class too big for one
   machine. Every worker needs the course installed at the same path (``pip install -e .``).
@@ -36,6 +38,11 @@ class LocalPool:
                 for future in futures:
                     future.cancel()
 
+    def alone(self, function: Callable, jobs: list) -> Iterator:
+        """Run ``jobs`` one at a time, nothing else running beside them."""
+        if jobs:
+            yield from LocalPool(1).run(function, jobs)
+
     def __str__(self) -> str:
         return f"{self.workers} local worker process{'es' if self.workers > 1 else ''}"
 
@@ -56,6 +63,11 @@ class DaskCluster:
                 yield future.result()
         finally:
             self.client.cancel(futures)
+
+    def alone(self, function: Callable, jobs: list) -> Iterator:
+        """Run ``jobs`` one at a time (each on one worker, none beside it)."""
+        for job in jobs:
+            yield from self.run(function, [job])
 
     def __str__(self) -> str:
         workers = len(self.client.scheduler_info().get("workers", {}))

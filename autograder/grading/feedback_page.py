@@ -3,14 +3,15 @@
 nbgrader's ``generate_feedback`` writes each page with an HTML exporter and its ``feedback``
 template, which loads MathJax from a CDN: offline, ``$\\sqrt{d_k}$`` stays raw TeX. The course's
 configuration (``autograder/nbgrader_config.py``) makes nbgrader use :class:`FeedbackExporter`
-instead, which changes three things and keeps the rest of nbgrader's page:
+instead, which changes four things and keeps the rest of nbgrader's page:
 
 - maths in markdown is rendered to MathML when the page is written (``latex2mathml``, a
   grading-only dependency); browsers draw MathML themselves, and the page loads no script.
   TeX that does not convert, or a missing ``latex2mathml``, shows as its TeX source;
 - output text wraps instead of running off the page (the checks' long diagnoses);
 - the table of contents names exercises ("Exercise 3 · softmax", from the check cell's
-  ``Checks(...)`` line) instead of nbgrader's "Test cell".
+  ``Checks(...)`` line) instead of nbgrader's "Test cell";
+- an answer left as released gets no "Comment: No response." (its check cell says so).
 
 The template lives in ``autograder/grading/feedback_template/course_feedback/`` and extends
 nbgrader's own.
@@ -32,6 +33,7 @@ from nbconvert.exporters import HTMLExporter
 from nbconvert.filters.markdown_mistune import IPythonRenderer, MarkdownWithMath
 from traitlets.config import Config
 
+from autograder.grading.safe_pages import clean_html
 from course_checks.selfcheck import check_cell_exercise
 
 TEMPLATES = Path(__file__).resolve().parent / "feedback_template"
@@ -50,6 +52,8 @@ ARITY = {
     "munderover": 3,
 }
 TEXT = re.compile(r"\\text\{[^{}]*\}")
+# What nbgrader's SaveAutoGrades writes as the comment of an answer cell left as released.
+NO_RESPONSE = "No response."
 
 log = logging.getLogger(__name__)
 
@@ -127,6 +131,10 @@ class FeedbackExporter(HTMLExporter):
         # FeedbackExporter section comes first for this class.
         config = copy.deepcopy(config) if config else Config()
         config.FeedbackExporter.template_name = "course_feedback"
+        # The course's cleaning of HTML outputs, without the Formgrader's markdown filter:
+        # this exporter renders markdown itself (maths as MathML), and cleans it too.
+        config.FeedbackExporter.filters = {"clean_html": "autograder.grading.safe_pages."
+                                                         "clean_html"}
         config.FeedbackExporter.extra_template_basedirs = [str(TEMPLATES)]
         paths = config.HTMLExporter.get("extra_template_paths", [])
         config.FeedbackExporter.extra_template_paths = [*paths, str(NBGRADER_TEMPLATES)]
@@ -135,6 +143,18 @@ class FeedbackExporter(HTMLExporter):
     def default_filters(self):
         yield from super().default_filters()
         yield ("toc_label", toc_label)
+
+    def _preprocess(self, nb, resources):
+        """nbgrader's preprocessors (its GetGrades adds the comments), then no automatic
+        "No response." under an answer left as released: the check cell below already says
+        "not attempted yet", and the contents would list an empty "Comment" for it. A
+        grader's own comment stays."""
+        nb, resources = super()._preprocess(nb, resources)
+        for cell in nb.cells:
+            meta = cell.metadata.get("nbgrader", {})
+            if meta.get("comment") == NO_RESPONSE:
+                del meta["comment"]
+        return nb, resources
 
     @pass_context
     def markdown2html(self, context, source):
@@ -149,4 +169,4 @@ class FeedbackExporter(HTMLExporter):
             exclude_anchor_links=self.exclude_anchor_links,
             **self.lexer_options,
         )
-        return MarkdownWithMath(renderer=renderer).render(source)
+        return clean_html(MarkdownWithMath(renderer=renderer).render(source))

@@ -31,13 +31,11 @@ import tempfile
 import warnings
 from pathlib import Path
 
-from autograder.releases import release
-
-from autograder.grading import report
-
-from autograder.kernels import sandbox
+from autograder.grading import intake, report
 from autograder.grading.executors import DaskCluster, LocalPool
-from autograder.grading.worker import Job, Limits, grade, sha256
+from autograder.grading.worker import Job, Limits, grade
+from autograder.kernels import sandbox
+from autograder.releases import release
 
 COURSE = Path(__file__).resolve().parents[2]
 RESULT = "grading_result.json"  # next to each autograded notebook: the marker of a finished job
@@ -61,39 +59,58 @@ class Course:
     def result_path(self, student: str, assignment: str) -> Path:
         return self.autograded / student / assignment / RESULT
 
-    def secret(self, student: str, assignment: str) -> str:
+    def secret(self, student: str, assignment: str, submission: str = "") -> str:
         """The seed secret of one student's hidden checks: derived from the course's secret
-        in ``grading/secret`` (made on first use, git-ignored, never shown to a kernel), so
-        a regrade draws the same inputs."""
+        in ``grading/secret`` (made on first use, git-ignored, never shown to a kernel) and
+        the submission's SHA-256, so a regrade of the same file draws the same inputs and a
+        changed file new ones (inputs seen once cannot be hard-coded into a resubmission)."""
         path = self.grading / "secret"
         if not path.exists():
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(secrets.token_hex(32))
             path.chmod(0o600)
         key = path.read_text().strip().encode()
-        return hmac.new(key, f"{student}/{assignment}".encode(), hashlib.sha256).hexdigest()
+        message = f"{student}/{assignment}/{submission}".encode()
+        return hmac.new(key, message, hashlib.sha256).hexdigest()
 
 
-def import_folder(course: Course, folder: Path) -> list[str]:
-    """Copy ``folder/<student>/<notebook>.ipynb`` into nbgrader's submitted layout.
+def import_folder(course: Course, folder: Path) -> tuple[list[str], list[tuple[str, str, str]]]:
+    """Copy ``folder/<student>/<notebook>.ipynb`` into nbgrader's submitted layout, as data.
 
     A notebook is matched to an assignment by name (``01_vector_attention.ipynb``) or by its
-    number (``01.ipynb``, ``01_my_copy.ipynb``). Returns notes on files that matched nothing.
+    number (``01.ipynb``, ``01_my_copy.ipynb``). Student folders that are links are skipped;
+    a notebook that is not a regular file of its own is refused, never followed
+    (``intake.read``); student names are made safe (``intake.safe_name``). Returns notes for
+    the instructor and the refused submissions as (student, assignment, reason).
     """
-    notes, assignments = [], course.assignments()
-    for path in sorted(folder.glob("*/*.ipynb")):
-        student = path.parent.name
-        number = re.match(r"(\d\d)", path.stem)
-        matches = [a for a in assignments if a == path.stem] or [
-            a for a in assignments if number and a.startswith(number.group(1) + "_")
-        ]
-        if not matches:
-            notes.append(f"{student}: {path.name} is not a notebook of this course; skipped")
+    notes, refused, assignments = [], [], course.assignments()
+    for entry in sorted(os.scandir(folder), key=lambda e: e.name):
+        if entry.is_symlink() or not entry.is_dir(follow_symlinks=False):
+            if entry.is_symlink():
+                notes.append(f"{entry.name!r} is a link, not a student's folder; skipped")
             continue
-        target = course.submitted / student / matches[0] / f"{matches[0]}.ipynb"
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(path, target)
-    return notes
+        student = intake.safe_name(entry.name)
+        if student != entry.name:
+            notes.append(f"the student folder {entry.name!r} is graded as {student!r}")
+        for path in sorted(Path(entry.path).glob("*.ipynb")):
+            number = re.match(r"(\d\d)", path.stem)
+            matches = [a for a in assignments if a == path.stem] or [
+                a for a in assignments if number and a.startswith(number.group(1) + "_")
+            ]
+            if not matches:
+                notes.append(f"{student}: {path.name!r} is not a notebook of this course; "
+                             "skipped")
+                continue
+            try:
+                data = intake.read(path)
+            except intake.Refused as reason:
+                refused.append((student, matches[0], str(reason)))
+                continue
+            target = course.submitted / student / matches[0] / f"{matches[0]}.ipynb"
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.unlink(missing_ok=True)
+            target.write_bytes(data)
+    return notes, refused
 
 
 def prepare_gradebooks(course: Course) -> None:
@@ -109,20 +126,36 @@ def prepare_gradebooks(course: Course) -> None:
 
 
 def find_jobs(course: Course, assignments: list[str], limits: Limits, regrade: bool,
-              forked: bool = True):
-    """(jobs to run, number already graded for the same file)."""
+              forked: bool = True, refused: list[tuple[str, str, str]] = ()):
+    """(jobs to run, number already graded for the same file). A submission that is not a
+    plain file of its own (a link anywhere in its path, a pipe, a hard link, too large)
+    becomes a job that only records why it scores 0."""
     jobs, done = [], 0
+
+    def job(student, assignment, path="", refusal="", digest=""):
+        return Job(student, assignment, str(path), str(course.root), str(course.template),
+                   limits, forked, course.secret(student, assignment, digest), refusal)
+
     for path in sorted(course.submitted.glob("*/*/*.ipynb")):
         student, assignment = path.parent.parent.name, path.parent.name
         if assignment not in assignments or path.stem != assignment:
             continue
+        try:
+            if intake.linked(path, course.submitted):
+                raise intake.Refused("the submission is reached through a link, not a folder"
+                                     " of its own")
+            digest = hashlib.sha256(intake.read(path)).hexdigest()
+        except intake.Refused as reason:
+            jobs.append(job(student, assignment, refusal=str(reason)))
+            continue
         marker = course.result_path(student, assignment)
         if not regrade and marker.exists():
-            if json.loads(marker.read_text()).get("sha256") == sha256(path):
+            if json.loads(marker.read_text()).get("sha256") == digest:
                 done += 1
                 continue
-        jobs.append(Job(student, assignment, str(path), str(course.root), str(course.template),
-                        limits, forked, course.secret(student, assignment)))
+        jobs.append(job(student, assignment, path, digest=digest))
+    jobs += [job(student, assignment, refusal=reason) for student, assignment, reason in refused
+             if assignment in assignments]
     return jobs, done
 
 
@@ -168,17 +201,65 @@ def merge(course: Course, result: dict) -> None:
         page.write_text(result["feedback"])
     # What nbgrader's own steps carry along, and `nbgrader release_feedback` reads.
     for name in EXCHANGE_FILES:
-        if (kept := course.submitted / student / assignment / name).exists():
-            for where in (folder, course.feedback / student / assignment):
-                if where.exists():
-                    shutil.copy(kept, where / name)
-    summary = {k: v for k, v in result.items() if k not in ("notebook", "feedback")}
+        try:
+            kept = intake.read(course.submitted / student / assignment / name, limit=4096)
+        except intake.Refused:  # missing, or not a plain file: nothing to carry
+            continue
+        for where in (folder, course.feedback / student / assignment):
+            if where.exists():
+                (where / name).write_bytes(kept)
+    if result.get("log"):  # a grader failure: the sentence is in the report, the log here
+        log = course.grading / f"logs/{student}/{assignment}.log"
+        log.parent.mkdir(parents=True, exist_ok=True)
+        log.write_text(result["log"])
+    summary = {k: v for k, v in result.items() if k not in ("notebook", "feedback", "log")}
     (folder / RESULT).write_text(json.dumps(summary, indent=1))  # last: marks the job done
+
+
+# Events that say a limit stopped the notebook (a cell, the notebook's budget, the kernel);
+# "busy": the clock's limit, reached while the machine kept the kernel waiting for a CPU.
+LIMITS = {"timeout", "time", "kernel", "busy"}
+
+
+def points(result: dict) -> tuple[float, float]:
+    """(points earned, points possible) of a worker's result, before the gradebook."""
+    grades = result.get("grades", {}).values()
+    return (sum(g["score"] or 0 for g in grades), sum(g["max"] or 0 for g in grades))
+
+
+def grade_again(result: dict) -> bool:
+    """Whether a notebook is graded again, alone, before it loses a point: the grader failed,
+    or the clock stopped it while a busy machine kept its kernel waiting. (A cell stopped by
+    its CPU limit, or one that slept, would be stopped again.)"""
+    earned, possible = points(result)
+    busy = any(e["kind"] == "busy" for e in result["events"])
+    return result["status"] == "error" or (busy and earned < possible)
+
+
+def finish(result: dict, first: dict | None = None) -> dict:
+    """The result to keep: after a second grading, the better of the two. Points lost in a
+    notebook a limit stopped are said, for the report's "needs a look"."""
+    if first is not None:
+        logs = first.get("log", "") + result.get("log", "")  # both gradings', whole
+        result = first if points(first)[0] > points(result)[0] else result
+        result["log"] = logs
+        said = [e["message"] for e in first["events"] if e["kind"] in LIMITS][:2]
+        result["events"] = [{"kind": "retry", "cell": None, "message":
+                             f"graded again, alone, after the first grading stopped "
+                             f"({'; '.join(said) or first['reason']})"}] + result["events"]
+    earned, possible = points(result)
+    if earned < possible and any(e["kind"] in LIMITS for e in result["events"]):
+        result["events"].append({"kind": "limit", "cell": None, "message":
+                                 f"{possible - earned:g} of {possible:g} points not earned in "
+                                 "a notebook a limit stopped: see whether the limit cost them"})
+    return result
 
 
 def grade_class(course: Course, executor, assignments: list[str] | None = None,
                 limits: Limits | None = None, regrade: bool = False, progress: bool = True,
-                forked: bool = True):
+                forked: bool = True, refused: list[tuple[str, str, str]] = ()):
+    """Grade every submission (and record ``refused`` ones, from an import, as 0 with their
+    reason); write the grades, the report and the plot; the report's summary."""
     from tqdm.auto import tqdm
 
     os.environ["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"
@@ -187,11 +268,19 @@ def grade_class(course: Course, executor, assignments: list[str] | None = None,
               "memory limits but can read the course's files. `make grade` installs it as root.")
     prepare_gradebooks(course)
     jobs, done = find_jobs(course, assignments or course.assignments(), limits or Limits(),
-                           regrade, forked)
+                           regrade, forked, refused)
     print(f"{len(jobs)} notebooks to grade ({done} already graded) on {executor}.")
+    first: dict[tuple[str, str], dict] = {}  # results stopped by a limit, until graded again
     with tqdm(total=len(jobs), unit="notebook", disable=not progress) as bar:
         for result in executor.run(grade, jobs):
-            merge(course, result)
+            if grade_again(result):
+                first[result["student"], result["assignment"]] = result
+            else:
+                merge(course, finish(result))
+                bar.update()
+        again = [job for job in jobs if (job.student, job.assignment) in first]
+        for result in executor.alone(grade, again):
+            merge(course, finish(result, first[result["student"], result["assignment"]]))
             bar.update()
     results = [json.loads(p.read_text()) for p in sorted(course.autograded.glob(f"*/*/{RESULT}"))]
     return report.write(course, results)
@@ -205,8 +294,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=os.cpu_count(), help="local processes")
     parser.add_argument("--scheduler", help="address of a Dask scheduler to grade on")
     defaults = Limits()
-    parser.add_argument("--cell-timeout", type=float, default=defaults.cell_timeout)
-    parser.add_argument("--notebook-timeout", type=float, default=defaults.notebook_timeout)
+    parser.add_argument("--cell-timeout", type=float, default=defaults.cell_timeout,
+                        help="CPU seconds a cell may use (default: %(default)s)")
+    parser.add_argument("--notebook-timeout", type=float, default=defaults.notebook_timeout,
+                        help="CPU seconds a notebook may use (default: %(default)s)")
+    parser.add_argument("--cell-wall", type=float, help="seconds by the clock a cell may take "
+                        "(sleeping, blocked; default: 5 × --cell-timeout)")
+    parser.add_argument("--notebook-wall", type=float, help="seconds by the clock a notebook "
+                        "may take (default: 4 × --notebook-timeout)")
     parser.add_argument("--memory-gib", type=float, default=defaults.memory_bytes / (1 << 30))
     parser.add_argument("--regrade", action="store_true", help="grade everyone again")
     parser.add_argument("--no-fork", dest="forked", action="store_false",
@@ -215,13 +310,16 @@ def main(argv: list[str] | None = None) -> int:
                         help="grading folder (default: grading/)")
     args = parser.parse_args(argv)
     course = Course(COURSE, args.grading)
+    refused = []
     if args.folder:
-        for note in import_folder(course, args.folder):
+        notes, refused = import_folder(course, args.folder)
+        for note in notes:
             print(note)
     executor = DaskCluster(args.scheduler) if args.scheduler else LocalPool(args.workers)
-    limits = Limits(args.cell_timeout, args.notebook_timeout, int(args.memory_gib * (1 << 30)))
+    limits = Limits(args.cell_timeout, args.notebook_timeout, int(args.memory_gib * (1 << 30)),
+                    cell_wall=args.cell_wall, notebook_wall=args.notebook_wall)
     summary = grade_class(course, executor, args.assignment, limits, args.regrade,
-                          forked=args.forked)
+                          forked=args.forked, refused=refused)
     print(report.plain(summary))
     return 0
 

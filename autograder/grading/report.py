@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import csv
+import html
 import re
 import statistics
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from autograder.mutation.mutants import title
 from autograder.cells import grade_id, source
+from autograder.mutation.mutants import title
 
 # "This matches <description>." ends a message line; the description may hold "." itself.
 MISCONCEPTION = re.compile(r"This matches (.+)\.\s*$", re.M)
@@ -54,6 +55,16 @@ def titles(notebook: dict) -> dict[str, str]:
     return found
 
 
+def _text(text: str) -> str:
+    """Student-made text (a name, a message quoting their code) as plain text in Markdown."""
+    return html.escape(text, quote=False).replace("*", "\\*").replace("`", "'")
+
+
+def _cell(text: str) -> str:
+    """Student-made text for a CSV cell that no spreadsheet evaluates as a formula."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
 def _rounded(value):
     """Points to two decimals (3.4299999999999997 -> 3.43); anything else as it is."""
     return round(value, 2) if isinstance(value, float) else value
@@ -72,6 +83,18 @@ def _histogram(scores: list[float], maximum: float, bins: int = 5) -> str:
         low, high = maximum * b / bins, maximum * (b + 1) / bins
         rows.append(f"  {low:5.1f}–{high:5.1f} | {'█' * counts[b]} {counts[b]}")
     return "\n".join(rows)
+
+
+# Events that say how a notebook's cells were put right before grading: nothing to look at.
+PUT_RIGHT = {"cells", "order"}
+
+
+def _put_right(result: dict) -> list[dict]:
+    return [e for e in result.get("events", []) if e.get("kind") in PUT_RIGHT]
+
+
+def _needs_a_look(result: dict) -> list[dict]:
+    return [e for e in result.get("events", []) if e.get("kind") not in PUT_RIGHT]
 
 
 def summary(results: list[dict]) -> str:
@@ -105,18 +128,26 @@ def summary(results: list[dict]) -> str:
                       if mistakes else "–")
             title = names.get((assignment, exercise), "–")
             lines.append(f"| {exercise} | {title} | {full / len(rows):.0%} | {common} |")
-        if blank := sorted(r["student"] for r in rows if r.get("untouched")):
+        if blank := sorted(_text(r["student"]) for r in rows if r.get("untouched")):
             lines.append("")
             lines.append(f"Untouched submissions, every answer still the stub ({len(blank)}): "
                          + ", ".join(blank))
-        problems = [r for r in rows if r["status"] != "graded" or r.get("events")]
+        problems = [r for r in rows if r["status"] != "graded" or _needs_a_look(r)]
         if problems:
             lines.append("")
             lines.append("Submissions that need a look:")
             for r in sorted(problems, key=lambda r: r["student"]):
                 notes = [r["reason"]] if r["reason"] else []
-                notes += [e["message"] for e in r.get("events", [])]
-                lines.append(f"- **{r['student']}** ({r['status']}): " + "; ".join(notes))
+                notes += [e["message"] for e in _needs_a_look(r)]
+                lines.append(f"- **{_text(r['student'])}** ({r['status']}): "
+                             + _text("; ".join(notes)))
+        if put_right := [r for r in rows if _put_right(r)]:
+            lines.append("")
+            lines.append("Cells put right before grading (each graded on what its answers are "
+                         "worth; the student's feedback says the same):")
+            for r in sorted(put_right, key=lambda r: r["student"]):
+                lines.append(f"- **{_text(r['student'])}**: "
+                             + _text("; ".join(e["message"] for e in _put_right(r))))
         lines.append("")
     return "\n".join(lines)
 
@@ -137,8 +168,9 @@ def write_csv(path: Path, results: list[dict]) -> None:
                 else ""
                 for a, e in exercises
             ]
-            writer.writerow([r["student"], r["assignment"], _rounded(r.get("score", 0)),
-                             _rounded(r.get("max_score", "")), r["status"], notes] + cells)
+            writer.writerow([_cell(r["student"]), r["assignment"], _rounded(r.get("score", 0)),
+                             _rounded(r.get("max_score", "")), r["status"], _cell(notes)]
+                            + cells)
 
 
 def plot(path: Path, results: list[dict]) -> None:

@@ -1,11 +1,14 @@
 """Grade one student's notebook for one assignment, in isolation (runs in a worker process).
 
-``grade(job)`` checks the file, puts its cells back in the course's order, autogrades it with
-nbgrader in a private course folder (its own copy of a gradebook that holds the assignment and
-no student) with a sandboxed kernel forked from the worker's zygote (autograder/kernels/forkserver.py),
+``grade(job)`` checks the file, puts its cells right (``normalise.py``: copied, split,
+merged or re-typed cells) and back in the course's order, autogrades it with nbgrader in a
+private course folder (its own copy of a gradebook that holds the assignment and no student)
+with a sandboxed kernel forked from the worker's zygote (``autograder/kernels/forkserver.py``),
 writes feedback without the hidden tests, and returns everything the instructor's gradebook
-needs as plain data. The pipeline merges results one at a time, so workers never
-write to the shared SQLite gradebook, and a worker can run on another machine (Dask).
+needs as plain data. A failure of the grader itself is one sentence in the result; its full
+log travels beside it (``log``) for ``grading/logs/``. The pipeline merges results one at a
+time, so workers never write to the shared SQLite gradebook, and a worker can run on another
+machine (Dask).
 """
 
 from __future__ import annotations
@@ -15,27 +18,40 @@ import hashlib
 import json
 import multiprocessing.util
 import os
+import re
 import secrets
 import shutil
 import tempfile
 import time
+import traceback
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from autograder.cells import grade_id, grade_ids, source, strip_hidden_tests
+from autograder.grading import intake
+from autograder.grading.normalise import normalise, note_cell
 from autograder.kernels import forkserver, sandbox, walls
 from autograder.releases.release import assignments as course_assignments
 
 
-
 @dataclass
 class Limits:
+    """What one notebook may use. Time limits count CPU seconds (the kernel's and every process
+    it started); the clock's backstops, for code that sleeps or blocks, are generous
+    multiples of them unless given."""
+
     cell_timeout: float = 60
     notebook_timeout: float = 300
     memory_bytes: int = 4 << 30
     file_bytes: int = 64 << 20
     output_chars: int = 200_000
+    cell_wall: float | None = None  # seconds by the clock; None: 5 × cell_timeout
+    notebook_wall: float | None = None  # None: 4 × notebook_timeout
+
+    def __post_init__(self):
+        self.cell_wall = self.cell_wall or 5 * self.cell_timeout
+        self.notebook_wall = self.notebook_wall or 4 * self.notebook_timeout
 
 
 @dataclass
@@ -48,10 +64,7 @@ class Job:
     limits: Limits = field(default_factory=Limits)
     forked_kernels: bool = True  # kernels forked from a zygote (autograder/kernels/forkserver.py)
     secret: str = ""  # seeds this student's hidden checks (autograder/trusted/checker.py)
-
-
-def sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    refused: str = ""  # why the submission is not read at all (autograder/grading/intake.py)
 
 
 def released(course: Path) -> dict[str, dict]:
@@ -69,8 +82,21 @@ class Rejected(Exception):
     """A submission that cannot be graded at all (it scores 0, with this reason)."""
 
 
-def read_submission(path: Path, assignment: str, releases: dict[str, dict]) -> dict:
-    text = path.read_text(errors="replace")
+class GraderFailed(Exception):
+    """nbgrader itself stopped: ``what`` in one sentence, ``log`` whole for the instructor."""
+
+    def __init__(self, what: str, log: str):
+        super().__init__(what)
+        self.what, self.log = what, log
+
+
+def log_name(job: Job) -> str:
+    """Where a failed job's full log goes, relative to the grading folder."""
+    return f"logs/{job.student}/{job.assignment}.log"
+
+
+def read_submission(data: bytes, assignment: str, releases: dict[str, dict]) -> dict:
+    text = data.decode("utf-8", errors="replace")
     if not text.strip():
         raise Rejected("the file is empty")
     try:
@@ -88,6 +114,15 @@ def read_submission(path: Path, assignment: str, releases: dict[str, dict]) -> d
         if overlap[best] > overlap[assignment]:
             raise Rejected(f"this is not the notebook of {assignment} (it is {best})")
     return notebook
+
+
+def _timestamp(path: Path) -> str | None:
+    """When nbgrader's collect says it was handed in (its timestamp.txt), if it is one."""
+    try:
+        text = intake.read(path, limit=100).decode("ascii").strip()
+    except (intake.Refused, UnicodeDecodeError):
+        return None
+    return text if re.fullmatch(r"[\d :.+\-TUCZ]+", text) else None
 
 
 def format_problem(notebook: dict) -> str | None:
@@ -199,17 +234,16 @@ def _prepare_process(course: Path, forked: bool, limits: Limits) -> str:
         kernels = Path(tempfile.mkdtemp(prefix="course-kernels-"))
         sandbox.install_kernelspec(kernels / "kernels")
         forkserver.install_kernelspec(kernels / "kernels")
+        import autograder
         import course_checks
         import transformer_course
 
-        import autograder
-
-        hide = {str(course), str(Path.home()), tempfile.gettempdir()} - {"/tmp"}
         os.environ.update(
             JUPYTER_PATH=os.pathsep.join([str(kernels), os.environ.get("JUPYTER_PATH", "")]),
             OMP_NUM_THREADS="1",
             MKL_NUM_THREADS="1",
-            COURSE_SANDBOX_HIDE=os.pathsep.join(sorted(hide)),
+            # As nbgrader tells the kernels: test cells run here (the trusted checker).
+            NBGRADER_EXECUTION="autograde",
             # What kernels import: the course's packages, and the grader's agent and wire
             # (autograder/ holds no hidden test or solution).
             COURSE_SANDBOX_EXPOSE=os.pathsep.join(
@@ -258,6 +292,9 @@ def _config(course: Path, private: Path, limits: Limits, events: Path, kernel: s
             "kernel_name": kernel,
             "timeout": int(limits.cell_timeout),
             "notebook_timeout": limits.notebook_timeout,
+            "cell_wall": limits.cell_wall,
+            "notebook_wall": limits.notebook_wall,
+            "cpu_root": _Process.zygote.pid if kernel == forkserver.KERNEL_NAME else 0,
             "max_output_chars": limits.output_chars,
             "workdir": str(workdir),
             "events_path": str(events),
@@ -276,23 +313,29 @@ def grade(job: Job) -> dict:
     result = {
         "student": job.student, "assignment": job.assignment, "status": "graded",
         "reason": "", "grades": {}, "comments": {}, "events": [], "notebook": None,
-        "feedback": None, "sha256": sha256(submission), "timestamp": None,
+        "feedback": None, "sha256": None, "timestamp": None,
     }
-    stamp = submission.parent / "timestamp.txt"
-    if stamp.exists():
-        result["timestamp"] = stamp.read_text().strip()
     private = Path(tempfile.mkdtemp(prefix="grade-"))
     try:
         releases = released(course)
         release = releases[job.assignment]
         try:
-            notebook = read_submission(submission, job.assignment, releases)
-        except Rejected as reason:
+            if job.refused:
+                raise Rejected(job.refused)
+            data = intake.read(submission)
+            result["sha256"] = hashlib.sha256(data).hexdigest()
+            result["timestamp"] = _timestamp(submission.parent / "timestamp.txt")
+            notebook = read_submission(data, job.assignment, releases)
+        except (Rejected, intake.Refused) as reason:
             result.update(status="rejected", reason=str(reason))
             return result
+        notes = normalise(notebook, release)
+        result["events"] += [{"kind": "cells", "cell": None, "message": note} for note in notes]
         if restore_order(notebook, release):
             result["events"].append({"kind": "order", "cell": None, "message":
                                      "cells were out of order; graded in the course's order"})
+        if notes:  # at the top of the graded notebook, so of the feedback page too
+            notebook["cells"].insert(0, note_cell(notes, notebook))
         result["events"] += scan(notebook, release)
         if problem := format_problem(notebook):
             result["events"].append({"kind": "format", "cell": None, "message":
@@ -303,7 +346,10 @@ def grade(job: Job) -> dict:
             warnings.simplefilter("ignore")
             _autograde(job, notebook, private, result, kernel)
     except Exception as error:  # a bug or an nbgrader failure: report it, keep the class going
-        result.update(status="error", reason=f"{type(error).__name__}: {error}")
+        what = error.what if isinstance(error, GraderFailed) else \
+            f"the grader failed ({type(error).__name__})"
+        result.update(status="error", reason=f"{what}; the full log is in {log_name(job)}",
+                      log=getattr(error, "log", "") + traceback.format_exc())
     finally:
         shutil.rmtree(private, ignore_errors=True)
         result["seconds"] = round(time.perf_counter() - started, 3)
@@ -338,8 +384,8 @@ def _autograde(job: Job, notebook: dict, private: Path, result: dict, kernel: st
         shutil.rmtree(workdir, ignore_errors=True)
     result["events"] += [json.loads(line) for line in events.read_text().splitlines()]
     if not outcome["success"]:
-        log = outcome.get("log", "") + outcome.get("error", "")
-        raise RuntimeError(f"nbgrader could not autograde: {log[-3000:]}")
+        raise GraderFailed("nbgrader could not autograde the notebook",
+                           outcome.get("log", "") + outcome.get("error", ""))
     with Gradebook(f"sqlite:///{private / 'gradebook.db'}") as gradebook:
         graded = gradebook.find_submission_notebook(assignment, assignment, student)
         result["grades"] = {
@@ -353,6 +399,7 @@ def _autograde(job: Job, notebook: dict, private: Path, result: dict, kernel: st
     path.write_text(json.dumps(strip_hidden_tests(json.loads(result["notebook"]))))
     outcome = api.generate_feedback(assignment, student, force=True)
     if not outcome["success"]:
-        raise RuntimeError(f"nbgrader could not write feedback: {outcome.get('error', '')}")
+        raise GraderFailed("nbgrader could not write the feedback page",
+                           outcome.get("log", "") + outcome.get("error", ""))
     page = private / "feedback" / student / assignment / f"{assignment}.html"
     result["feedback"] = page.read_text()

@@ -54,9 +54,10 @@ def start_zygote(run_dir: Path, work_root: Path, cgroup: walls.Cgroup | None = N
     kernels' sockets) writable; wait until it listens. Its kernels cover ``run_dir`` and
     ``work_root`` with empty folders."""
     path = run_dir / "zygote.sock"
+    walled = sandbox.available()
     command = [sys.executable, "-m", "autograder.kernels.forkserver", "serve", str(path),
-               str(run_dir), str(work_root)]
-    if sandbox.available():
+               "walled" if walled else "unwalled", str(run_dir), str(work_root)]
+    if walled:
         command = sandbox.bwrap_command(command, [str(run_dir), str(work_root)], [],
                                         capabilities=["CAP_SYS_ADMIN", "CAP_SETPCAP"])
 
@@ -70,7 +71,10 @@ def start_zygote(run_dir: Path, work_root: Path, cgroup: walls.Cgroup | None = N
 
     # Its /tmp (private, inside the sandbox) serves as HOME; its kernels get their own.
     with open(run_dir / "zygote.log", "ab") as log:  # for the grader's eyes: kernels cover it
-        zygote = subprocess.Popen(command, env=sandbox.kernel_environment("/tmp"),
+        # Its kernels must know which of the course's folders to keep in view.
+        env = sandbox.kernel_environment("/tmp") | {"COURSE_SANDBOX_EXPOSE": os.pathsep.join(
+            sandbox.exposed())}
+        zygote = subprocess.Popen(command, env=env,
                                   stdin=subprocess.DEVNULL, stdout=log, stderr=log,
                                   preexec_fn=before_exec)
     deadline = time.monotonic() + 120
@@ -87,7 +91,7 @@ def start_zygote(run_dir: Path, work_root: Path, cgroup: walls.Cgroup | None = N
     raise RuntimeError("the kernel zygote did not start")
 
 
-def serve(path: str, *covered: str) -> None:
+def serve(path: str, walled: str, *covered: str) -> None:
     # matplotlib reads its backend when imported: choose the inline one a kernel would.
     os.environ["MPLBACKEND"] = "module://matplotlib_inline.backend_inline"
     import ipykernel.kernelapp  # noqa: F401
@@ -104,11 +108,11 @@ def serve(path: str, *covered: str) -> None:
         connection, _ = server.accept()
         if os.fork() == 0:
             server.close()
-            _become_kernel(connection, list(covered))  # never returns
+            _become_kernel(connection, walled == "walled", list(covered))  # never returns
         connection.close()
 
 
-def _become_kernel(connection: socket.socket, covered: list[str]) -> None:
+def _become_kernel(connection: socket.socket, walled: bool, covered: list[str]) -> None:
     """In a fresh fork: wall in, fork the kernel, and stay as its keeper."""
     request = json.loads(connection.makefile().readline() or "{}")
     if not request:
@@ -117,7 +121,7 @@ def _become_kernel(connection: socket.socket, covered: list[str]) -> None:
     info = request["connection"]
     # Without bubblewrap the grader runs unwalled kernels, and has said so.
     keep = [sys.prefix, sys.base_prefix, *sandbox.exposed()]
-    own = (walls.enter(os.path.dirname(info["ip"]), covered, keep) if sandbox.available()
+    own = (walls.enter(os.path.dirname(info["ip"]), covered, keep) if walled
            else None)
     if own is not None:
         info["ip"] = os.path.join(own, os.path.basename(info["ip"]))

@@ -1,18 +1,20 @@
 """The kernel that runs a student's notebook during grading, and the walls around it.
 
-The grading kernelspec starts ``python -m autograder.kernels.sandbox -f {connection_file}``. This
-launcher sets resource limits and then replaces itself with the real IPython kernel inside
-bubblewrap (``bwrap``, Debian's ``bubblewrap``), where the machine is read-only, the course
-(hidden tests, gradebook, other students' work) and the grader's private files are hidden
-behind empty folders, and the only writable folder is the notebook's own working folder.
+The grading kernelspec starts ``python -m autograder.kernels.sandbox -f {connection_file}``.
+This launcher sets resource limits and then replaces itself with the real IPython kernel
+inside bubblewrap (``bwrap``, Debian's ``bubblewrap``). The sandbox denies by default: its
+file system is built from nothing and holds only what a kernel needs, read-only — the
+machine's shared libraries, the interpreter and its packages, the course's packages — plus
+its own working folder and a private /tmp. The rest of the machine (the course being graded,
+other copies of it, home folders, other students' work, the grader's files) does not exist
+inside. Its environment is built from an allow-list, never inherited.
 
-Limits (set by the grading worker through environment variables):
+Limits and views (set by the grading worker through environment variables):
     COURSE_SANDBOX_MEMORY   bytes of address space (a memory bomb gets MemoryError)
     COURSE_SANDBOX_CPU      CPU seconds (a last resort behind the wall-clock limit)
     COURSE_SANDBOX_FILE     largest file the kernel may write, in bytes
-    COURSE_SANDBOX_HIDE     folders to hide, separated by os.pathsep
-    COURSE_SANDBOX_EXPOSE   folders inside hidden ones to show again read-only (the helper
-                            package; the interpreter's own folders always are)
+    COURSE_SANDBOX_EXPOSE   folders of the course kernels import from, shown read-only (the
+                            helper package, the checks, the grader's agent and wire)
 """
 
 from __future__ import annotations
@@ -45,15 +47,24 @@ def install_kernelspec(kernels_dir: Path, name: str = KERNEL_NAME,
     (spec / "kernel.json").write_text(json.dumps(kernel, indent=1))
 
 
+# What a kernel's environment may hold besides what kernel_environment sets: nbgrader's
+# mode, the limits, the locale, a GPU's selection. Nothing else of the grader's (tokens,
+# paths, credentials) is passed on.
+ALLOWED_VARIABLES = ("NBGRADER_EXECUTION", "NBGRADER_VALIDATING", "COURSE_SANDBOX_MEMORY",
+                     "COURSE_SANDBOX_CPU", "COURSE_SANDBOX_FILE", "LANG", "LC_ALL", "LC_CTYPE",
+                     "TZ", "CUDA_VISIBLE_DEVICES")
+
+
 def kernel_environment(workdir: str) -> dict[str, str]:
-    """The environment a grading kernel runs with: one math thread, no warnings on stderr
-    (nbgrader gives a test cell that writes to stderr zero points), HOME and matplotlib's
-    cache in the working folder. Without JPY_PARENT_PID: in its own PID namespace the kernel
-    cannot see its parent and would shut itself down (bubblewrap's --die-with-parent, or the
-    fork server's link, does that job instead)."""
-    env = dict(os.environ, OMP_NUM_THREADS="1", MKL_NUM_THREADS="1", PYTHONWARNINGS="ignore",
+    """The environment a grading kernel runs with, from an allow-list: one math thread, no
+    warnings on stderr (nbgrader gives a test cell that writes to stderr zero points), HOME
+    and matplotlib's cache in the working folder, PATH to the interpreter only. No
+    JPY_PARENT_PID: in its own PID namespace the kernel cannot see its parent and would shut
+    itself down (bubblewrap's --die-with-parent, or the fork server's link, does that job)."""
+    env = {name: os.environ[name] for name in ALLOWED_VARIABLES if name in os.environ}
+    env.update(PATH=os.pathsep.join([os.path.dirname(sys.executable), "/usr/bin", "/bin"]),
+               OMP_NUM_THREADS="1", MKL_NUM_THREADS="1", PYTHONWARNINGS="ignore",
                MPLCONFIGDIR=os.path.join(workdir, ".matplotlib"), HOME=workdir)
-    env.pop("JPY_PARENT_PID", None)
     return env
 
 
@@ -71,32 +82,47 @@ def _paths(variable: str) -> list[str]:
 
 
 def exposed() -> list[str]:
-    """Folders inside hidden ones that kernels see again, read-only (the course's packages)."""
+    """The course's folders kernels see, read-only (the packages they import)."""
     return _paths("COURSE_SANDBOX_EXPOSE")
+
+
+# The machine's shared libraries and the few files the C library reads, shown read-only;
+# a name that is a symbolic link on the machine (/lib -> usr/lib) is the same link inside.
+SYSTEM = ("/usr/lib", "/usr/lib64", "/usr/lib32", "/usr/libx32", "/usr/share/zoneinfo",
+          "/lib", "/lib64", "/lib32", "/libx32", "/etc/ld.so.cache", "/etc/ld.so.conf",
+          "/etc/ld.so.conf.d", "/etc/localtime", "/etc/passwd", "/etc/group",
+          "/etc/nsswitch.conf", "/sys/devices/system/cpu")
+
+
+def _system_view() -> list[str]:
+    args = []
+    for path in SYSTEM:
+        if os.path.islink(path):
+            args += ["--symlink", os.readlink(path), path]
+        elif os.path.exists(path):
+            args += ["--ro-bind", path, path]
+    return args
 
 
 def bwrap_command(command: list[str], writable: list[str], readable: list[str],
                   capabilities: tuple[str, ...] | list[str] = ()) -> list[str]:
-    """``command`` wrapped in bubblewrap: everything read-only, secrets hidden, ``writable``
-    folders writable and ``readable`` files visible; no network (not even loopback: kernels
-    talk over Unix sockets), its own PID namespace and session, no capabilities but
-    ``capabilities``."""
-    wrapped = ["bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
+    """``command`` wrapped in bubblewrap, denying by default: a file system of only the
+    system's libraries, the interpreter, the course's packages (``exposed()``), ``readable``
+    files and ``writable`` folders; no network (not even loopback: kernels talk over Unix
+    sockets), its own PID namespace and session, no capabilities but ``capabilities``."""
+    wrapped = ["bwrap", "--tmpfs", "/", *_system_view(), "--dev", "/dev", "--proc", "/proc"]
     scratch = ["--size", str(SCRATCH_BYTES), "--tmpfs"]
     wrapped += [*scratch, "/tmp", *scratch, "/dev/shm", "--unshare-pid", "--unshare-ipc",
                 "--unshare-net", "--unshare-uts", "--new-session"]
     if capabilities and os.geteuid() != 0:
         wrapped += ["--unshare-user", "--uid", "0", "--gid", "0"]
-    for hidden in _paths("COURSE_SANDBOX_HIDE"):
-        wrapped += ["--tmpfs", hidden]
-    # The interpreter (the venv and the Python it was made from) stays visible.
-    for folder in [sys.prefix, sys.base_prefix, *exposed(), *readable]:
+    # The interpreter (the venv and the Python it was made from), then the course's packages.
+    for folder in dict.fromkeys([sys.prefix, sys.base_prefix, *exposed(), *readable]):
         wrapped += ["--ro-bind", folder, folder]
     for path in writable:
         wrapped += ["--bind", path, path]
-    for hidden in _paths("COURSE_SANDBOX_HIDE"):  # after the binds that need folders there
-        wrapped += ["--remount-ro", hidden]
-    wrapped += ["--chdir", writable[0], "--cap-drop", "ALL", "--die-with-parent"]
+    wrapped += ["--remount-ro", "/", "--chdir", writable[0], "--cap-drop", "ALL",
+                "--die-with-parent"]
     for capability in capabilities:
         wrapped += ["--cap-add", capability]
     return wrapped + ["--"] + command
@@ -105,20 +131,21 @@ def bwrap_command(command: list[str], writable: list[str], readable: list[str],
 def main(argv: list[str]) -> None:
     connection_file = os.path.abspath(argv[argv.index("-f") + 1])
     workdir = os.getcwd()
-    environment = kernel_environment(workdir)
-    os.environ.clear()
-    os.environ.update(environment)
-    apply_limits()
-    kernel = [sys.executable, "-m", "ipykernel_launcher", "-f", connection_file]
-    kernel.append("--HistoryManager.hist_file=:memory:")
+    kernel = [sys.executable, "-m", "ipykernel_launcher", "-f", connection_file,
+              "--HistoryManager.hist_file=:memory:"]
     info = json.loads(Path(connection_file).read_text())
     sockets = [os.path.dirname(info["ip"])] if info.get("transport") == "ipc" else []
     command = (bwrap_command(kernel, [workdir, *sockets], [connection_file]) if available()
                else kernel)
+    command[0] = shutil.which(command[0]) or command[0]
+    environment = kernel_environment(workdir)
+    os.environ.clear()
+    os.environ.update(environment)
+    apply_limits()
     # The kernel manager interrupts a cell by signalling the whole process group; bubblewrap
     # must ignore that SIGINT (the kernel installs its own handler) or it ends the sandbox.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    os.execvp(command[0], command)
+    os.execv(command[0], command)
 
 
 if __name__ == "__main__":

@@ -22,20 +22,28 @@ import base64
 import builtins
 import contextlib
 import hashlib
+import inspect
 import io
 import json
+import math
 import pickle
+import time
 import traceback
 import warnings
 
 import torch
+import zmq
+from jupyter_core.utils import run_sync
 
 from autograder.cells import split_hidden
 from autograder.trusted import wire
 from course_checks import shortcuts
+from course_checks.checking import in_place_message
 
 AGENT = "__import__('autograder.trusted.agent', fromlist=['handle']).handle({request!r})"
 MAX_REPLY_CHARS = 3 * wire.MAX_BYTES // 2
+MAX_REQUESTS = 20_000  # round trips to the kernel for one notebook's checks
+INTERRUPT_GRACE = 5.0  # seconds an interrupted kernel has to answer before it is replaced
 
 
 class KernelLost(RuntimeError):
@@ -44,6 +52,14 @@ class KernelLost(RuntimeError):
 
 class StudentError(Exception):
     """An error raised by student code in the kernel (its type name and message)."""
+
+
+class OutOfBudget(RuntimeError):
+    """The checks' own budget (a test cell's time, the notebook's round trips) is spent."""
+
+
+class ChangedInPlace(RuntimeError):
+    """The kernel reports that the student's function changed an argument in place."""
 
 
 def _error_class(name: str) -> type[BaseException]:
@@ -61,6 +77,18 @@ def _warning_class(name: str) -> type[Warning]:
     return UserWarning
 
 
+def _filled(args: tuple, kwargs: dict):
+    """(path, tensor) for the arguments a test marked ``filled_by_answer``, one container
+    deep, with the paths the agent uses (``["arg", 4]``, ``["kwarg", "cache", 0]``)."""
+    for kind, items in (("arg", enumerate(args)), ("kwarg", kwargs.items())):
+        for key, value in items:
+            inner = value.items() if isinstance(value, dict) else \
+                enumerate(value) if isinstance(value, (list, tuple)) else ()
+            for path, item in [([kind, key], value)] + [([kind, key, sub], i) for sub, i in inner]:
+                if isinstance(item, torch.Tensor) and getattr(item, "_filled_by_answer", False):
+                    yield json.dumps(path), item
+
+
 class Remote:
     """A student object that stays in the kernel: call it, read its attributes, index it."""
 
@@ -72,14 +100,19 @@ class Remote:
         object.__setattr__(self, "_kind", kind)
 
     def __call__(self, *args, **kwargs):
+        filled = dict(_filled(args, kwargs))
         return self._link.request("call", ref=self._id, args=[self._link.out(a) for a in args],
                                   kwargs={k: self._link.out(v) for k, v in kwargs.items()},
-                                  refuses=list(shortcuts.active()), inputs=(args, kwargs))
+                                  refuses=list(shortcuts.active()), fills=list(filled),
+                                  filled=filled)
 
     def __getattr__(self, name: str):
         if name.startswith("__"):
             raise AttributeError(name)
         return self._link.request("getattr", ref=self._id, name=name)
+
+    def __setattr__(self, name: str, value) -> None:
+        raise AttributeError("the checks do not change the student's objects")
 
     def __len__(self) -> int:
         length = self._link.request("len", ref=self._id)
@@ -101,10 +134,32 @@ class Remote:
 class KernelLink:
     """Requests to ``trusted/agent.py`` in the kernel that ``executor`` (SafeExecute) runs."""
 
-    def __init__(self, executor, timeout):
+    def __init__(self, executor):
         self.executor = executor
-        self.timeout = timeout  # () -> seconds a request may take now
+        self.deadline = math.inf  # when the running test cell's checks must have ended
+        self.seconds = math.inf  # the time they were given
+        self.requests = 0  # round trips so far, for the whole notebook
         self.lost = False  # set when the kernel stopped answering: it needs replacing
+        self.hidden = False  # hidden checks are running: the student's output is not shown
+        self.withheld = 0  # characters of output not shown during hidden checks
+
+    def begin_cell(self, seconds: float, notebook_deadline: float) -> None:
+        """The checks of one test cell get ``seconds`` in all, within the notebook's time."""
+        self.seconds = seconds
+        self.deadline = min(time.monotonic() + seconds, notebook_deadline)
+
+    def _timeout(self) -> float:
+        """Seconds the next request may take; none left is the end of this cell's checks."""
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            raise OutOfBudget(f"the checks of this exercise ran out of time: your code took "
+                              f"longer than {self.seconds:.0f} s in all")
+        self.requests += 1
+        if self.requests > MAX_REQUESTS:
+            raise OutOfBudget(f"the checks stopped: your answers needed more than "
+                              f"{MAX_REQUESTS:,} round trips to the kernel (do your functions "
+                              "return tensors?)")
+        return left
 
     def out(self, value):
         """An argument for the kernel: plain data, a handle back, or a pickled trusted object."""
@@ -117,14 +172,23 @@ class KernelLink:
                 raise TypeError(f"cannot pass a {type(obj).__name__} to the kernel") from error
         return wire.encode(value, other)
 
-    def request(self, op: str, inputs: tuple | None = None, **fields):
-        """Run ``op`` in the kernel; ``inputs``, a call's (args, kwargs), take the changes
-        the kernel reports the call made to them, as a call in the kernel would."""
+    def request(self, op: str, filled: dict | None = None, **fields):
+        """Run ``op`` in the kernel. A call whose arguments the kernel reports changed in
+        place fails (the checker's own tensors never left this process), except those a test
+        marked as ``filled`` by the answer: their new values come back as data, and are
+        copied into the checker's tensor when shape and dtype agree."""
         payload = base64.b64encode(json.dumps({"op": op, **fields}).encode()).decode()
         reply = self._parse(self._expression(AGENT.format(request=payload)))
         self._relay(reply)
-        if inputs is not None and isinstance(reply.get("changed"), list):
-            _apply_changes(reply["changed"][:64], *inputs)
+        for path, value in (reply.get("filled") or {}).items() if filled else ():
+            if path in filled:
+                new = wire.decode(value, lambda *_: None)
+                if (isinstance(new, torch.Tensor) and new.shape == filled[path].shape
+                        and new.dtype == filled[path].dtype):
+                    with torch.no_grad():
+                        filled[path].copy_(new)
+        if isinstance(reply.get("changed"), list) and reply["changed"]:
+            raise ChangedInPlace(in_place_message(_argument_names(reply["changed"][:8])))
         if "error" in reply:
             name, message, *line = (str(part) for part in list(reply["error"])[:3])
             error = _error_class(name)(message)
@@ -147,9 +211,14 @@ class KernelLink:
             raise wire.WireError("the kernel's reply is not plain data")
         return reply
 
-    @staticmethod
-    def _relay(reply: dict) -> None:
-        """Show the student code's output, stderr and warnings as the in-kernel checks do."""
+    def _relay(self, reply: dict) -> None:
+        """Show the student code's output, stderr and warnings as the in-kernel checks do;
+        during hidden checks only count them, so that hidden inputs never travel back."""
+        if self.hidden:
+            self.withheld += sum(len(reply[key]) for key in ("stdout", "stderr")
+                                 if isinstance(reply.get(key), str))
+            self.withheld += len(reply.get("warnings") or [])
+            return
         if isinstance(reply.get("stdout"), str) and reply["stdout"]:
             print(reply["stdout"], end="" if reply["stdout"].endswith("\n") else "\n")
         if isinstance(reply.get("stderr"), str) and reply["stderr"].strip():
@@ -161,18 +230,22 @@ class KernelLink:
 
     def _expression(self, expression: str) -> str:
         executor = self.executor
-        msg_id = executor.kc.execute("", silent=True, store_history=False, allow_stdin=False,
-                                     user_expressions={"r": expression})
-        reply = executor._reply(msg_id, timeout=self.timeout())
+        try:
+            msg_id = executor.kc.execute("", silent=True, store_history=False,
+                                         allow_stdin=False, user_expressions={"r": expression})
+        except zmq.ZMQError:  # its connection was dropped (a message over the limit)
+            self.lost = True
+            raise KernelLost("the kernel stopped answering") from None
+        reply = executor._reply(msg_id, timeout=self._timeout())
         if reply is None:  # still running: interrupt it, and give it a moment to answer
-            try:
-                executor.km.interrupt_kernel()
-            except Exception:  # noqa: BLE001 - a dead kernel is handled below
-                pass
-            reply = executor._reply(msg_id, timeout=5)
+            _interrupt(executor.km)
+            reply = executor._reply(msg_id, timeout=INTERRUPT_GRACE)
             if reply is None:
                 self.lost = True
                 raise KernelLost("the kernel stopped answering")
+            if time.monotonic() >= self.deadline:
+                raise OutOfBudget(f"the checks of this exercise ran out of time: your code "
+                                  f"took longer than {self.seconds:.0f} s in all")
         try:
             result = reply["content"]["user_expressions"]["r"]
         except (KeyError, TypeError):
@@ -188,23 +261,29 @@ class KernelLink:
         return text
 
 
-def _apply_changes(changed: list, args: tuple, kwargs: dict) -> None:
-    """Write the kernel's modified arguments into the checker's own tensors."""
-    for item in changed:
-        try:
-            (kind, key, *sub), encoded = item
-            target = (args if kind == "arg" else kwargs)[key]
-            for part in sub[:1]:
-                target = target[part]
-            new = wire.decode(encoded, lambda *_: None)
-        except (ValueError, TypeError, KeyError, IndexError, wire.WireError):
-            continue  # not a change this call could have made: ignored
-        if isinstance(target, torch.Tensor) and isinstance(new, torch.Tensor):
-            with torch.no_grad():
-                if new.shape == target.shape:
-                    target.copy_(new)
-                else:
-                    target.data = new.to(target.dtype)
+def _argument_names(paths: list) -> list[str]:
+    """How a check names the arguments at ``paths`` ([kind, key, item?]) in its report."""
+    names = []
+    for path in paths:
+        if not isinstance(path, list) or len(path) < 2:
+            continue
+        kind, key, *item = path
+        name = f"`{key}`" if kind == "kwarg" else f"argument {int(key) + 1}" \
+            if isinstance(key, int) else "an argument"
+        names.append(name + (f"[{item[0]!r}]" if item else ""))
+    return names or ["an argument"]
+
+
+def _interrupt(manager) -> None:
+    """Send the kernel an interrupt, whichever kind of kernel manager runs it."""
+    try:
+        interrupt = manager.interrupt_kernel
+        if inspect.iscoroutinefunction(interrupt):
+            run_sync(interrupt)()
+        else:
+            interrupt()
+    except Exception:  # noqa: BLE001 - a dead kernel is dealt with by the caller
+        pass
 
 
 # --- hidden seeds -------------------------------------------------------------------------
@@ -268,6 +347,7 @@ class Checker:
         self.secret = secret
         self.namespace: dict = {"__name__": "__checker__", "__builtins__": builtins}
         self.remote: set[str] = set()  # names that stand for the kernel's objects
+        self.cell_names: list[str] = []
 
     def setup(self, source: str) -> None:
         """Run a locked setup cell (imports, constants) here as well as in the kernel."""
@@ -278,10 +358,12 @@ class Checker:
         checker itself defined (setup, earlier test cells) stay its own."""
         loads, binds = _names(tree)
         self.remote -= binds
+        self.cell_names = []  # what this cell reads from the kernel: the answers it checks
         for name in sorted(loads - binds - set(dir(builtins))):
             if name in self.namespace and name not in self.remote:
                 continue
             self.remote.add(name)
+            self.cell_names.append(name)
             try:
                 self.namespace[name] = self.link.request("lookup", name=name)
             except Exception:  # noqa: BLE001 - not defined, or broken: the checks report it
@@ -299,13 +381,29 @@ class Checker:
                 pieces = split_hidden(source)
                 for number, (code, hidden) in enumerate(pieces):
                     last = number == len(pieces) - 1
-                    with secret_seeds(self.secret) if hidden else contextlib.nullcontext():
+                    with secret_seeds(self.secret) if hidden else contextlib.nullcontext(), \
+                            self._hiding(hidden):
                         value = self._exec(code, last)
             except BaseException as error:  # noqa: BLE001 - reported as the cell's error
                 failure = error
             for warning in caught:
                 print(f"(warning: {warning.category.__name__}: {warning.message})")
         return stdout.getvalue(), value, failure
+
+    @contextlib.contextmanager
+    def _hiding(self, hidden: bool):
+        """While hidden checks run, what the student's code prints is counted, not shown."""
+        if self.link is None or not hidden:
+            yield
+            return
+        self.link.hidden, self.link.withheld = True, 0
+        try:
+            yield
+        finally:
+            self.link.hidden = False
+            if self.link.withheld:
+                print(f"(your code printed {self.link.withheld:,} characters or warnings "
+                      "during the hidden checks: they are not shown)")
 
     def _exec(self, code: str, last: bool):
         tree = ast.parse(code)

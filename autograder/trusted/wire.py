@@ -36,7 +36,7 @@ DTYPES = {
 NAMES = {dtype: name for name, dtype in DTYPES.items()}
 MAX_DEPTH = 32
 MAX_ITEMS = 100_000  # list items, dict entries and tensors in one value
-MAX_BYTES = 256 << 20  # tensor bytes in one value
+MAX_BYTES = 32 << 20  # tensor bytes in one value (the checks' largest are a few MB)
 
 
 class WireError(ValueError):

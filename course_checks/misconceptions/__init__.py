@@ -34,6 +34,7 @@ from .language_model import (
     lm_logits,
     random_windows,
     sample_distribution,
+    train_history,
 )
 from .matrix_attention import (
     masked_attention,
@@ -103,6 +104,7 @@ __all__ = [
     "shift_right",
     "softmax",
     "split_heads",
+    "train_history",
     "train_step",
     "transformer_lr",
     "weighted_sum",

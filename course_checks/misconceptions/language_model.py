@@ -16,6 +16,7 @@ __all__ = [
     "lm_logits",
     "random_windows",
     "sample_distribution",
+    "train_history",
 ]
 
 
@@ -83,6 +84,8 @@ def lm_logits(
             "positions counted from 1": run(tokens + position_embedding(positions + 1))
             if T < position_embedding.num_embeddings
             else run(tokens),
+            "the causal mask inverted (True above the diagonal: each character sees only the "
+            "ones after it)": run(tokens + position_embedding(positions), mask=~causal),
             "a causal mask that hides the diagonal too (no character sees itself)": run(
                 tokens + position_embedding(positions), mask=causal_mask(T).tril(-1)
                 | torch.eye(T, dtype=torch.bool).logical_and(torch.arange(T)[:, None] == 0)
@@ -130,29 +133,116 @@ def sample_distribution(
     }
 
 
-def attend_with_cache(steps, prompt: int) -> dict[str, torch.Tensor]:
+def attend_with_cache(steps, chunks) -> dict[str, torch.Tensor]:
     """Variants of the outputs (B, H, T, d) of cached attention over ``steps`` = (q, k, v),
-    each (B, H, T, d), fed ``prompt`` positions at once and then one at a time."""
+    each (B, H, T, d), fed in ``chunks`` of positions (a prompt, then more), T = sum(chunks)."""
     q, k, v = steps
     T = q.shape[-2]
     scale = q.shape[-1] ** -0.5
-
-    def attend(mask, scale=scale):
-        scores = (q @ k.transpose(-2, -1)) * scale
-        return torch.softmax(scores.masked_fill(~mask, float("-inf")), -1) @ v
-
-    causal = causal_mask(T)
     rows, columns = torch.arange(T)[:, None], torch.arange(T)
-    in_prompt = (rows < prompt) & (columns < prompt)
-    first_only = causal & ((rows < prompt) | (columns == 0))
-    return {
+    starts = torch.cumsum(torch.tensor([0, *chunks]), 0)[:-1]
+    start_of = torch.repeat_interleave(starts, torch.tensor(chunks))  # each query's chunk start
+    causal = causal_mask(T)
+    same_chunk = start_of[:, None] == start_of[None, :]
+    stored = columns < start_of[:, None]  # keys of earlier chunks
+
+    def attend(mask, scale=scale, keys=k, values=v):
+        scores = (q @ keys.transpose(-2, -1)) * scale
+        return torch.softmax(scores.masked_fill(~mask, float("-inf")), -1) @ values
+
+    variants = {
         "attention to the new characters only: the cache is never read": attend(
-            causal & in_prompt | torch.eye(T, dtype=torch.bool)
-        ),
-        "no causal mask inside the prompt: its characters see the ones after them": attend(
-            causal | in_prompt
-        ),
-        "a mask built for the new queries alone (tril() without the offset p): after the "
-        "prompt, each new character sees only the first": attend(first_only),
+            causal & same_chunk),
+        "no causal mask among the new characters: in a chunk of several, each sees the ones "
+        "after it": attend(stored | same_chunk),
+        "a mask built for the new queries alone (tril() without the offset of the stored "
+        "length): new character i sees only keys 0 … i": attend(
+            columns <= rows - start_of[:, None]),
         "scores not divided by √d_head": attend(causal, scale=1.0),
     }
+    if len(chunks) > 1 and max(chunks[1:]) > 1:
+        first = start_of[:, None] == 0
+        variants["the causal mask applied on the first call only: a later chunk of several new "
+                 "characters sees its own future"] = attend(
+                     torch.where(first, causal, stored | same_chunk))
+    return variants
+
+
+_HISTORIES: dict[tuple, dict[str, dict]] = {}  # the variants' histories, by case and run
+
+
+def train_history(case, part: str, steps=None, every: int = 2, clip: float = 1.0,
+                  evaluate: bool = True) -> dict[str, torch.Tensor]:
+    """What known wrong training loops return as ``part`` of their history ("bits": the
+    training losses, "held_out": the (step, bits) pairs), each run on a fresh copy of ``case``
+    (a ``course_checks.lm_training_case.LoopCase``)."""
+    run = (case.key, repr(steps), every, clip, evaluate)
+    if run not in _HISTORIES:
+        _HISTORIES.clear()  # one run's at a time: checks ask for its two parts in turn
+        _HISTORIES[run] = _flawed_histories(case, steps, every, clip, evaluate)
+    return {description: torch.tensor(history[part], dtype=torch.float64)
+            for description, history in _HISTORIES[run].items()}
+
+
+def _flawed_histories(case, steps, every, clip, evaluate) -> dict[str, dict]:
+    import warnings
+
+    from transformer_course.language_model import bits_per_character as bits
+
+    def make(*flaws):
+        def train(model, optimizer, scheduler, batches, steps, evaluate=None, every=100,
+                  clip=1.0):
+            history = {"bits": [], "held_out": []}
+            for count, step in enumerate(steps):
+                if "own count" in flaws:
+                    step = count
+                inputs, targets = batches(step)
+                loss = bits(model(inputs), targets)
+                if "nats" in flaws:
+                    loss = loss * math.log(2)
+                record = evaluate is not None and (step + 1) % every == 0
+                if "evaluated first" in flaws and record:
+                    history["held_out"].append((step + 1, evaluate(model)))
+                if "no zero" not in flaws:
+                    optimizer.zero_grad()
+                loss.backward()
+                if "clip value" in flaws:
+                    torch.nn.utils.clip_grad_value_(model.parameters(), clip)
+                elif "no clip" not in flaws:
+                    torch.nn.utils.clip_grad_norm_(model.parameters(), clip)
+                if "scheduler first" in flaws:
+                    scheduler.step()
+                optimizer.step()
+                if not {"scheduler first", "no scheduler"} & set(flaws):
+                    scheduler.step()
+                history["bits"].append(loss.item())
+                if "step % every" in flaws:
+                    if evaluate is not None and step % every == 0:
+                        history["held_out"].append((step, evaluate(model)))
+                elif record and "evaluated first" not in flaws:
+                    history["held_out"].append((step + 1, evaluate(model)))
+            return history
+        return train
+
+    variants = {
+        "gradients never zeroed: optimizer.zero_grad() is missing, so each step adds up the "
+        "gradients of every batch so far": make("no zero"),
+        "no gradient clipping (clip_grad_norm_ before optimizer.step())": make("no clip"),
+        "each gradient clipped to ±clip (clip_grad_value_) instead of their norm "
+        "(clip_grad_norm_)": make("clip value"),
+        "the scheduler never stepped: every update uses the first learning rate": make(
+            "no scheduler"),
+        "scheduler.step() before optimizer.step(): every update uses the next step's learning "
+        "rate": make("scheduler first"),
+        "the loss in nats (F.cross_entropy as it is) instead of bits": make("nats"),
+        "the held-out score taken before the update of its step instead of after it": make(
+            "evaluated first"),
+        "steps counted from 0 by the loop itself instead of the step numbers it is given (a "
+        "resumed run starts again at batch 0)": make("own count"),
+        "the held-out score taken when step % every == 0 (before any training, then every "
+        "`every` steps) instead of after every `every` updates": make("step % every"),
+    }
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # PyTorch's warning about the scheduler's order
+        return {description: case.fresh().run(train, steps, every, clip, evaluate)
+                for description, train in variants.items()}

@@ -80,7 +80,7 @@ def previous_token_head(
     """Scaled score tables (..., N, N) of wrong previous-token heads, for tokens at
     ``positions`` (..., N); the right one is ``strength`` where key position = query − 1."""
     previous = _table(positions - 1, positions)
-    return {
+    wrong = {
         "a head that attends to the next token instead of the previous one": strength
         * _table(positions + 1, positions),
         "a query block that is not shifted: every token attends to its own position": strength
@@ -91,18 +91,30 @@ def previous_token_head(
         _DIVIDED: strength / d_head * previous,
         _TWICE: strength**2 * math.sqrt(d_head) * previous,
     }
+    if max_len != d_head:
+        wrong[_other_width("max_len")] = strength * math.sqrt(max_len / d_head) * previous
+    return wrong
+
+
+def _other_width(name: str) -> str:
+    return (f"a factor √{name} where √d_head belongs: the two are equal only when d_head = "
+            f"{name}, and d_head may be larger")
 
 
 def same_token_head(
-    tokens: torch.Tensor, positions: torch.Tensor, d_head: int, strength: float
+    tokens: torch.Tensor, positions: torch.Tensor, d_head: int, strength: float,
+    vocab_size: int | None = None,
 ) -> dict[str, torch.Tensor]:
     """Scaled score tables (..., N, N) of wrong same-token heads, for ``tokens`` at
     ``positions`` (..., N); the right one is ``strength`` wherever the tokens are equal."""
     same = _table(tokens, tokens)
-    return {
+    wrong = {
         "a head that matches positions instead of tokens: every token attends only to itself":
         strength * _table(positions, positions),
         _UNSCALED: strength / math.sqrt(d_head) * same,
         _DIVIDED: strength / d_head * same,
         _TWICE: strength**2 * math.sqrt(d_head) * same,
     }
+    if vocab_size not in (None, d_head):
+        wrong[_other_width("vocab_size")] = strength * math.sqrt(vocab_size / d_head) * same
+    return wrong
