@@ -2,7 +2,8 @@
 and is it never named wrongly?
 
     python -m autograder.mutation.power              # the course's sample answers
-    python -m autograder.mutation.power --set blind  # the blind set, tests/blind/
+    python -m autograder.mutation.power --set blind  # blind set A, tests/blind/set_a.py
+    python -m autograder.mutation.power --set tests/blind/set_b.py  # another blind set
 
 Each answer replaces some solution cells of a source notebook and is graded by the trusted
 checks with the mutants' naming on (``analysis.feedback``), as ``make grade`` grades it.
@@ -114,6 +115,9 @@ def judge(answers: list[Answer], jobs: int = 2, variants: bool = True) -> list[V
     verdicts = []
     for answer, reports in zip(answers, graded, strict=True):
         points = _points(answer.assignment)
+        if missing := [cell for cell in answer.cells if cell not in points]:
+            raise ValueError(f"{answer.assignment} has no test cell {missing}: "
+                             f"{answer.name} answers a cell the notebook no longer has")
         failing = [reports.get(cell, (None, "")) for cell in answer.cells]
         text = "\n".join(report for _, report in failing)
         lost = all(score is None or score < points[cell] - 1e-9
@@ -157,7 +161,8 @@ def details(verdicts: list[Verdict]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m autograder.mutation.power",
                                      description=__doc__.split("\n\n")[0])
-    parser.add_argument("--set", choices=("sample", "blind"), default="sample")
+    parser.add_argument("--set", default="sample", help="'sample' (tests/submissions.py), "
+                        "'blind' (blind set A, tests/blind/set_a.py) or a blind set's file")
     parser.add_argument("--only", nargs="*", default=[], help="notebook numbers or names")
     parser.add_argument("--details", action="store_true", help="show the answers that are "
                         "not named correctly, with their reports")
@@ -167,8 +172,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="also write every answer's verdict and "
                         "reports here")
     args = parser.parse_args(argv)
-    answers = sample_answers() if args.set == "sample" else blind_answers()
-    kept = [] if args.set == "sample" else correct_answers()
+    path = BLIND / "set_a.py" if args.set == "blind" else Path(args.set)
+    answers = sample_answers() if args.set == "sample" else blind_answers(path)
+    kept = [] if args.set == "sample" else correct_answers(path)
     if args.only:
         answers, kept = ([a for a in group if any(a.assignment.startswith(s) for s in args.only)]
                          for group in (answers, kept))
@@ -199,11 +205,11 @@ def _named(report: str) -> list[str]:
             for line in re.findall(r"This matches (.+)", report)]
 
 
-def blind_answers(name: str = "set_a") -> list[Answer]:
-    """The blind set's one-mistake answers (tests/blind/<name>.py): a report names the
-    mistake correctly when one of its "This matches ..." lines matches one of the answer's
-    keywords, which any correct description of the mistake matches."""
-    module = _load(BLIND / f"{name}.py", f"_blind_{name}")
+def blind_answers(path: Path = BLIND / "set_a.py") -> list[Answer]:
+    """A blind set's one-mistake answers (its ``ANSWERS``): a report names the mistake
+    correctly when one of its "This matches ..." lines matches one of the answer's keywords,
+    which any correct description of the mistake matches."""
+    module = _load(path, f"_blind_{path.stem}")
     found = []
     for number, entry in enumerate(module.ANSWERS):
         if entry["correct"]:
@@ -217,9 +223,9 @@ def blind_answers(name: str = "set_a") -> list[Answer]:
     return found
 
 
-def correct_answers(name: str = "set_a") -> list[Answer]:
-    """The blind set's correct answers in other styles: each must keep full marks."""
-    module = _load(BLIND / f"{name}.py", f"_blind_{name}")
+def correct_answers(path: Path = BLIND / "set_a.py") -> list[Answer]:
+    """A blind set's correct answers in other styles: each must keep full marks."""
+    module = _load(path, f"_blind_{path.stem}")
     return [Answer(e["notebook"], f"#{n} (correct)", {e["cell"]: e["code"]},
                    [f"{e['cell'].split('_')[0]}_tests"], "", lambda report: True)
             for n, e in enumerate(module.ANSWERS) if e["correct"]]
