@@ -322,17 +322,29 @@ class _Evidence:
     """One check, as the naming of a mistake sees it."""
 
     def __init__(self, passed: bool, kind: str, offered: dict[str, bool] | None = None,
-                 matched: list[str] | None = None):
+                 matched: list[str] | None = None, measured: str | None = None):
         self.passed = passed
         self.kind = kind
         self.offered = offered or {}  # misconception -> whether its value passes this check
         self.matched = matched or []  # misconceptions whose value the answer's equals
+        self.measured = measured  # what a wrong value is, measured against the expected one
 
 
 # The grader's reading of the answer's source: ``(exercise, refuses) -> [message]``, one per
 # refused function the answer reaches however it is spelt (``autograder/trusted/uses.py``).
 # Only the trusted grader sets it; an answer it refuses scores 0, whatever the checks found.
 answer_refusals: Callable[[str, tuple[str, ...]], list[str]] | None = None
+
+
+def _determined(variants: list) -> list:
+    """The variants less the members of any family that more than one number of fits: the
+    checks do not pin its number down (any large exponent gives the same rate when a `min`
+    picks the other term), so none of them is the mistake."""
+    numbers: dict[int, set] = {}
+    for variant in variants:
+        if (key := getattr(variant, "key", None)) is not None:
+            numbers.setdefault(key[0], set()).add(key[1])
+    return [v for v in variants if getattr(v, "key", None) is None or len(numbers[v.key[0]]) == 1]
 
 
 class Checks:
@@ -366,6 +378,9 @@ class Checks:
         self._outcome: tuple = (VALUE,)  # the error raised or the input changed, for variants
         self._variants: list[tuple[str, dict[str, Any]]] | None = None  # still matching
         self._passed_before: list[tuple] = []  # checks passed before the first failure
+        self._telling = False  # whether a failed check saw a value, or an error with sizes
+        self._cut = False  # whether time ran out before every variant was tried
+        self._truths_only = True  # whether every failed check failed a truth, raising nothing
         self._variant_deadline = 0.0
         _selfcheck.started(exercise, points)  # for the notebook's self-check table
         self.refused = (answer_refusals(exercise, self.refuses)
@@ -460,12 +475,16 @@ class Checks:
         sizes = diagnosis.sizes_of(self._named_inputs(student_code))
         message = compare(got, expected, "the result", atol=atol, rtol=rtol, squeeze=squeeze,
                           sizes=sizes)
-        matched = []
+        matched, measured = [], None
         if message is not None and (got_t := _to_tensor(got, "")[0]) is not None:
-            matched = _matching(got_t.squeeze() if squeeze else got_t, misconceptions, atol,
-                                rtol, squeeze)
+            got_t = got_t.squeeze() if squeeze else got_t
+            matched = _matching(got_t, misconceptions, atol, rtol, squeeze)
+            expected_t = expected.detach().to("cpu", _float64)
+            measured = diagnosis.measure(got_t, expected_t.squeeze() if squeeze else expected_t,
+                                         sizes, atol=atol, rtol=rtol, dtype=_dtype(got),
+                                         located=False)
         self.results.append((description, message))
-        self._evidence.append(_Evidence(message is None, VALUE, offered, matched))
+        self._evidence.append(_Evidence(message is None, VALUE, offered, matched, measured))
         self._narrow_variants(student_code, message is None, (VALUE, got, atol, rtol))
         return message is None
 
@@ -544,11 +563,30 @@ class Checks:
                                          for d in e.matched):
             if all(self._consistent(description, e) for e in self._evidence):
                 return description
-        if names := [v for v in self._variants or [] if getattr(v, "rank", 1) < FITTED]:
+        names = _determined([v for v in self._variants or [] if getattr(v, "rank", 1) < FITTED])
+        # Without a wrong value (or an error quoting sizes) to match, only the one variant
+        # left, among all the variants tried, is named, and only when every failed check
+        # was a property the answer lacks (a bare IndexError is what many mistakes give).
+        if names and (self._telling or (self._truths_only and not self._cut and len(
+                {getattr(v, "key", None) or v[0] for v in names}) == 1)):
             return f"an answer that {names[0][0]}"
+        if measured := self._measured():
+            return measured
         if any(e.kind == IN_PLACE for e in self._evidence):  # seen, not inferred
             return "an answer that changes its input in place instead of making a new tensor"
         return None
+
+    def _measured(self) -> str | None:
+        """What every failed check measured alike, when two or more returned values that
+        one family of the expected value explains (axes swapped, an axis reduced, a factor that
+        a size names...): "an answer whose result is the expected one transposed"."""
+        failed = [e for e in self._evidence if not e.passed]
+        forms = {diagnosis.identity(e.measured) if e.kind == VALUE else None for e in failed}
+        if len(failed) < 2 or None in forms or len(forms) > 1:  # seen twice, on other inputs
+            return None
+        text = failed[0].measured.rstrip(".")
+        return f"an answer whose {text[5:]}" if text.startswith("your ") else \
+            f"an answer in which {text}"
 
     def _fitted(self) -> str | None:
         """A family member whose number was fitted to the answer: what was measured, not a
@@ -578,6 +616,11 @@ class Checks:
         if variant_answers is None:
             return
         this = (student_code, _bindings(student_code), outcome)
+        # Only a wrong value, or an error that quotes sizes, tells variants apart: a failed
+        # truth or a bare "list index out of range" is what many different mistakes give.
+        self._telling |= not passed and (outcome[0] == VALUE or (
+            outcome[0] == RAISED and bool(re.search(r"\d", outcome[2]))))
+        self._truths_only &= passed or outcome[0] == TRUTH
         if self._variants is None and passed:
             self._passed_before.append(this)
             return
@@ -606,6 +649,7 @@ class Checks:
         found = []
         for item in candidates:
             if time.monotonic() > self._variant_deadline:
+                self._cut = True
                 break
             if hasattr(item, "fit"):
                 with contextlib.suppress(Exception):  # a family that cannot fit names nothing

@@ -22,11 +22,12 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 from typing import Any
 
 import torch
 
-__all__ = ["explain_shape", "measure", "sizes_of"]
+__all__ = ["explain_shape", "identity", "measure", "sizes_of"]
 
 Sizes = dict[int, str]  # a size -> where it comes from in the check's inputs, "`K.shape[-2]`"
 
@@ -233,6 +234,9 @@ def _reduced(got: torch.Tensor, expected: torch.Tensor, sizes: Sizes, atol, rtol
     or repeated along that axis explains."""
     if got.dim() + 1 == expected.dim():
         for axis in range(expected.dim()):
+            if expected.shape[axis] == 1 and _close(got, expected.squeeze(axis), atol, rtol):
+                return (f"your result is the expected one without its axis of size 1 at "
+                        f"position {axis} (squeezed away, or a reduction without `keepdim`?).")
             size = _size(expected.shape[axis], sizes)
             for how, reduced in (("averaged over", lambda t, a=axis: t.mean(a)),
                                  ("summed over", lambda t, a=axis: t.sum(a)),
@@ -242,6 +246,9 @@ def _reduced(got: torch.Tensor, expected: torch.Tensor, sizes: Sizes, atol, rtol
                     return f"your result is the expected one {how} axis {axis} (size {size})."
     if got.dim() == expected.dim() + 1:
         for axis in range(got.dim()):
+            if got.shape[axis] == 1 and _close(got.squeeze(axis), expected, atol, rtol):
+                return (f"your result is the expected one with an extra axis of size 1 at "
+                        f"position {axis} (an extra `unsqueeze`, `[:, None]` or `keepdim`?).")
             if got.shape[axis] > 1 and all(_close(got.select(axis, i), expected, atol, rtol)
                                            for i in range(got.shape[axis])):
                 return (f"your result is the expected one repeated {got.shape[axis]} times "
@@ -258,10 +265,11 @@ def _reduced(got: torch.Tensor, expected: torch.Tensor, sizes: Sizes, atol, rtol
 
 
 def measure(got: torch.Tensor, expected: torch.Tensor, sizes: Sizes | None = None, *,
-            atol: float = 1e-4, rtol: float = 1e-4, dtype: torch.dtype | None = None
-            ) -> str | None:
+            atol: float = 1e-4, rtol: float = 1e-4, dtype: torch.dtype | None = None,
+            located: bool = True) -> str | None:
     """What a wrong ``got`` is relative to ``expected`` (both float64), when a family of
-    the expected value fits it: a sentence to append to the difference, or None."""
+    the expected value fits it: a sentence to append to the difference, or None. Without
+    ``located``, only what identifies the value, not where it differs."""
     sizes = sizes or {}
     try:  # a measurement that cannot be taken is left out: it must never fail a check
         if got.shape != expected.shape:
@@ -270,6 +278,18 @@ def measure(got: torch.Tensor, expected: torch.Tensor, sizes: Sizes | None = Non
             return None
         return (_discrete(got, expected, dtype or got.dtype)
                 or _scale(got, expected, sizes, atol, rtol) or _offset(got, expected, atol, rtol)
-                or _moved(got, expected, atol, rtol) or _where(got, expected, atol, rtol))
+                or _moved(got, expected, atol, rtol)
+                or (_where(got, expected, atol, rtol) if located else None))
     except (RuntimeError, ValueError, TypeError, IndexError, OverflowError):
         return None
+
+
+def identity(measured: str | None) -> str | None:
+    """A measurement that says what the value is (axes swapped, a named factor, an axis
+    reduced...), with its numbers left out: the same on every check of one mistake, whatever
+    the check's sizes. None for a measurement that names no mistake (a factor or an offset
+    that no size explains)."""
+    if not measured or "plus" in measured.split(":")[0] or (
+            " times " in measured and "(" not in measured.split(":")[0]):
+        return None
+    return re.sub(r"\d+(\.\d+)?", "#", measured)

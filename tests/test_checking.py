@@ -356,3 +356,53 @@ def test_a_variant_must_agree_with_the_truth_checks_too(capsys, monkeypatch):
     checks.score()
     report = capsys.readouterr().out
     assert "This matches an answer that doubles." in report
+
+
+def test_a_variant_that_only_fails_the_same_truth_is_named_only_when_it_is_the_only_one(
+        capsys, monkeypatch):
+    from course_checks import checking
+
+    namespace = {"head": lambda xs: xs[:1], "xs": [1, 2, 3]}
+    one = [("keeps the first item only", {"head": lambda xs: xs[:1]})]
+    two = one + [("keeps the last item only", {"head": lambda xs: xs[-1:]})]
+    for variants, named in ((one, True), (two, False)):
+        monkeypatch.setattr(checking, "variant_answers", lambda exercise, v=variants: v)
+        checks = Checks("Exercise L", points=1)
+        checks.true("two items", eval("lambda: len(head(xs)) == 2", namespace),  # noqa: S307
+                    "return two items")
+        checks.score()
+        assert ("This matches an answer that keeps" in capsys.readouterr().out) is named
+
+
+def test_a_family_that_several_numbers_fit_names_none(capsys, monkeypatch):
+    """Any exponent above 0 makes `min` pick the other term: the number is not pinned down
+    (`d`, √`d` and minus -0.5 all fit)."""
+    from autograder.mutation.families import families
+    from course_checks import checking
+
+    source = ("def rate(n, d=2):\n    ### BEGIN SOLUTION\n    return min(n ** -0.5, n * 0.01)\n"
+              "    ### END SOLUTION\n")
+    found = families(source, {}, ["rate"])
+    monkeypatch.setattr(checking, "variant_answers", lambda exercise: found)
+    namespace = {"rate": lambda n, d=2: n * 0.01, "torch": torch}
+    checks = Checks("Exercise R", points=1)
+    checks.close("n = 100, 400", eval("lambda: torch.tensor([rate(100), rate(400)])",  # noqa: S307
+                                      namespace), torch.tensor([0.1, 0.05]))
+    checks.score()
+    assert "This matches" not in capsys.readouterr().out
+
+
+def test_what_every_failed_check_measured_alike_is_named(capsys):
+    checks = Checks("Exercise M", points=2)
+    for size in (3, 4):
+        x = torch.randn(size, size + 1, dtype=torch.float64)
+        checks.close(f"size {size}", lambda x=x: x.T, x)
+    checks.score()
+    assert "This matches an answer whose result holds the expected values with the axes in the " \
+        "order (1, 0)." in capsys.readouterr().out
+    checks = Checks("Exercise M", points=2)  # seen once only: measured, not named
+    x = torch.randn(3, 4, dtype=torch.float64)
+    checks.close("once", lambda: x.T, x)
+    checks.close("right", lambda: x, x)
+    checks.score()
+    assert "This matches" not in capsys.readouterr().out

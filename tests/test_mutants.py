@@ -82,7 +82,8 @@ CLASSES = [
      "scores = Q @ K.transpose(-2, -1)\n"),
     (ATTENTION, "divides by `Q.shape[-1]` instead of its square root",
      "/ Q.shape[-1]"),
-    (ATTENTION, "takes `torch.softmax` over dim -2 instead of dim -1", "dim=-2"),
+    (ATTENTION, "takes `torch.softmax` over `dim=-2` (the second-to-last axis) instead of "
+                "`dim=-1` (the last axis)", "dim=-2"),
     (ATTENTION, "leaves out the transpose of `K`", "Q @ K /"),
     (ATTENTION, "transposes `V` before the product", "weights @ V.transpose(-2, -1)"),
     (SOFTMAX, "uses `min` where `max` belongs", "z.min()"),
@@ -122,7 +123,7 @@ CLASSES = [
             "(brackets in the wrong place)", "10000 ** (2 * i) / d_model"),
     (CACHE, "joins `[k_new, past_k]` in `torch.cat`: the parts in the wrong order",
      "torch.cat([k_new, past_k], dim=-2)"),
-    (CACHE, "takes `torch.cat` over dim -1 instead of dim -2", "dim=-1)"),
+    (CACHE, "takes `torch.cat` over `dim=-1` (the last axis) instead of `dim=-2`", "dim=-1)"),
     (LAYER, "uses the whole result of `attention(x, mask=mask)` where its first element `[0]` "
             "belongs", "norm1(x + attention(x, mask=mask))"),
     (MASK, "leaves out the new axis in `lengths[:, None]`", "< lengths\n"),

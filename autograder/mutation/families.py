@@ -52,9 +52,10 @@ class Member(tuple):
     """(description, {name: function}) of one fitted member, with its rank: size-named
     members come before the mutants (rank 1), simple changes after, fitted numbers last."""
 
-    def __new__(cls, description: str, functions: dict, rank: int):
+    def __new__(cls, description: str, functions: dict, rank: int, key: tuple | None = None):
         member = super().__new__(cls, (description, functions))
         member.rank = rank
+        member.key = key  # (its family, its number): a family that several numbers fit names none
         return member
 
 
@@ -235,7 +236,10 @@ class Candidate:
         if self.kind == "plus":
             return f"{shown} (the reference's {reference:.4g} {self.number:+g})"
         if self.kind == "power":
-            return f"{shown} (the reference's {reference:.4g} to the power {self.number:g})"
+            told = {2.0: f"the reference's {reference:.4g} squared",
+                    0.5: f"the square root of the reference's {reference:.4g}"}.get(
+                self.number, f"the reference's {reference:.4g} to the power {self.number:g}")
+            return f"{shown} ({told})"
         return shown
 
 
@@ -360,7 +364,9 @@ class Family:
                        f"({reference:.4g} here) belongs")
         rank = 0 if candidate.kind in ("size", "int") else 2 if candidate.kind != "fitted" \
             else 3
-        return Member(description, self._bound(candidate), rank)
+        value = candidate.value(scope, reference)
+        return Member(description, self._bound(candidate), rank,
+                      (id(self), None if value is None else round(value, 9)))
 
     def _fitted(self, evaluate, got, reference, deadline) -> Candidate | None:
         """The number that brings the reference's result closest to ``got``: a scan over

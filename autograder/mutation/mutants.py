@@ -84,6 +84,15 @@ class Mutant:
     source: str
 
 
+AXIS_WORDS = {-1: "the last axis", -2: "the second-to-last axis", 0: "the first axis",
+              1: "the second axis"}
+
+
+def _dim(axis: int) -> str:
+    """An axis as the student writes it and in words: "`dim=-1` (the last axis)"."""
+    return f"`dim={axis}`" + (f" ({AXIS_WORDS[axis]})" if axis in AXIS_WORDS else "")
+
+
 def _code(node: ast.AST, limit: int = 48) -> str:
     text = ast.unparse(node)
     return f"`{text if len(text) <= limit else text[: limit - 1] + '…'}`"
@@ -305,15 +314,17 @@ def _binop_rewrites(node: ast.BinOp, scope: _Scope) -> Iterator[tuple[str, str, 
         yield ("drops a term", f"leaves out the factor {_code(node.left)}", node.right)
     if op in (ast.Add, ast.Sub):
         yield ("drops a term", f"leaves out {'+' if op is ast.Add else '−'} "
-               f"{_code(node.right)}", node.left)
+               f"{_code(node.right)} in {_code(node)}", node.left)
         if op is ast.Add:
-            yield ("drops a term", f"leaves out {_code(node.left)} +", node.right)
+            yield ("drops a term", f"leaves out {_code(node.left)} + in {_code(node)}",
+                   node.right)
     if op is ast.Pow:
         yield ("changes a scale", f"leaves out the power ** {ast.unparse(node.right)}",
                node.left)
         if (isinstance(node.right, ast.UnaryOp) and isinstance(node.right.op, ast.USub)):
-            yield ("changes a scale", f"raises to {_code(node.right.operand)} instead of "
-                   f"{_code(node.right)}", ast.BinOp(node.left, ast.Pow(), node.right.operand))
+            yield ("changes a scale", f"raises {_code(node.left)} to "
+                   f"{_code(node.right.operand)} instead of {_code(node.right)}",
+                   ast.BinOp(node.left, ast.Pow(), node.right.operand))
     if op in (ast.Div, ast.FloorDiv):
         other = ast.FloorDiv if op is ast.Div else ast.Div
         yield ("swaps an operator", f"divides with `{'//' if other is ast.FloorDiv else '/'}`"
@@ -411,8 +422,8 @@ def _call_rewrites(node: ast.Call, scope: _Scope) -> Iterator[tuple[str, str, as
                 if other != axis:
                     args = list(node.args)
                     args[position] = _number(other)
-                    yield ("changes an axis", f"takes {func} over dim {other} instead of dim "
-                           f"{axis}", ast.Call(node.func, args, node.keywords))
+                    yield ("changes an axis", f"takes {func} over {_dim(other)} instead of "
+                           f"{_dim(axis)}", ast.Call(node.func, args, node.keywords))
     if name in ("cat", "stack") and node.args and isinstance(node.args[0], (ast.List, ast.Tuple)) \
             and len(node.args[0].elts) > 1:
         turned = type(node.args[0])(list(reversed(node.args[0].elts)), ast.Load())
@@ -445,8 +456,8 @@ def _call_rewrites(node: ast.Call, scope: _Scope) -> Iterator[tuple[str, str, as
                 if other != axis:
                     new = copy.copy(keyword)
                     new.value = _number(other)
-                    yield ("changes an axis", f"takes {func} over dim {other} instead of dim "
-                           f"{axis}", ast.Call(node.func, node.args,
+                    yield ("changes an axis", f"takes {func} over {_dim(other)} instead of "
+                           f"{_dim(axis)}", ast.Call(node.func, node.args,
                                                node.keywords[:index] + [new] + rest[index:]))
     if name in ("tril", "triu") and not node.keywords and len(node.args) == (0 if method else 1):
         for diagonal in (1, -1):
