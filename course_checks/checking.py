@@ -577,14 +577,16 @@ class Checks:
         return None
 
     def _measured(self) -> str | None:
-        """What every failed check measured alike, when two or more returned values that
-        one family of the expected value explains (axes swapped, an axis reduced, a factor that
+        """What every failed check that returned a value measured alike, when two or more
+        did and one family of the expected value explains them (axes swapped, an axis reduced, a factor that
         a size names...): "an answer whose result is the expected one transposed"."""
         failed = [e for e in self._evidence if not e.passed]
-        forms = {diagnosis.identity(e.measured) if e.kind == VALUE else None for e in failed}
-        if len(failed) < 2 or None in forms or len(forms) > 1:  # seen twice, on other inputs
+        values = [e for e in failed if e.kind == VALUE]
+        forms = {diagnosis.identity(e.measured) for e in values}
+        if len(values) < 2 or None in forms or len(forms) > 1 or any(  # seen on other inputs
+                e.kind in (RAISED, IN_PLACE) for e in failed):  # truths it fails may follow
             return None
-        text = failed[0].measured.rstrip(".")
+        text = values[0].measured.rstrip(".")
         return f"an answer whose {text[5:]}" if text.startswith("your ") else \
             f"an answer in which {text}"
 

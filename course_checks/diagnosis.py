@@ -162,13 +162,17 @@ def _offset(got: torch.Tensor, expected: torch.Tensor, atol, rtol) -> str | None
     return f"your result is the expected one plus {b:.4g} everywhere (a term added or missing)."
 
 
+def _swapped(a: int, b: int) -> str:
+    return (f"your result is the expected one with axes {a} and {b} swapped (a transpose too "
+            "many or too few, or keys and queries exchanged?).")
+
+
 def _moved(got: torch.Tensor, expected: torch.Tensor, atol, rtol) -> str | None:
     """Two axes swapped, an axis reversed, or the entries moved k positions along an axis."""
     n = got.dim()
     for a, b in itertools.combinations(range(n), 2):
         if got.shape[a] == got.shape[b] > 1 and _close(got, expected.transpose(a, b), atol, rtol):
-            return (f"your result is the expected one with axes {a} and {b} swapped (a "
-                    "transpose too many or too few, or keys and queries exchanged?).")
+            return _swapped(a, b)
     for axis in range(n):
         if got.shape[axis] > 1 and _close(got, expected.flip(axis), atol, rtol):
             return f"your result is the expected one in reverse order along axis {axis}."
@@ -257,6 +261,9 @@ def _reduced(got: torch.Tensor, expected: torch.Tensor, sizes: Sizes, atol, rtol
         for order in itertools.permutations(range(got.dim())):
             if tuple(expected.shape[a] for a in order) == tuple(got.shape) \
                     and _close(got, expected.permute(order), atol, rtol):
+                moved = [a for a in range(got.dim()) if order[a] != a]
+                if len(moved) == 2:  # said as for a square result, where no shape shows it
+                    return _swapped(*moved)
                 return f"your result holds the expected values with the axes in the order {order}."
     if got.numel() == expected.numel() and got.shape != expected.shape \
             and _close(got.reshape(expected.shape), expected, atol, rtol):
@@ -292,4 +299,4 @@ def identity(measured: str | None) -> str | None:
     if not measured or "plus" in measured.split(":")[0] or (
             " times " in measured and "(" not in measured.split(":")[0]):
         return None
-    return re.sub(r"\d+(\.\d+)?", "#", measured)
+    return re.sub(r"\d+(\.\d+)?", "#", re.sub(r", where [^)]*", "", measured))

@@ -44,7 +44,8 @@ def test_shapes_are_explained_axis_by_axis(got, expected, words):
     (RIGHT.flip(1), "in reverse order along axis 1"),
     (torch.roll(RIGHT, 1, 1), "moved 1 position later along axis 1"),
     (RIGHT.mean(0), "averaged over axis 0 (size 2, `Q.shape[0]`)"),
-    (RIGHT.permute(0, 2, 1), "with the axes in the order (0, 2, 1)"),
+    (RIGHT.permute(0, 2, 1), "with axes 1 and 2 swapped"),
+    (RIGHT.permute(2, 0, 1), "with the axes in the order (2, 0, 1)"),
     (torch.cat([RIGHT[:1], RIGHT[1:] + 1]), "right only at index 0 of axis 0 (of 2)"),
 ])
 def test_a_wrong_value_is_measured_against_families_of_the_expected_one(got, words):
