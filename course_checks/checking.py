@@ -578,8 +578,9 @@ class Checks:
 
     def _measured(self) -> str | None:
         """What every failed check that returned a value measured alike, when two or more
-        did and one family of the expected value explains them (axes swapped, an axis reduced, a factor that
-        a size names...): "an answer whose result is the expected one transposed"."""
+        did and one family of the expected value explains them (axes swapped, an axis
+        reduced, a factor that a size names...): "an answer whose result is the expected one
+        with axes 0 and 1 swapped"."""
         failed = [e for e in self._evidence if not e.passed]
         values = [e for e in failed if e.kind == VALUE]
         forms = {diagnosis.identity(e.measured) for e in values}
