@@ -357,10 +357,11 @@ class Checks:
     A mistake is named only when it explains every check: a hand-written misconception
     (``course_checks/misconceptions/``) when, on every check that offered it, its value
     equals the answer's where the answer failed and passes where the answer passed, and the
-    answer raised no error; a variant
-    of the reference answer (grading only) when it gives what the answer gave on every
-    check, errors and truth values included. Otherwise the report says what was measured,
-    and names nothing.
+    answer raised no error; a variant of the reference answer (grading only) when it gives
+    what the answer gave on every check, errors and truth values included, and that tells it
+    from other mistakes (``named``); what two or more failed checks measured alike
+    (``course_checks.diagnosis``). Otherwise the report says what was measured, and names
+    nothing.
     """
 
     def __init__(self, exercise: str, points: float, uses: str = "",
