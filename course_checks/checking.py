@@ -25,7 +25,7 @@ from typing import Any
 
 import torch
 
-from . import cell_errors, shortcuts
+from . import cell_errors, diagnosis, errors, shortcuts
 from . import selfcheck as _selfcheck
 from .plain import printable
 
@@ -77,13 +77,17 @@ def compare(
     atol: float = 1e-4,
     rtol: float = 1e-4,
     squeeze: bool = False,
+    sizes: diagnosis.Sizes | None = None,
 ) -> str | None:
     """None when ``got`` equals ``expected``; otherwise a message that says what differs.
 
-    The message names the first problem found: not a tensor, shape, NaN or inf, then the
-    largest difference with its position. If ``got`` equals one of ``misconceptions``
-    (``{description: tensor}``), the message ends with "This matches <description>."
-    ``squeeze`` ignores dimensions of size 1 (a score may be ``(1, 1)`` or a 0-d tensor).
+    The message names the first problem found: not a tensor, shape (explained axis by
+    axis), NaN or inf, then the largest difference with its position, and what a family of
+    the expected value measures it to be (``course_checks.diagnosis``: a factor, a shift,
+    axes swapped...; ``sizes`` says where the check's sizes come from). If ``got`` equals
+    one of ``misconceptions`` (``{description: tensor}``), the message ends with "This
+    matches <description>." ``squeeze`` ignores dimensions of size 1 (a score may be
+    ``(1, 1)`` or a 0-d tensor).
     """
     got_t, problem = _to_tensor(got, name)
     if problem:
@@ -91,22 +95,33 @@ def compare(
     expected_t = expected.detach().to("cpu", _float64)
     if squeeze:
         got_t, expected_t = got_t.squeeze(), expected_t.squeeze()
-    message = _difference(got_t, expected_t, name, atol, rtol)
+    message = _difference(got_t, expected_t, name, atol, rtol, sizes=sizes, dtype=_dtype(got))
     if message is None:
         return None
-    for description, wrong in (misconceptions or {}).items():
-        wrong_t = wrong.detach().to("cpu", _float64)
-        if squeeze:
-            wrong_t = wrong_t.squeeze()
-        if _matches(got_t, wrong_t, atol, rtol):
-            # The named mistake replaces generic advice such as "a reshape may be all it needs".
-            plain = _difference(got_t, expected_t, name, atol, rtol, shape_hints=False)
-            return f"{plain} This matches {description}."
+    for description in _matching(got_t, misconceptions, atol, rtol, squeeze):
+        # The named mistake replaces generic advice such as "a reshape may be all it needs".
+        plain = _difference(got_t, expected_t, name, atol, rtol, shape_hints=False)
+        return f"{plain} This matches {description}."
     return message
 
 
+def _dtype(value: Any) -> torch.dtype | None:
+    return value.dtype if isinstance(value, torch.Tensor) else None
+
+
+def _matching(got_t: torch.Tensor, misconceptions, atol, rtol, squeeze) -> list[str]:
+    """The descriptions of the ``misconceptions`` whose value ``got_t`` equals."""
+    found = []
+    for description, wrong in (misconceptions or {}).items():
+        wrong_t = wrong.detach().to("cpu", _float64)
+        if _matches(got_t, wrong_t.squeeze() if squeeze else wrong_t, atol, rtol):
+            found.append(description)
+    return found
+
+
 def _difference(
-    got: torch.Tensor, expected: torch.Tensor, name: str, atol, rtol, shape_hints: bool = True
+    got: torch.Tensor, expected: torch.Tensor, name: str, atol, rtol, shape_hints: bool = True,
+    sizes: diagnosis.Sizes | None = None, dtype: torch.dtype | None = None,
 ) -> str | None:
     if got.shape != expected.shape:
         message = (
@@ -120,8 +135,10 @@ def _difference(
                 " It has the right size turned on its side: rows and columns are swapped"
                 " (a missing or an extra .T?)."
             )
-        elif got.numel() == expected.numel():
-            message += " Same number of entries: .reshape() or .squeeze() may be all it needs."
+        elif explained := diagnosis.explain_shape(got.shape, expected.shape, sizes):
+            message += f" {explained}"
+        if measured := diagnosis.measure(got, expected, sizes, atol=atol, rtol=rtol):
+            message += f" Measured: {measured}"
         return message
     bad = ~_isfinite(got) & _isfinite(expected)
     if bool(bad.any()):
@@ -136,10 +153,14 @@ def _difference(
     )
     position = f" at index {where}" if where else ""
     want, have = _numbers(float(expected.reshape(-1)[flat]), float(got.reshape(-1)[flat]))
-    return (
+    message = (
         f"{name} differs from the expected value{position}: expected {want}, got {have} "
         f"(largest difference {float(diff.reshape(-1)[flat]):.3g})."
     )
+    if shape_hints and (measured := diagnosis.measure(got, expected, sizes, atol=atol,
+                                                      rtol=rtol, dtype=dtype)):
+        message += f" Measured: {measured}"
+    return message
 
 
 def _numbers(expected: float, got: float) -> tuple[str, str]:
@@ -255,47 +276,77 @@ def _missing(error: NameError) -> str:
     return getattr(error, "name", None) or (found.group(1) if found else "")
 
 
-def _hint_for(error: str) -> str:
-    """A pointer for errors that beginners meet often; empty when none applies."""
-    text = error.lower()
-    if "float" in text and "double" in text:
-        return (
-            " (float32 and float64 tensors were mixed: work in the dtype of the inputs; a"
-            " tensor or a layer you create is float32 unless you give it their dtype)"
-        )
-    if "division by zero" in text or "raised to a negative power" in text:
-        return (
-            " (a division by zero: LambdaLR's first step is step 0, so a formula that divides by"
-            " the step, or raises it to a negative power, needs the step counted from 1)"
-        )
-    if "bool" in text and "float" in text:
-        return (
-            " (a boolean mask arrived where numbers were expected: pass it by keyword, mask=mask)"
-        )
-    if "cannot be multiplied" in text or "must match the size" in text:
-        return (
-            " (two shapes do not fit together: printing each tensor's .shape usually shows which)"
-        )
-    return ""
+def _student_line(error: BaseException, student_code) -> str | None:
+    """The line of student code that raised ``error``: reported by the kernel when grading,
+    found in the traceback otherwise; None when the check's own code raised (on a wrong
+    value the answer returned)."""
+    if hasattr(error, "student_line"):
+        return error.student_line
+    code = getattr(student_code, "__code__", None)
+    return errors.student_line(error, code.co_filename if code else "") or None
+
+
+def _explain_error(error: BaseException, line: str | None, sizes: diagnosis.Sizes) -> str:
+    """"raised RuntimeError: … (in `attention`: `scores = …`). Usual cause: …": the error,
+    the line of student code that raised it, and what usually leads to it."""
+    # The student's text (their message, their line) on one line, with escapes inert.
+    message = f"raised {printable(type(error).__name__, 100)}: {printable(str(error), 1000)}"
+    if line:
+        message += f" ({printable(line, 300)})"
+    if cause := errors.explain(type(error).__name__, str(error), sizes):
+        message += f". Usual cause: {cause}"
+    return message
 
 
 # Errors whose message says everything, without "raised ...": a refused shortcut, an input
 # changed in place (as the grader's checker reports it), the checks' own budget spent.
 SPOKEN_ERRORS = ("ShortcutError", "ChangedInPlace", "OutOfBudget")
-
-# Wrong answers to name when no hand-written misconception matches: a function from an
-# exercise's title to ``[(description, {name: function})]``, each a one-change variant of
-# the reference answer ("divides by `d` instead of its square root"). Only the trusted
-# grader sets it (``autograder/mutation/mutants.py``); in a student's kernel it stays None, so the
-# reference answer never travels with the course.
-variant_answers: Callable[[str], list[tuple[str, dict[str, Any]]]] | None = None
 cell_errors.watch()  # in a kernel: remember cells that raise, for the NameErrors they cause
-VARIANT_SECONDS = 3.0  # time to spend looking for the variant a wrong answer matches
+
+# Wrong answers to name when no hand-written misconception matches. Only the trusted grader
+# sets it (``autograder/mutation/mutants.py``): a function from an exercise's title to a
+# list whose items are either ``(description, {name: function})``, a one-change variant of
+# the reference answer ("divides by `d` instead of its square root"), or a family of them
+# with one free parameter, which has ``fit(evaluate, same, deadline)`` -> the members that
+# give what the student's answer gave, and ``fit_number(..., got)``, its number fitted
+# (``autograder/mutation/families.py``). In a student's kernel it
+# stays None, so the reference answer never travels with the course.
+variant_answers: Callable[[str], list] | None = None
+VARIANT_SECONDS = 4.0  # time to spend looking for the variant a wrong answer matches
+FITTED = 3  # the rank of a family member whose number was fitted: measured, not named
+
+# What a check saw of the student's answer, for naming its mistake at the end: a value
+# (with its tolerances), an error raised, an input changed in place, or a truth value.
+VALUE, RAISED, IN_PLACE, TRUTH = "value", "raised", "in place", "truth"
+
+
+class _Evidence:
+    """One check, as the naming of a mistake sees it."""
+
+    def __init__(self, passed: bool, kind: str, offered: dict[str, bool] | None = None,
+                 matched: list[str] | None = None, measured: str | None = None):
+        self.passed = passed
+        self.kind = kind
+        self.offered = offered or {}  # misconception -> whether its value passes this check
+        self.matched = matched or []  # misconceptions whose value the answer's equals
+        self.measured = measured  # what a wrong value is, measured against the expected one
+
 
 # The grader's reading of the answer's source: ``(exercise, refuses) -> [message]``, one per
 # refused function the answer reaches however it is spelt (``autograder/trusted/uses.py``).
 # Only the trusted grader sets it; an answer it refuses scores 0, whatever the checks found.
 answer_refusals: Callable[[str, tuple[str, ...]], list[str]] | None = None
+
+
+def _determined(variants: list) -> list:
+    """The variants less the members of any family that more than one number of fits: the
+    checks do not pin its number down (any large exponent gives the same rate when a `min`
+    picks the other term), so none of them is the mistake."""
+    numbers: dict[int, set] = {}
+    for variant in variants:
+        if (key := getattr(variant, "key", None)) is not None:
+            numbers.setdefault(key[0], set()).add(key[1])
+    return [v for v in variants if getattr(v, "key", None) is None or len(numbers[v.key[0]]) == 1]
 
 
 class Checks:
@@ -304,6 +355,15 @@ class Checks:
     >>> checks = Checks("Exercise 3 (softmax)", points=2)
     >>> checks.close("softmax([1, 2, 3])", lambda: softmax(z), torch.softmax(z, 0))
     >>> checks.score()  # last line of the cell: printed report, then the points
+
+    A mistake is named only when it explains every check: a hand-written misconception
+    (``course_checks/misconceptions/``) when, on every check that offered it, its value
+    equals the answer's where the answer failed and passes where the answer passed, and the
+    answer raised no error; a variant of the reference answer (grading only) when it gives
+    what the answer gave on every check, errors and truth values included, and that tells it
+    from other mistakes (``named``); what two or more failed checks measured alike
+    (``course_checks.diagnosis``). Otherwise the report says what was measured, and names
+    nothing.
     """
 
     def __init__(self, exercise: str, points: float, uses: str = "",
@@ -315,8 +375,15 @@ class Checks:
         self.uses = uses
         self.refuses = tuple(refuses)
         self.results: list[tuple[str, str | None]] = []
+        self._evidence: list[_Evidence] = []
+        self._last = VALUE  # how the last run of student code ended
+        self._raised_by_answer = False  # and, if it raised, whether the answer's code did
+        self._outcome: tuple = (VALUE,)  # the error raised or the input changed, for variants
         self._variants: list[tuple[str, dict[str, Any]]] | None = None  # still matching
         self._passed_before: list[tuple] = []  # checks passed before the first failure
+        self._telling = False  # whether a failed check saw a value, or an error with sizes
+        self._cut = False  # whether time ran out before every variant was tried
+        self._truths_only = True  # whether every failed check failed a truth, raising nothing
         self._variant_deadline = 0.0
         _selfcheck.started(exercise, points)  # for the notebook's self-check table
         self.refused = (answer_refusals(exercise, self.refuses)
@@ -333,6 +400,7 @@ class Checks:
         namespace = getattr(student_code, "__globals__", None)
         inputs = _inputs(student_code)
         copies = [tensor.detach().clone() for _, tensor in inputs]
+        self._last, self._raised_by_answer = RAISED, False
         try:
             with (
                 warnings.catch_warnings(record=True) as caught,
@@ -342,6 +410,7 @@ class Checks:
                 warnings.simplefilter("always")
                 result = student_code()
         except NotImplementedError:
+            self._outcome = (RAISED, "NotImplementedError", "")
             self.results.append(
                 (
                     description,
@@ -351,7 +420,11 @@ class Checks:
             return _NO_ANSWER
         except Exception as error:  # any student error becomes feedback, never a crash
             said = printable(str(error), 1000)  # the student's text: one line, no escapes
-            message = f"raised {printable(type(error).__name__, 100)}: {said}" + _hint_for(said)
+            self._outcome = (RAISED, type(error).__name__, str(error))
+            line = _student_line(error, student_code)
+            self._raised_by_answer = line is not None
+            message = _explain_error(error, line,
+                                     diagnosis.sizes_of(self._named_inputs(student_code)))
             if type(error).__name__ in SPOKEN_ERRORS:  # their message is the whole story
                 message = said.rstrip(".") + "."
             # A name that is missing because the cell defining it raised: say that instead.
@@ -368,9 +441,22 @@ class Checks:
                           f"{warning.category.__name__}: {printable(str(warning.message))})")
             changed = _changed_in_place(inputs, copies)  # and the inputs put back
         if changed:
+            self._last, self._outcome = IN_PLACE, (IN_PLACE,)
             self.results.append((description, in_place_message(changed)))
             return _NO_ANSWER
+        self._last = VALUE
         return result
+
+    @staticmethod
+    def _named_inputs(student_code) -> list[tuple[str, Any]]:
+        """The check's inputs with their names: tensors, integers and lists the lambda reads."""
+        values = list(_bindings(student_code).items())
+        code = getattr(student_code, "__code__", None)
+        if code is not None:
+            values += [(name, cell.cell_contents) for name, cell in
+                       zip(code.co_freevars, student_code.__closure__ or (), strict=False)
+                       if _has_contents(cell)]
+        return values
 
     def close(
         self,
@@ -385,41 +471,74 @@ class Checks:
     ) -> bool:
         """Check that ``student_code()`` returns a tensor equal to ``expected``."""
         got = self.run(description, student_code)
+        offered = self._offered(expected, misconceptions, atol, rtol, squeeze)
         if got is _NO_ANSWER:
+            self._evidence.append(_Evidence(False, self._failure(), offered))
+            self._narrow_variants(student_code, False, self._outcome)
             return False
-        message = compare(
-            got,
-            expected,
-            "the result",
-            misconceptions=misconceptions,
-            atol=atol,
-            rtol=rtol,
-            squeeze=squeeze,
-        )
+        sizes = diagnosis.sizes_of(self._named_inputs(student_code))
+        message = compare(got, expected, "the result", atol=atol, rtol=rtol, squeeze=squeeze,
+                          sizes=sizes)
+        matched, measured = [], None
+        if message is not None and (got_t := _to_tensor(got, "")[0]) is not None:
+            got_t = got_t.squeeze() if squeeze else got_t
+            matched = _matching(got_t, misconceptions, atol, rtol, squeeze)
+            expected_t = expected.detach().to("cpu", _float64)
+            measured = diagnosis.measure(got_t, expected_t.squeeze() if squeeze else expected_t,
+                                         sizes, atol=atol, rtol=rtol, dtype=_dtype(got),
+                                         located=False)
         self.results.append((description, message))
-        self._narrow_variants(student_code, got, message, atol, rtol)
+        self._evidence.append(_Evidence(message is None, VALUE, offered, matched, measured))
+        self._narrow_variants(student_code, message is None, (VALUE, got, atol, rtol))
         return message is None
+
+    @staticmethod
+    def _offered(expected, misconceptions, atol, rtol, squeeze) -> dict[str, bool]:
+        """Each misconception this check offers -> whether its value would pass the check."""
+        expected_t = expected.detach().to("cpu", _float64)
+        if squeeze:
+            expected_t = expected_t.squeeze()
+        return {description: description in _matching(expected_t, {description: wrong}, atol,
+                                                       rtol, squeeze)
+                for description, wrong in (misconceptions or {}).items()}
 
     def true(self, description: str, student_code: Callable[[], Any], hint: str) -> bool:
         """Check that ``student_code()`` returns something true; ``hint`` says why not."""
         got = self.run(description, student_code)
         if got is _NO_ANSWER:
+            self._evidence.append(_Evidence(False, self._failure()))
+            self._narrow_variants(student_code, False, self._outcome)
             return False
         ok = bool(got)
         self.results.append((description, None if ok else hint))
+        self._evidence.append(_Evidence(ok, TRUTH))
+        self._narrow_variants(student_code, ok, (TRUTH, ok))
         return ok
+
+    def _failure(self) -> str:
+        """How the last check failed without a value: the answer raised or changed an input
+        (IN_PLACE, RAISED), or the check's own code raised on what the answer returned."""
+        return RAISED if self._last == RAISED and self._raised_by_answer else \
+            IN_PLACE if self._last == IN_PLACE else TRUTH
 
     def score(self) -> float:
         """Print the report and return the points earned: points × passed / total."""
         passed = sum(message is None for _, message in self.results)
         total = len(self.results)
         print(f"{self.exercise}: {passed} of {total} checks passed")
+        shown: dict[str, str] = {}
         for description, message in self.results:
             mark = "✓" if message is None else "✗"
+            if message is not None and message in shown and len(message) > 80:
+                message = f"the same as in “{shown[message]}”."
+            elif message is not None:
+                shown.setdefault(message, description)
             print(f"  {mark} {description}" + ("" if message is None else f"\n      {message}"))
-        named = any(message and "This matches" in message for _, message in self.results)
-        if passed < total and self._variants and not named:
-            print(f"  This matches an answer that {self._variants[0][0]}.")
+        name = self.named() if passed < total else None
+        if name:
+            print(f"  This matches {name}.")
+        elif passed < total and (fitted := self._fitted()):
+            print(f"  Measured: your results are those of an answer that {fitted}.")
         if self.uses and passed < total and _not_passing(self.uses):
             print(
                 f"  Note: these checks call {self.uses}. If an earlier exercise is not passing yet,"
@@ -435,35 +554,129 @@ class Checks:
         if not _selfcheck.grading():
             print(f"  {_selfcheck.NOT_THE_GRADE}")
         sys.stdout.flush()
-        _selfcheck.record(self.exercise, self.points, round(earned, 2), self.results)
+        results = list(self.results)
+        if name:  # the self-check table shows the first problem, and what it matches
+            first = next(i for i, (_, message) in enumerate(results) if message)
+            results[first] = (results[first][0], f"{results[first][1]} This matches {name}.")
+        _selfcheck.record(self.exercise, self.points, round(earned, 2), results)
         return float(round(earned, 2))
 
-    def _narrow_variants(self, student_code, got, message, atol, rtol) -> None:
+    def named(self) -> str | None:
+        """The mistake that explains every check, completing "This matches ...", or None."""
+        for description in dict.fromkeys(d for e in self._evidence if not e.passed
+                                         for d in e.matched):
+            if all(self._consistent(description, e) for e in self._evidence):
+                return description
+        names = _determined([v for v in self._variants or [] if getattr(v, "rank", 1) < FITTED])
+        # Without a wrong value (or an error quoting sizes) to match, only the one variant
+        # left, among all the variants tried, is named, and only when every failed check
+        # was a property the answer lacks (a bare IndexError is what many mistakes give).
+        if names and (self._telling or (self._truths_only and not self._cut and len(
+                {getattr(v, "key", None) or v[0] for v in names}) == 1)):
+            return f"an answer that {names[0][0]}"
+        if measured := self._measured():
+            return measured
+        if any(e.kind == IN_PLACE for e in self._evidence):  # seen, not inferred
+            return "an answer that changes its input in place instead of making a new tensor"
+        return None
+
+    def _measured(self) -> str | None:
+        """What every failed check that returned a value measured alike, when two or more
+        did and one family of the expected value explains them (axes swapped, an axis
+        reduced, a factor that a size names...): "an answer whose result is the expected one
+        with axes 0 and 1 swapped"."""
+        failed = [e for e in self._evidence if not e.passed]
+        values = [e for e in failed if e.kind == VALUE]
+        forms = {diagnosis.identity(e.measured) for e in values}
+        if len(values) < 2 or None in forms or len(forms) > 1 or any(  # seen on other inputs
+                e.kind in (RAISED, IN_PLACE) for e in failed):  # truths it fails may follow
+            return None
+        text = values[0].measured.rstrip(".")
+        return f"an answer whose {text[5:]}" if text.startswith("your ") else \
+            f"an answer in which {text}"
+
+    def _fitted(self) -> str | None:
+        """A family member whose number was fitted to the answer: what was measured, not a
+        mistake's name (a number that is no size the checks know of)."""
+        fitted = [v for v in self._variants or [] if getattr(v, "rank", 1) >= FITTED]
+        return fitted[0][0] if fitted else None
+
+    @staticmethod
+    def _consistent(description: str, evidence: _Evidence) -> bool:
+        """Whether a misconception agrees with what one check saw: where the check offered
+        it, it fails with the answer's value when the answer failed and passes when the
+        answer passed; an error or an input changed in place is no value it could match.
+        A check that did not offer it says nothing about it."""
+        if not evidence.passed and evidence.kind in (RAISED, IN_PLACE):
+            return False
+        if description not in evidence.offered:
+            return True
+        return evidence.offered[description] if evidence.passed \
+            else description in evidence.matched
+
+    def _narrow_variants(self, student_code, passed: bool, outcome: tuple) -> None:
         """From the first failed check on, keep the variant answers that give what the
-        student's answer gave on every check. Checks run the variants as they come, since
-        a check's lambda reads its inputs when called and later checks rebind them; the
-        checks passed before the first failure replay with the inputs they had."""
+        student's answer gave on every check: the same value, an error where it raised, the
+        same truth. Checks run the variants as they come, since a check's lambda reads its
+        inputs when called and later checks rebind them; the checks passed before the first
+        failure replay with the inputs they had."""
         if variant_answers is None:
             return
-        this = (student_code, got, atol, rtol, _bindings(student_code))
-        if self._variants is None and message is None:
+        this = (student_code, _bindings(student_code), outcome)
+        # Only a wrong value, or an error that quotes sizes, tells variants apart: a failed
+        # truth or a bare "list index out of range" is what many different mistakes give.
+        self._telling |= not passed and (outcome[0] == VALUE or (
+            outcome[0] == RAISED and bool(re.search(r"\d", outcome[2]))))
+        self._truths_only &= passed or outcome[0] == TRUTH
+        if self._variants is None and passed:
             self._passed_before.append(this)
             return
         if self._variants is None:
-            self._variants = variant_answers(self.exercise)
             self._variant_deadline = time.monotonic() + VARIANT_SECONDS
-        for check in [*self._passed_before, this]:
+            self._variants = self._fit(this, variant_answers(self.exercise))
+            later = self._passed_before
+        else:
+            later = [this]
+        for check in later:
             if time.monotonic() > self._variant_deadline:
-                self._variants = []
-            self._variants = [(description, functions)
-                              for description, functions in self._variants
-                              if self._same_answer(*check, functions)]
+                self._variants = []  # not verified on every check: name nothing
+            self._variants = [item for item in self._variants  # ranked members stay so
+                              if self._same(check, self._evaluate(check, item[1]))]
         self._passed_before = []
 
+    def _fit(self, check: tuple, candidates: list) -> list[tuple[str, dict[str, Any]]]:
+        """The variants (and members of families) that give what the answer gave on the
+        first failed check; what time allows, ordered by the families' own ranking."""
+        def evaluate(functions):
+            return self._evaluate(check, functions)
+
+        def same(outcome):
+            return self._same(check, outcome)
+
+        found = []
+        for item in candidates:
+            if time.monotonic() > self._variant_deadline:
+                self._cut = True
+                break
+            if hasattr(item, "fit"):
+                with contextlib.suppress(Exception):  # a family that cannot fit names nothing
+                    found += item.fit(evaluate, same, self._variant_deadline)
+            elif same(evaluate(item[1])):
+                found.append(item)
+        if not found and check[2][0] == VALUE:  # the last resort: a number fitted
+            for item in candidates:
+                if hasattr(item, "fit_number") and time.monotonic() < self._variant_deadline:
+                    with contextlib.suppress(Exception):
+                        found += item.fit_number(evaluate, same, self._variant_deadline,
+                                                 check[2][1])
+        return sorted(found, key=lambda item: getattr(item, "rank", 1))
+
     @staticmethod
-    def _same_answer(student_code, got, atol, rtol, bindings, functions) -> bool:
-        """Whether ``student_code`` gives ``got`` again with ``functions`` in place of the
-        student's, and the names it reads bound as they were (all put back afterwards)."""
+    def _evaluate(check: tuple, functions: dict[str, Any]) -> tuple:
+        """What ``student_code`` gives with ``functions`` in place of the student's, and
+        the names it reads bound as they were (all put back afterwards): (VALUE, value),
+        (RAISED, type, message), or (IN_PLACE,) when it changed an input."""
+        student_code, bindings, _ = check
         namespace = getattr(student_code, "__globals__", {})
         swapped = bindings | functions
         saved = {name: namespace.get(name, _NO_ANSWER) for name in swapped}
@@ -474,16 +687,32 @@ class Checks:
             with contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 value = student_code()
-        except Exception:  # noqa: BLE001 - a variant that fails matches nothing
-            return False
+        except Exception as error:  # noqa: BLE001 - a variant may fail where the answer fails
+            return (RAISED, type(error).__name__, str(error))
         finally:
             for name, old in saved.items():
                 if old is _NO_ANSWER:
                     namespace.pop(name, None)
                 else:
                     namespace[name] = old
-            _changed_in_place(inputs, copies)
+            changed = _changed_in_place(inputs, copies)
+        return (IN_PLACE,) if changed else (VALUE, value)
+
+    @staticmethod
+    def _same(check: tuple, outcome: tuple) -> bool:
+        """Whether a variant's ``outcome`` is what the student's answer gave on ``check``."""
+        wanted = check[2]
+        if wanted[0] in (RAISED, IN_PLACE):  # the same error: its type and message
+            return outcome == wanted
+        if outcome[0] != VALUE:
+            return False
+        if wanted[0] == TRUTH:
+            try:
+                return bool(outcome[1]) == wanted[1]
+            except Exception:  # noqa: BLE001 - a truth value that cannot be taken is no match
+                return False
+        _, got, atol, rtol = wanted
         got_t, _ = _to_tensor(got, "")
-        value_t, _ = _to_tensor(value, "")
+        value_t, _ = _to_tensor(outcome[1], "")
         return got_t is not None and value_t is not None and _matches(got_t, value_t, atol,
                                                                       rtol)

@@ -1,5 +1,8 @@
-"""The blind answer set's format: every entry names a real answer cell, parses, and its
-keywords compile. (Whether the grader scores and names the answers is measured elsewhere.)"""
+"""The blind answer sets' format: every entry names a real answer cell, parses, and its
+keywords compile. (Whether the grader scores and names the answers is measured elsewhere.)
+
+Set A and set B were written by two authors, each blind to the other's set and to the checks
+(tests/blind/README.md)."""
 
 from __future__ import annotations
 
@@ -14,8 +17,12 @@ from conftest import REPO, load, release_path
 FIELDS = {"notebook", "cell", "code", "correct", "mistake", "keywords", "kind"}
 
 
-def answers() -> list[dict]:
-    spec = importlib.util.spec_from_file_location("set_a", REPO / "tests" / "blind" / "set_a.py")
+# the sets, with the least number of one-mistake and correct answers each must hold
+SETS = {"set_a": (80, 25), "set_b": (72, 16)}
+
+
+def answers(name: str) -> list[dict]:
+    spec = importlib.util.spec_from_file_location(name, REPO / "tests" / "blind" / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module.ANSWERS
@@ -28,18 +35,21 @@ def answer_cells(notebook: str) -> set[str]:
             if c["metadata"].get("nbgrader", {}).get("solution")}
 
 
-ANSWERS = answers()
+ANSWERS = {name: answers(name) for name in SETS}
 
 
-def test_the_set_is_large_enough_and_holds_both_kinds():
-    wrong = [a for a in ANSWERS if not a["correct"]]
-    assert len(wrong) >= 80 and len(ANSWERS) - len(wrong) >= 25
+@pytest.mark.parametrize("name", SETS)
+def test_the_set_is_large_enough_and_holds_both_kinds(name):
+    wrong = [a for a in ANSWERS[name] if not a["correct"]]
+    least_wrong, least_correct = SETS[name]
+    assert len(wrong) >= least_wrong and len(ANSWERS[name]) - len(wrong) >= least_correct
     assert {a["notebook"][:2] for a in wrong} == {f"0{n}" for n in range(1, 9)}
 
 
-@pytest.mark.parametrize("index", range(len(ANSWERS)))
-def test_entry(index):
-    entry = ANSWERS[index]
+@pytest.mark.parametrize(("name", "index"),
+                         [(name, index) for name in SETS for index in range(len(ANSWERS[name]))])
+def test_entry(name, index):
+    entry = ANSWERS[name][index]
     assert set(entry) == FIELDS
     assert release_path(entry["notebook"]).is_file(), entry["notebook"]
     assert entry["cell"] in answer_cells(entry["notebook"]), entry["cell"]

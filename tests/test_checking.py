@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import linecache
 import math
 import warnings
 
@@ -304,3 +305,104 @@ def test_shapes_are_written_as_python_writes_them():
     message = compare(torch.zeros(3), torch.zeros(4), "the result")
     assert "has shape (3,) but should have shape (4,)" in message, message
     assert "shape () but" in compare(torch.tensor(1.0), torch.zeros(2, 2), "the result")
+
+
+# --- no wrong names: a mistake is named only when it explains every check ---------------------
+
+HALF = {"the values halved": 0.5 * CORRECT}
+_CELL = "<ipython-input-3>"  # student code, as IPython compiles a cell
+_BROKEN = "def broken():\n    return torch.ones(2) @ torch.ones(3)\n"
+linecache.cache[_CELL] = (len(_BROKEN), None, _BROKEN.splitlines(keepends=True), _CELL)
+_namespace = {"torch": torch}
+exec(compile(_BROKEN, _CELL, "exec"), _namespace)  # noqa: S102 - the test's own code
+BROKEN = _namespace["broken"]
+
+
+def test_a_misconception_is_named_when_it_explains_every_check(capsys):
+    checks = Checks("Exercise N", points=2)
+    checks.close("first", lambda: 0.5 * CORRECT, CORRECT, misconceptions=HALF)
+    checks.close("second", lambda: 0.5 * CORRECT, CORRECT, misconceptions=HALF)
+    checks.score()
+    assert "This matches the values halved." in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("second, expected, offered", [
+    (lambda: 0.25 * CORRECT, CORRECT, HALF),  # failed differently where it was offered
+    (lambda: CORRECT, CORRECT, HALF),  # passed where the mistake would have failed
+    (lambda: BROKEN(), CORRECT, None),  # the answer's own code raised
+])
+def test_a_misconception_that_one_check_contradicts_is_not_named(capsys, second, expected,
+                                                                  offered):
+    checks = Checks("Exercise N", points=2)
+    checks.close("first", lambda: 0.5 * CORRECT, CORRECT, misconceptions=HALF)
+    checks.close("second", second, expected, misconceptions=offered)
+    checks.score()
+    report = capsys.readouterr().out
+    assert "This matches" not in report
+    assert "Measured: your result is the expected one times 0.5" in report  # still measured
+
+
+def test_a_variant_must_agree_with_the_truth_checks_too(capsys, monkeypatch):
+    from course_checks import checking
+
+    variants = [("doubles", {"scale": lambda x: x * 2}),
+                ("doubles and never returns a tensor", {"scale": lambda x: (x * 2).tolist()})]
+    monkeypatch.setattr(checking, "variant_answers", lambda exercise: variants)
+    namespace = {"scale": lambda x: x * 2, "x": torch.arange(3.0), "torch": torch}
+    checks = Checks("Exercise T", points=2)
+    checks.close("x", eval("lambda: scale(x)", namespace), namespace["x"])  # noqa: S307
+    checks.true("a tensor", eval("lambda: isinstance(scale(x), torch.Tensor)",  # noqa: S307
+                                 namespace), "return a tensor")
+    checks.score()
+    report = capsys.readouterr().out
+    assert "This matches an answer that doubles." in report
+
+
+def test_a_variant_that_only_fails_the_same_truth_is_named_only_when_it_is_the_only_one(
+        capsys, monkeypatch):
+    from course_checks import checking
+
+    namespace = {"head": lambda xs: xs[:1], "xs": [1, 2, 3]}
+    one = [("keeps the first item only", {"head": lambda xs: xs[:1]})]
+    two = one + [("keeps the last item only", {"head": lambda xs: xs[-1:]})]
+    for variants, named in ((one, True), (two, False)):
+        monkeypatch.setattr(checking, "variant_answers", lambda exercise, v=variants: v)
+        checks = Checks("Exercise L", points=1)
+        checks.true("two items", eval("lambda: len(head(xs)) == 2", namespace),  # noqa: S307
+                    "return two items")
+        checks.score()
+        assert ("This matches an answer that keeps" in capsys.readouterr().out) is named
+
+
+def test_a_family_that_several_numbers_fit_names_none(capsys, monkeypatch):
+    """Any exponent above 0 makes `min` pick the other term: the number is not pinned down
+    (`d`, √`d` and minus -0.5 all fit)."""
+    from autograder.mutation.families import families
+    from course_checks import checking
+
+    source = ("def rate(n, d=2):\n    ### BEGIN SOLUTION\n    return min(n ** -0.5, n * 0.01)\n"
+              "    ### END SOLUTION\n")
+    found = families(source, {}, ["rate"])
+    monkeypatch.setattr(checking, "variant_answers", lambda exercise: found)
+    namespace = {"rate": lambda n, d=2: n * 0.01, "torch": torch}
+    checks = Checks("Exercise R", points=1)
+    checks.close("n = 100, 400", eval("lambda: torch.tensor([rate(100), rate(400)])",  # noqa: S307
+                                      namespace), torch.tensor([0.1, 0.05]))
+    checks.score()
+    assert "This matches" not in capsys.readouterr().out
+
+
+def test_what_every_failed_check_measured_alike_is_named(capsys):
+    checks = Checks("Exercise M", points=2)
+    for size in (3, 4):
+        x = torch.randn(size, size + 1, dtype=torch.float64)
+        checks.close(f"size {size}", lambda x=x: x.T, x)
+    checks.score()
+    assert "This matches an answer whose result is the expected one with axes 0 and 1 swapped" \
+        in capsys.readouterr().out
+    checks = Checks("Exercise M", points=2)  # seen once only: measured, not named
+    x = torch.randn(3, 4, dtype=torch.float64)
+    checks.close("once", lambda: x.T, x)
+    checks.close("right", lambda: x, x)
+    checks.score()
+    assert "This matches" not in capsys.readouterr().out

@@ -38,6 +38,32 @@ return exps / exps.sum()
 """, "def f(z):")
 MASK = answer("return torch.arange(n)[None, :] < lengths[:, None]", "def f(lengths, n):")
 CAUSAL = answer("return torch.tril(torch.ones(n, n, dtype=torch.bool))", "def f(n):")
+FEED_FORWARD = answer("return torch.relu(F.linear(x, W1, b1)) @ W2.T + b2",
+                      "def f(x, W1, b1, W2, b2):")
+CACHE = answer("""
+k = torch.cat([past_k, k_new], dim=-2)
+return torch.softmax(q @ k.transpose(-2, -1), dim=-1)
+""", "def f(q, k_new, past_k):")
+DROPOUT = answer("return F.dropout(x, self.p, self.training)", "def forward(self, x):")
+STEP = answer("""
+optimizer.zero_grad()
+loss = model(x).sum()
+loss.backward()
+torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+optimizer.step()
+""", "def f(model, x, optimizer):")
+WARMUP = answer("""
+factor = 0.5 * (1 + math.cos(math.pi * step / max_iters))
+if step <= warmup:
+    factor *= step / warmup
+return factor
+""", "def f(step, warmup, max_iters):")
+SUMS = answer("""
+total = 0
+for x in xs:
+    total = total + x
+return total
+""", "def f(xs):")
 
 
 def descriptions(source: str) -> dict[str, list[str]]:
@@ -56,7 +82,8 @@ CLASSES = [
      "scores = Q @ K.transpose(-2, -1)\n"),
     (ATTENTION, "divides by `Q.shape[-1]` instead of its square root",
      "/ Q.shape[-1]"),
-    (ATTENTION, "takes `torch.softmax` over dim -2 instead of dim -1", "dim=-2"),
+    (ATTENTION, "takes `torch.softmax` over `dim=-2` (the second-to-last axis) instead of "
+                "`dim=-1` (the last axis)", "dim=-2"),
     (ATTENTION, "leaves out the transpose of `K`", "Q @ K /"),
     (ATTENTION, "transposes `V` before the product", "weights @ V.transpose(-2, -1)"),
     (SOFTMAX, "uses `min` where `max` belongs", "z.min()"),
@@ -84,6 +111,37 @@ CLASSES = [
     (TABLE, "uses 2 instead of 1 in `2 * i + 1`", "2 * i + 2"),
     (CAUSAL, "keeps diagonal 1 in `torch.tril`", "dtype=torch.bool), 1)"),
     (CAUSAL, "uses `triu` where `tril` belongs", "torch.triu("),
+    # the classes of round 2: sizes, function swaps, flags, integer division, brackets,
+    # concatenation, layouts, a pair used as a tensor, a step only on the first call or item
+    (ATTENTION, "uses `Q.shape[-2]` where `Q.shape[-1]` belongs", "math.sqrt(Q.shape[-2])"),
+    (ATTENTION, "takes the argmax (hard attention) where `torch.softmax` belongs", "one_hot("),
+    (ATTENTION, "uses `log_softmax` where `softmax` belongs", "torch.log_softmax("),
+    (FEED_FORWARD, "uses `gelu` where `relu` belongs", "torch.gelu("),
+    (FEED_FORWARD, "uses `W1` as (in, out) in `F.linear`", "F.linear(x, W1.T, b1)"),
+    (TABLE, "divides with `//` where `/` belongs (integer division)", "pos // 10000"),
+    (TABLE, "computes `10000 ** (2 * i) / d_model` instead of `10000 ** (2 * i / d_model)` "
+            "(brackets in the wrong place)", "10000 ** (2 * i) / d_model"),
+    (CACHE, "joins `[k_new, past_k]` in `torch.cat`: the parts in the wrong order",
+     "torch.cat([k_new, past_k], dim=-2)"),
+    (CACHE, "takes `torch.cat` over `dim=-1` (the last axis) instead of `dim=-2`", "dim=-1)"),
+    (LAYER, "uses the whole result of `attention(x, mask=mask)` where its first element `[0]` "
+            "belongs", "norm1(x + attention(x, mask=mask))"),
+    (MASK, "leaves out the new axis in `lengths[:, None]`", "< lengths\n"),
+    (DROPOUT, "uses True where `self.training` belongs (dropout left on in eval mode)",
+     "F.dropout(x, self.p, True)"),
+    (STEP, "uses `clip_grad_value_` where `clip_grad_norm_` belongs", "clip_grad_value_("),
+    (STEP, "applies `optimizer.zero_grad()` only on the first call",
+     "if _mutant_calls['f:0'] == 1:\n        optimizer.zero_grad()"),
+    (ATTENTION, "applies `scores = scores.masked_fill(~mask, float('-inf'))` only to the "
+                "first item of the batch", "_mutant_first_item(scores.masked_fill("),
+    (SUMS, "applies `total = total + x` only to the loop's first item",
+     "if _mutant_first:\n            total = total + x"),
+    (ATTENTION, "uses `K.T` where `K.transpose(-2, -1)` belongs", "Q @ K.T /"),
+    (MASK, "puts the new axis on the other side: `torch.arange(n)[:, None]`",
+     "torch.arange(n)[:, None] < lengths[:, None]"),
+    (ATTENTION, "exchanges `K` and `V` wherever it uses them", "Q @ V.transpose(-2, -1)"),
+    (WARMUP, "sets `factor` to `step / warmup` instead of multiplying `factor` by it",
+     "factor = step / warmup"),
 ]
 
 
@@ -122,8 +180,25 @@ def test_variant_answers_are_working_functions_that_call_the_other_references():
     variants = VariantAnswers(notebook)
     import torch
     z = torch.tensor([1.0, 2.0, 3.0])
-    found = dict(variants("Exercise 2 · attend"))
+    found = dict(v for v in variants("Exercise 2 · attend") if isinstance(v, tuple))
     assert set(found) >= {"leaves out the factor `2`", "leaves out the call to `softmax`"}
     assert torch.allclose(found["leaves out the factor `2`"]["attend"](z), torch.softmax(z, 0))
     assert variants("Exercise 9 · unknown") == []
     assert defined_names(notebook["cells"][3]["source"]) == ["attend"]
+
+
+def test_a_step_applied_only_on_the_first_call_really_is():
+    import torch
+
+    (mutant,) = [m for m in mutants(STEP) if m.description.startswith(
+        "applies `optimizer.step()` only on the first call")]
+    space = {"torch": torch}
+    exec(mutant.source, space)  # noqa: S102 - the course's own answer, mutated
+    model = torch.nn.Linear(2, 1)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    x = torch.ones(3, 2)
+    first = model.weight.detach().clone()
+    space["f"](model, x, optimizer)
+    second = model.weight.detach().clone()
+    space["f"](model, x, optimizer)
+    assert not torch.equal(first, second) and torch.equal(second, model.weight.detach())

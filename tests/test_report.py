@@ -42,7 +42,7 @@ def test_the_whole_description_is_diagnosed_even_with_dots_inside(capsys):
     right = torch.ones(2, 3)
     checks = Checks("Exercise 3 · attention", points=3)
     checks.close("the output", lambda: 2 * right, right, misconceptions={DOTTED: 2 * right})
-    checks.close("no diagnosis", lambda: 3 * right, right, misconceptions={DOTTED: 2 * right})
+    checks.close("no misconceptions offered", lambda: 3 * right, right)
     checks.score()
     printed = capsys.readouterr().out
     assert f"This matches {DOTTED}." in printed

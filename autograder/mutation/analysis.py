@@ -25,6 +25,7 @@ import argparse
 import contextlib
 import io
 import json
+import linecache
 import math
 import os
 import random
@@ -217,15 +218,18 @@ class NotebookAnalysis:
                 exercise.survivors.append(mutant.description)
 
 
-def feedback(path: Path, answers: dict[str, str]) -> dict[str, tuple[float | None, str]]:
+def feedback(path: Path, answers: dict[str, str], variants: bool = True
+             ) -> dict[str, tuple[float | None, str]]:
     """The reports and scores a submission gets from the trusted checks, mutants naming
-    included, without nbgrader: ``answers`` replace solution cells by grade id."""
+    included (``variants``; without them, what the student's own checks say), without
+    nbgrader: ``answers`` replace solution cells by grade id."""
     notebook = json.loads(path.read_text())
     for cell in notebook["cells"]:
         grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
         if grade_id in answers:
             cell["source"] = answers[grade_id]
-    checking.variant_answers = VariantAnswers(json.loads(path.read_text()))
+    checking.variant_answers = VariantAnswers(json.loads(path.read_text())) if variants \
+        else None
     selfcheck.forget()
     checker = Checker(None, SECRET)
     reports = {}
@@ -242,10 +246,72 @@ def _run_cells(notebook: dict, checker: Checker, reports: dict) -> None:
             continue
         with _quiet():
             try:
-                exec(compile(text, f"<{grade_id or 'cell'}>", "exec"),  # noqa: S102
+                exec(compile(text, _cell_file(grade_id, text), "exec"),  # noqa: S102
                      checker.namespace)
             except Exception:  # noqa: BLE001 - a broken answer shows in its checks
                 pass
+
+
+def graded_answers(path: Path, answers: list[tuple[dict[str, str], set[str]]],
+                   variants: bool = True) -> list[dict[str, tuple[float | None, str]]]:
+    """Like ``feedback`` for many answers to one notebook at once: each answer (its cells
+    by grade id) is graded on the test cells named with it. The notebook runs once, and at
+    each of those test cells the answer runs in a fork, its cells and every cell after them
+    replayed (as the mutants run), so an answer costs its own checks, not the notebook."""
+    notebook = json.loads(path.read_text())
+    checking.variant_answers = VariantAnswers(notebook) if variants else None
+    selfcheck.forget()
+    checker = Checker(None, SECRET)
+    results: list[dict] = [{} for _ in answers]
+    passing: list[dict[str, bool]] = [{} for _ in answers]  # exercise -> passed, per answer
+    ran: list[tuple[str | None, str]] = []  # the cells run so far, but the test cells
+    with _as_graded(path.parent):
+        for grade_id, meta, text in code_cells(notebook):
+            if not meta.get("grade"):
+                ran.append((grade_id, text))
+                with _quiet(), contextlib.suppress(Exception):
+                    exec(compile(text, _cell_file(grade_id, text), "exec"),  # noqa: S102
+                         checker.namespace)
+                continue
+            if checking.variant_answers is not None:
+                checking.variant_answers(title(text, grade_id))  # built once, not per fork
+            for index, (answer, tests) in enumerate(answers):
+                starts = [i for i, (cell, _) in enumerate(ran) if cell in answer]
+                if grade_id in tests and starts:
+                    graded = _in_fork(lambda a=answer, c=ran[starts[0]:], t=text, i=index:
+                                      _graded(checker, c, a, t, passing[i]), TIME_LIMIT * 4)
+                    results[index][grade_id] = (graded.get("score"),
+                                                graded.get("report", str(graded)))
+                    passing[index][title(text, grade_id)] = graded.get("passed", False)
+            checker.run(text)  # the reference's own checks: later notes see them pass
+    return results
+
+
+def _graded(checker: Checker, cells: list, answer: dict[str, str], test: str,
+            passing: dict[str, bool]) -> dict:
+    """In a fork: ``answer``'s cells in place of the reference's, the cells after them run
+    again, then the test cell, with the answer's earlier exercises ``passing`` or not (as
+    its own notebook's self-check knows them); the score (None when it crashed), the
+    report, and whether every check passed."""
+    for exercise, passed in passing.items():
+        selfcheck.record(exercise, 1.0, float(passed), [("", None if passed else "failed")])
+    for grade_id, text in cells:
+        source = answer.get(grade_id, text)
+        with _quiet(), contextlib.suppress(Exception):
+            exec(compile(source, _cell_file(grade_id, source), "exec"),  # noqa: S102
+                 checker.namespace)
+    report, value, failure = checker.run(test)
+    result = selfcheck.results()[-1] if selfcheck.results() else None
+    return {"score": None if failure else value, "report": report,
+            "passed": bool(result and result.status == selfcheck.PASSED)}
+
+
+def _cell_file(grade_id: str | None, text: str) -> str:
+    """A file name for a notebook cell, with its lines where tracebacks find them, as
+    IPython keeps a cell's (so an error names the student's line, as when grading)."""
+    name = f"<ipython-input-{grade_id or 'cell'}>"
+    linecache.cache[name] = (len(text), None, text.splitlines(keepends=True), name)
+    return name
 
 
 # --- equivalence on random inputs ------------------------------------------------------------

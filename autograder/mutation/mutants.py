@@ -19,10 +19,13 @@ import ast
 import contextlib
 import copy
 import io
+import itertools
 import re
 import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
+
+from autograder.mutation.families import families
 
 # Kinds whose mutants may never count as equivalent to the reference: an argument the
 # checks never set, or an input changed in place, is a hole in the checks, not a harmless
@@ -42,13 +45,26 @@ _ROLE_SUFFIX = re.compile(r"^(.+?)_?([qkv]|\d)$")
 SWAPS = {  # function or method names with a typed counterpart
     "max": "min", "min": "max", "amax": "amin", "amin": "amax", "argmax": "argmin",
     "argmin": "argmax", "sin": "cos", "cos": "sin", "tril": "triu", "triu": "tril",
-    "sum": "mean", "mean": "sum",
+    "sum": "mean", "mean": "sum", "relu": "gelu", "gelu": "relu", "ReLU": "GELU",
+    "GELU": "ReLU", "softmax": "log_softmax", "log_softmax": "softmax",
+    "clip_grad_norm_": "clip_grad_value_", "clip_grad_value_": "clip_grad_norm_",
+    "cat": "stack", "stack": "cat", "train": "eval", "eval": "train", "log": "log2",
 }
+# Functions whose positional argument at this index (method form, torch.* form) is an axis.
+AXIS_ARGUMENT = {name: (0, 1) for name in (
+    "sum", "mean", "softmax", "log_softmax", "amax", "amin", "argmax", "argmin", "cumsum",
+    "unsqueeze", "var", "std", "logsumexp", "all", "any")} | {"cat": (None, 1),
+                                                               "stack": (None, 1)}
+# Functions whose last positional argument is a count or an offset an answer may get off by
+# one even when it is not a literal (a range's end, a triangle's diagonal, top-k's k).
+COUNTED = {"range", "arange", "tril", "triu", "topk", "narrow"}
+PRECEDENCE = {ast.Add: 1, ast.Sub: 1, ast.Mult: 2, ast.Div: 2, ast.FloorDiv: 2, ast.Mod: 2,
+              ast.MatMult: 2, ast.Pow: 3}
 INPLACE = {"masked_fill": "masked_fill_", "add": "add_", "sub": "sub_", "mul": "mul_",
            "div": "div_", "exp": "exp_", "clamp": "clamp_", "fill_diagonal": "fill_diagonal_"}
 OPERATOR_INPLACE = {ast.Add: "add_", ast.Sub: "sub_", ast.Mult: "mul_", ast.Div: "div_"}
 ELEMENTWISE = {"relu", "gelu", "exp", "sqrt", "sin", "cos", "tanh", "sigmoid", "softmax",
-               "log", "abs", "float", "squeeze", "contiguous", "detach", "clone"}
+               "log", "abs", "float", "squeeze", "contiguous", "detach", "clone", "sorted"}
 OPERATOR_WORDS = {ast.Add: "adds", ast.Sub: "subtracts", ast.Mult: "multiplies",
                   ast.Div: "divides", ast.MatMult: "multiplies matrices",
                   ast.FloorDiv: "divides", ast.Pow: "raises to a power"}
@@ -66,6 +82,15 @@ class Mutant:
     kind: str
     description: str
     source: str
+
+
+AXIS_WORDS = {-1: "the last axis", -2: "the second-to-last axis", 0: "the first axis",
+              1: "the second axis"}
+
+
+def _dim(axis: int) -> str:
+    """An axis as the student writes it and in words: "`dim=-1` (the last axis)"."""
+    return f"`dim={axis}`" + (f" ({AXIS_WORDS[axis]})" if axis in AXIS_WORDS else "")
 
 
 def _code(node: ast.AST, limit: int = 48) -> str:
@@ -146,6 +171,7 @@ class _Scope:
         self.parameters: set[str] = set()
         self.defaults: dict[str, ast.AST] = {}
         self.bound: set[str] = set()
+        self.tensors: set[str] = set()
         for node in ast.walk(tree):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 args = node.args.posonlyargs + node.args.args
@@ -159,6 +185,9 @@ class _Scope:
                         self.defaults[arg.arg] = default
             elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
                 self.bound.add(node.id)
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+                    and node.attr in ("shape", "size", "dim", "T", "mT", "transpose"):
+                self.tensors.add(node.value.id)  # a name used as a tensor
         self.bound |= self.parameters
         self.parameters.discard("self")
 
@@ -204,12 +233,14 @@ def _rewrites(node: ast.AST, parent: ast.AST, field: str, scope: _Scope
             yield ("off by one", f"uses {new} instead of {value} in {_code(parent)}",
                    _number(new))
     if isinstance(parent, ast.Slice) or (isinstance(parent, ast.Call) and field == "args"
-                                         and _call_name(parent) in ("range", "arange")):
+                                         and _call_name(parent) in COUNTED):
         if _int(node) is None and isinstance(node, (ast.Name, ast.Attribute, ast.Subscript,
                                                     ast.Call, ast.BinOp)):
+            where = f"the slice {_code(parent)}" if isinstance(parent, ast.Slice) \
+                else _code(parent)
             for op, sign in ((ast.Add(), "+"), (ast.Sub(), "−")):
-                yield ("off by one", f"uses {_code(node)} {sign} 1 instead of {_code(node)}",
-                       ast.BinOp(node, op, ast.Constant(1)))
+                yield ("off by one", f"uses {_code(node)} {sign} 1 instead of {_code(node)} "
+                       f"in {where} (off by one)", ast.BinOp(node, op, ast.Constant(1)))
     if isinstance(node, ast.Constant) and isinstance(node.value, bool):
         yield ("changes a constant", f"uses {not node.value} instead of {node.value}",
                ast.Constant(not node.value))
@@ -228,10 +259,22 @@ def _rewrites(node: ast.AST, parent: ast.AST, field: str, scope: _Scope
         if not isinstance(node.ops[0], (ast.Eq, ast.NotEq, ast.Is, ast.IsNot)):
             new = ast.Compare(node.comparators[0], node.ops, [node.left])
             yield ("changes a comparison", f"tests {_code(new)} instead of {_code(node)}", new)
+    if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
+        yield from _subscript_rewrites(node, scope)
+    if isinstance(node, ast.Attribute) and node.attr == "training" \
+            and isinstance(node.ctx, ast.Load):
+        for flag in (True, False):
+            yield ("changes a flag", f"uses {flag} where `{ast.unparse(node)}` belongs "
+                   f"({'dropout left on in eval mode' if flag else 'dropout never on'})",
+                   ast.Constant(flag))
     if isinstance(node, ast.Attribute):
         if node.attr in ("T", "mT") and isinstance(node.ctx, ast.Load):
             yield ("removes a transpose", f"leaves out the transpose of {_code(node.value)}",
                    node.value)
+        if node.attr == "mT" and isinstance(node.ctx, ast.Load):
+            yield ("changes a layout", f"uses `{ast.unparse(node.value)}.T` where {_code(node)}"
+                   " belongs (`.T` reverses every axis of a batched tensor)",
+                   ast.Attribute(node.value, "T", ast.Load()))
         if node.attr in SWAPS and isinstance(parent, ast.Call) and field == "func":
             yield ("swaps a function", f"uses `{SWAPS[node.attr]}` where `{node.attr}` belongs",
                    ast.Attribute(node.value, SWAPS[node.attr], ast.Load()))
@@ -242,6 +285,13 @@ def _rewrites(node: ast.AST, parent: ast.AST, field: str, scope: _Scope
                    ast.Attribute(node.value, INPLACE[node.attr], ast.Load()))
     if isinstance(node, ast.Call):
         yield from _call_rewrites(node, scope)
+    if isinstance(node, ast.AugAssign) and type(node.op) in OPERATOR_VERBS:
+        doing = {ast.Add: "adding it to", ast.Sub: "subtracting it from",
+                 ast.Mult: "multiplying", ast.Div: "dividing"}[type(node.op)]
+        yield ("drops a term", f"sets `{ast.unparse(node.target)}` to {_code(node.value)} "
+               f"instead of {doing} `{ast.unparse(node.target)}`"
+               f"{' by it' if type(node.op) in (ast.Mult, ast.Div) else ''}",
+               ast.Assign([node.target], node.value))
     if isinstance(node, ast.Return) and isinstance(node.value, ast.Tuple) \
             and len(node.value.elts) > 1:
         swapped = ast.Tuple(list(reversed(node.value.elts)), ast.Load())
@@ -264,15 +314,24 @@ def _binop_rewrites(node: ast.BinOp, scope: _Scope) -> Iterator[tuple[str, str, 
         yield ("drops a term", f"leaves out the factor {_code(node.left)}", node.right)
     if op in (ast.Add, ast.Sub):
         yield ("drops a term", f"leaves out {'+' if op is ast.Add else '−'} "
-               f"{_code(node.right)}", node.left)
+               f"{_code(node.right)} in {_code(node)}", node.left)
         if op is ast.Add:
-            yield ("drops a term", f"leaves out {_code(node.left)} +", node.right)
+            yield ("drops a term", f"leaves out {_code(node.left)} + in {_code(node)}",
+                   node.right)
     if op is ast.Pow:
         yield ("changes a scale", f"leaves out the power ** {ast.unparse(node.right)}",
                node.left)
         if (isinstance(node.right, ast.UnaryOp) and isinstance(node.right.op, ast.USub)):
-            yield ("changes a scale", f"raises to {_code(node.right.operand)} instead of "
-                   f"{_code(node.right)}", ast.BinOp(node.left, ast.Pow(), node.right.operand))
+            yield ("changes a scale", f"raises {_code(node.left)} to "
+                   f"{_code(node.right.operand)} instead of {_code(node.right)}",
+                   ast.BinOp(node.left, ast.Pow(), node.right.operand))
+    if op in (ast.Div, ast.FloorDiv):
+        other = ast.FloorDiv if op is ast.Div else ast.Div
+        yield ("swaps an operator", f"divides with `{'//' if other is ast.FloorDiv else '/'}`"
+               f" where `{'/' if op is ast.Div else '//'}` belongs"
+               f"{' (integer division)' if other is ast.FloorDiv else ''}",
+               ast.BinOp(node.left, other(), node.right))
+    yield from _bracket_rewrites(node)
     if op in OPERATOR_SWAPS:
         new = OPERATOR_SWAPS[op]
         yield ("swaps an operator", f"{OPERATOR_WORDS[new]} where it should "
@@ -297,9 +356,95 @@ def _binop_rewrites(node: ast.BinOp, scope: _Scope) -> Iterator[tuple[str, str, 
                ast.Call(ast.Attribute(node.left, method, ast.Load()), [node.right], []))
 
 
+def _bracket_rewrites(node: ast.BinOp) -> Iterator[tuple[str, str, ast.AST]]:
+    """The same operation with brackets in the wrong place: around the operand's first
+    part only (`10000 ** (2 * i) / d` for `10000 ** (2 * i / d)`, `x - m / s` for
+    `(x - m) / s`), or left out altogether, as Python then reads it."""
+    rank, op = PRECEDENCE.get(type(node.op), 0), node.op
+    found = []
+    left, right = node.left, node.right
+    if isinstance(right, ast.BinOp) and PRECEDENCE.get(type(right.op), 9) <= rank \
+            and not isinstance(op, ast.Pow) or isinstance(right, ast.BinOp) \
+            and isinstance(op, ast.Pow) and PRECEDENCE.get(type(right.op), 9) < rank:
+        found.append(ast.BinOp(ast.BinOp(left, op, right.left), right.op, right.right))
+    if isinstance(left, ast.BinOp) and PRECEDENCE.get(type(left.op), 9) < rank:
+        found.append(ast.BinOp(left.left, left.op, ast.BinOp(left.right, op, right)))
+    symbol = ast.unparse(ast.BinOp(ast.Name("a"), op, ast.Name("b")))[1:-1]
+    for text in (f"({ast.unparse(left)}){symbol}{ast.unparse(right)}",
+                 f"{ast.unparse(left)}{symbol}({ast.unparse(right)})"):
+        with contextlib.suppress(SyntaxError):
+            found.append(ast.parse(text, mode="eval").body)
+    seen = {ast.dump(node)}
+    for new in found:
+        if ast.dump(new) not in seen:
+            seen.add(ast.dump(new))
+            yield ("leaves out brackets", f"computes {_code(new, 60)} instead of "
+                   f"{_code(node, 60)} (brackets in the wrong place)", new)
+
+
+def _subscript_rewrites(node: ast.Subscript, scope: _Scope
+                        ) -> Iterator[tuple[str, str, ast.AST]]:
+    index = node.slice
+    if isinstance(node.value, ast.Attribute) and node.value.attr == "shape" \
+            and (axis := _int(index)) is not None:
+        owner = ast.unparse(node.value.value)
+        for other in sorted(scope.tensors):
+            for new_axis in AXES:
+                if (other, new_axis) != (owner, axis):
+                    new = ast.Subscript(ast.Attribute(ast.Name(other, ast.Load()), "shape",
+                                                      ast.Load()), _number(new_axis),
+                                        ast.Load())
+                    yield ("changes a size", f"uses `{ast.unparse(new)}` where "
+                           f"`{ast.unparse(node)}` belongs", new)
+    if isinstance(node.value, ast.Call) and _int(index) == 0:
+        yield ("uses a pair as a tensor", f"uses the whole result of {_code(node.value)} where "
+               "its first element `[0]` belongs", node.value)
+    parts = index.elts if isinstance(index, ast.Tuple) else [index]
+    if any(isinstance(p, ast.Constant) and p.value is None for p in parts):
+        yield ("drops an axis", f"leaves out the new axis in {_code(node)}", node.value)
+        if len(parts) > 1 and parts != parts[::-1]:
+            new = ast.Subscript(node.value, ast.Tuple(list(reversed(parts)), ast.Load()),
+                                ast.Load())
+            yield ("changes an axis", f"puts the new axis on the other side: {_code(new)} "
+                   f"where {_code(node)} belongs", new)
+
+
 def _call_rewrites(node: ast.Call, scope: _Scope) -> Iterator[tuple[str, str, ast.AST]]:
     name = _call_name(node)
     func = _code(node.func)
+    method = isinstance(node.func, ast.Attribute) and ast.unparse(node.func.value) not in (
+        "torch", "F", "torch.nn.functional", "nn")
+    if name in AXIS_ARGUMENT:
+        position = AXIS_ARGUMENT[name][0 if method else 1]
+        if position is not None and len(node.args) > position \
+                and (axis := _int(node.args[position])) is not None:
+            for other in AXES:
+                if other != axis:
+                    args = list(node.args)
+                    args[position] = _number(other)
+                    yield ("changes an axis", f"takes {func} over {_dim(other)} instead of "
+                           f"{_dim(axis)}", ast.Call(node.func, args, node.keywords))
+    if name in ("cat", "stack") and node.args and isinstance(node.args[0], (ast.List, ast.Tuple)) \
+            and len(node.args[0].elts) > 1:
+        turned = type(node.args[0])(list(reversed(node.args[0].elts)), ast.Load())
+        yield ("swaps operands", f"joins {_code(turned)} in {func}: the parts in the wrong "
+               "order", ast.Call(node.func, [turned, *node.args[1:]], node.keywords))
+    if name == "softmax" and not method and len(node.args) == 1 and any(
+            k.arg == "dim" and _int(k.value) == -1 for k in node.keywords):
+        x = f"({ast.unparse(node.args[0])})"
+        hard = ast.parse(f"torch.nn.functional.one_hot({x}.argmax(dim=-1), {x}.shape[-1])"
+                         f".to({x}.dtype)", mode="eval").body
+        yield ("swaps a function", f"takes the argmax (hard attention) where {func} belongs",
+               hard)
+    if name == "linear" and len(node.args) >= 2:
+        turned = ast.Attribute(node.args[1], "T", ast.Load())
+        yield ("changes a layout", f"uses {_code(node.args[1])} as (in, out) in {func}, where "
+               "PyTorch stores a weight as (out, in)",
+               ast.Call(node.func, [node.args[0], turned, *node.args[2:]], node.keywords))
+    if name == "Linear" and len(node.args) >= 2:
+        yield ("changes a layout", f"builds {func} with its sizes swapped "
+               f"({_code(node.args[1])}, {_code(node.args[0])})",
+               ast.Call(node.func, [node.args[1], node.args[0], *node.args[2:]], node.keywords))
     for index, keyword in enumerate(node.keywords):
         if keyword.arg is None:
             continue
@@ -311,10 +456,9 @@ def _call_rewrites(node: ast.Call, scope: _Scope) -> Iterator[tuple[str, str, as
                 if other != axis:
                     new = copy.copy(keyword)
                     new.value = _number(other)
-                    yield ("changes an axis", f"takes {func} over dim {other} instead of dim "
-                           f"{axis}", ast.Call(node.func, node.args,
+                    yield ("changes an axis", f"takes {func} over {_dim(other)} instead of "
+                           f"{_dim(axis)}", ast.Call(node.func, node.args,
                                                node.keywords[:index] + [new] + rest[index:]))
-    method = isinstance(node.func, ast.Attribute) and ast.unparse(node.func.value) != "torch"
     if name in ("tril", "triu") and not node.keywords and len(node.args) == (0 if method else 1):
         for diagonal in (1, -1):
             yield ("off by one", f"keeps diagonal {diagonal} in {func} instead of the main one",
@@ -322,6 +466,10 @@ def _call_rewrites(node: ast.Call, scope: _Scope) -> Iterator[tuple[str, str, as
     if name == "transpose" and isinstance(node.func, ast.Attribute):
         yield ("removes a transpose", f"leaves out the transpose of {_code(node.func.value)}",
                node.func.value)
+        if [_int(a) for a in node.args] in ([-2, -1], [-1, -2]):
+            yield ("changes a layout", f"uses `{ast.unparse(node.func.value)}.T` where "
+                   f"{_code(node)} belongs (`.T` reverses every axis of a batched tensor)",
+                   ast.Attribute(node.func.value, "T", ast.Load()))
     if name in SWAPS and isinstance(node.func, ast.Name):
         yield ("swaps a function", f"uses `{SWAPS[name]}` where `{name}` belongs",
                ast.Call(ast.Name(SWAPS[name], ast.Load()), node.args, node.keywords))
@@ -335,6 +483,23 @@ def _call_rewrites(node: ast.Call, scope: _Scope) -> Iterator[tuple[str, str, as
         yield ("swaps two steps", f"adds {_code(inner.left)} after {func} instead of before "
                "(the residual and the normalisation in the wrong order)",
                ast.BinOp(ast.Call(node.func, [inner.right], []), ast.Add(), inner.left))
+
+
+def _exchanges(tree: ast.AST, lines: set[int], scope: _Scope
+               ) -> Iterator[tuple[str, str, ast.AST]]:
+    """Two operands of one role exchanged wherever the solution uses them: `norm3` after
+    the cross-attention and `norm2` after the feed-forward network."""
+    used = sorted({n.id for n in ast.walk(tree) if isinstance(n, ast.Name)
+                   and isinstance(n.ctx, ast.Load) and n.lineno in lines})
+    for a, b in itertools.combinations(used, 2):
+        if b not in scope.partners(a):
+            continue
+        new_tree = copy.deepcopy(tree)
+        for node in ast.walk(new_tree):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) \
+                    and getattr(node, "lineno", None) in lines and node.id in (a, b):
+                node.id = b if node.id == a else a
+        yield ("swaps operands", f"exchanges `{a}` and `{b}` wherever it uses them", new_tree)
 
 
 def _neighbours(tree: ast.AST, lines: set[int]) -> Iterator[tuple[list, int]]:
@@ -356,6 +521,99 @@ def _swap(block: list, index: int) -> None:
 
 def _drop(block: list, index: int) -> None:
     del block[index]
+
+
+def _updates(body: list, bound: set[str], lines: set[int]) -> Iterator[int]:
+    """Indices of the statements in ``body`` (on solution lines) that change what is already
+    there: a call, an `if`, `x += ...`, or `x = ...` of a name bound before."""
+    bound = set(bound)
+    for index, statement in enumerate(body):
+        targets = [t.id for t in getattr(statement, "targets", []) if isinstance(t, ast.Name)]
+        if statement.lineno in lines and (
+                isinstance(statement, (ast.Expr, ast.If, ast.AugAssign))
+                or (isinstance(statement, ast.Assign) and targets
+                    and set(targets) <= bound)):
+            yield index
+        bound |= set(targets)
+
+
+FIRST_ITEM = ast.parse(
+    "def _mutant_first_item(new, old):\n"
+    "    if isinstance(new, torch.Tensor) and isinstance(old, torch.Tensor) \\\n"
+    "            and new.shape == old.shape and new.dim() > 0:\n"
+    "        return torch.cat([new[:1], old[1:]])\n"
+    "    return new\n").body[0]
+
+
+def _first_only(tree: ast.AST, lines: set[int]) -> Iterator[tuple[str, str, ast.AST]]:
+    """Mutants that apply one step only on a function's first call, only to a loop's first
+    item, or only to the first item of a batch: the kind that passes checks which call once
+    or pass a batch of one."""
+    functions = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef,
+                                                              ast.AsyncFunctionDef))]
+    for number, function in enumerate(functions):
+        parameters = {a.arg for a in function.args.args + function.args.kwonlyargs}
+        for index in _updates(function.body, parameters, lines):
+            statement = function.body[index]
+            new_tree = copy.deepcopy(tree)
+            target = [n for n in ast.walk(new_tree)
+                      if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))][number]
+            key = f"{function.name}:{number}"
+            counter = ast.parse(f"_mutant_calls[{key!r}] = _mutant_calls.get({key!r}, 0) + 1"
+                                ).body[0]
+            guarded = ast.If(ast.parse(f"_mutant_calls[{key!r}] == 1", mode="eval").body,
+                             [target.body[index]], [])
+            target.body[index] = guarded
+            target.body.insert(0, counter)
+            new_tree.body.insert(0, ast.parse("_mutant_calls = {}").body[0])
+            yield ("first call only", f"applies {_code(statement)} only on the first call",
+                   new_tree)
+        updates = [n for n in ast.walk(function) if isinstance(n, ast.Assign)
+                   and n.lineno in lines and len(n.targets) == 1
+                   and isinstance(n.targets[0], ast.Name)
+                   and any(isinstance(x, ast.Name) and x.id == n.targets[0].id
+                           for x in ast.walk(n.value))]  # x = f(x): a step applied to x
+        for statement in updates:
+            new_tree = copy.deepcopy(tree)
+            target = [n for n in ast.walk(new_tree)
+                      if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))][number]
+            assign = [n for n in ast.walk(target) if isinstance(n, ast.Assign)
+                      and n.lineno in lines and ast.dump(n) == ast.dump(statement)][0]
+            assign.value = ast.Call(ast.Name("_mutant_first_item", ast.Load()),
+                                    [assign.value, ast.Name(statement.targets[0].id,
+                                                            ast.Load())], [])
+            new_tree.body.insert(0, copy.deepcopy(FIRST_ITEM))
+            yield ("first item only", f"applies {_code(statement, 60)} only to the first item "
+                   "of the batch", new_tree)
+    loops = [n for n in ast.walk(tree) if isinstance(n, ast.For) and n.lineno in lines]
+    for number, loop in enumerate(loops):
+        for index in _updates(loop.body, {n.id for n in ast.walk(loop.target)
+                                          if isinstance(n, ast.Name)} | _names_before(tree, loop),
+                              lines):
+            new_tree = copy.deepcopy(tree)
+            target = [n for n in ast.walk(new_tree) if isinstance(n, ast.For)
+                      and n.lineno in lines][number]
+            statement = target.body[index]
+            target.body[index] = ast.If(ast.Name("_mutant_first", ast.Load()), [statement], [])
+            target.body.append(ast.parse("_mutant_first = False").body[0])
+            _insert_before(new_tree, target, ast.parse("_mutant_first = True").body[0])
+            yield ("first item only", f"applies {_code(statement)} only to the loop's first "
+                   "item", new_tree)
+
+
+def _names_before(tree: ast.AST, loop: ast.For) -> set[str]:
+    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)
+            and isinstance(n.ctx, ast.Store) and n.lineno < loop.lineno} | \
+        {a.arg for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) for a in n.args.args}
+
+
+def _insert_before(tree: ast.AST, statement: ast.stmt, new: ast.stmt) -> None:
+    for node in ast.walk(tree):
+        for field in ("body", "orelse"):
+            block = getattr(node, field, None)
+            if isinstance(block, list) and any(item is statement for item in block):
+                block.insert(next(i for i, item in enumerate(block) if item is statement), new)
+                return
 
 
 def mutants(source: str) -> list[Mutant]:
@@ -393,6 +651,9 @@ def mutants(source: str) -> list[Mutant]:
             new_tree = copy.deepcopy(tree)
             edit(*list(_neighbours(new_tree, lines))[number])
             keep(kind, description, new_tree)
+    for kind, description, new_tree in (*_first_only(tree, lines),
+                                        *_exchanges(tree, lines, scope)):
+        keep(kind, description, new_tree)
     return list(found.values())
 
 
@@ -471,5 +732,7 @@ class VariantAnswers:
                 if self._run(mutant.source, space):
                     found.append((mutant.description,
                                   {name: space[name] for name in defined_names(source)}))
+            if source:
+                found += families(source, self._reference(), defined_names(source))
             self._built[exercise] = found
         return self._built[exercise]

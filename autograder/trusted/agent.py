@@ -22,7 +22,7 @@ import types
 import warnings
 
 from autograder.trusted import wire
-from course_checks import shortcuts
+from course_checks import errors, shortcuts
 from course_checks.checking import unchanged
 
 _handles: dict[int, object] = {}
@@ -135,7 +135,9 @@ def handle(request: str) -> str:
         except BaseException as error:  # noqa: BLE001 - every failure is the student's answer
             if isinstance(error, KeyboardInterrupt):
                 error = TimeoutError("interrupted: it ran out of time")
-            reply["error"] = [type(error).__name__, str(error)[:2000]]
+            # The line of the student's code that raised: the checks show it with the error.
+            reply["error"] = [type(error).__name__, str(error)[:2000],
+                              errors.student_line(error)]
     reply["stdout"] = stdout.getvalue()[-20_000:]
     reply["stderr"] = stderr.getvalue()[-20_000:]
     reply["warnings"] = [[w.category.__name__, str(w.message)[:500]] for w in caught[:20]]

@@ -191,8 +191,10 @@ class KernelLink:
         if isinstance(reply.get("changed"), list) and reply["changed"]:
             raise ChangedInPlace(in_place_message(_argument_names(reply["changed"][:8])))
         if "error" in reply:
-            name, message = (str(part) for part in list(reply["error"])[:2])
-            raise _error_class(name)(message)
+            name, message, *line = (str(part) for part in list(reply["error"])[:3])
+            error = _error_class(name)(message)
+            error.student_line = line[0][:300] if line else ""  # where it was raised
+            raise error
         return wire.decode(reply.get("value"), lambda i, kind: Remote(self, i, kind))
 
     def apply(self, probe, args, kwargs):

@@ -1673,6 +1673,7 @@ def merge_heads(x):
         nn.init.xavier_uniform_(self.in_proj_weight)
         self.in_proj_bias = nn.Parameter(torch.zeros(3 * d_model))
         self.out_proj = nn.Linear(d_model, d_model)
+        nn.init.zeros_(self.out_proj.bias)
 
     def forward(self, query, key, value, mask=None, need_weights=True):
         W_q, W_k, W_v = self.in_proj_weight.chunk(3)
@@ -1714,6 +1715,7 @@ def merge_heads(x):
         nn.init.xavier_uniform_(self.in_proj_weight)
         self.in_proj_bias = nn.Parameter(torch.zeros(3 * d_model))
         self.out_proj = nn.Linear(d_model, d_model)
+        nn.init.zeros_(self.out_proj.bias)
 
     def forward(self, query, key, value, mask=None, need_weights=True):
         W_q, W_k, W_v = self.in_proj_weight.chunk(3)
@@ -1755,6 +1757,7 @@ def merge_heads(x):
         nn.init.xavier_uniform_(self.in_proj_weight)
         self.in_proj_bias = nn.Parameter(torch.zeros(3 * d_model))
         self.out_proj = nn.Linear(d_model, d_model)
+        nn.init.zeros_(self.out_proj.bias)
 
     def forward(self, query, key, value, mask=None, need_weights=True):
         W_q, W_k, W_v = self.in_proj_weight.chunk(3)
@@ -1796,6 +1799,7 @@ def merge_heads(x):
         nn.init.xavier_uniform_(self.in_proj_weight)
         self.in_proj_bias = nn.Parameter(torch.zeros(3 * d_model))
         self.out_proj = nn.Linear(d_model, d_model)
+        nn.init.zeros_(self.out_proj.bias)
 
     def forward(self, query, key, value, mask=None, need_weights=True):
         W_q, W_k, W_v = self.in_proj_weight.chunk(3)
@@ -1837,6 +1841,7 @@ def merge_heads(x):
         nn.init.xavier_uniform_(self.in_proj_weight)
         self.in_proj_bias = nn.Parameter(torch.zeros(3 * d_model))
         self.out_proj = nn.Linear(d_model, d_model)
+        nn.init.zeros_(self.out_proj.bias)
 
     def forward(self, query, key, value, mask=None, need_weights=True):
         W_q, W_k, W_v = self.in_proj_weight.chunk(3)
@@ -1878,6 +1883,7 @@ def merge_heads(x):
         nn.init.xavier_uniform_(self.in_proj_weight)
         self.in_proj_bias = nn.Parameter(torch.zeros(3 * d_model))
         self.out_proj = nn.Linear(d_model, d_model)
+        nn.init.zeros_(self.out_proj.bias)
 
     def forward(self, query, key, value, mask=None, need_weights=True):
         W_q, W_k, W_v = self.in_proj_weight.chunk(3)
@@ -1917,6 +1923,7 @@ def merge_heads(x):
         nn.init.xavier_uniform_(self.in_proj_weight)
         self.in_proj_bias = nn.Parameter(torch.zeros(3 * d_model))
         self.out_proj = nn.Linear(d_model, d_model)
+        nn.init.zeros_(self.out_proj.bias)
 
     def forward(self, query, key, value, mask=None, need_weights=True):
         W_q, W_k, W_v = self.in_proj_weight.chunk(3)
@@ -1958,6 +1965,7 @@ def merge_heads(x):
         self.in_proj_weight = nn.Parameter(nn.init.xavier_uniform_(torch.empty(3 * d_model, d_model)))
         self.in_proj_bias = nn.Parameter(torch.zeros(3 * d_model))
         self.out_proj = nn.Linear(d_model, d_model)
+        nn.init.zeros_(self.out_proj.bias)
 
     def _heads(self, x, which):
         # which: 0 for queries, 1 for keys, 2 for values; (B, L, d_model) -> (B, H, L, d_head)
@@ -2003,6 +2011,7 @@ def merge_heads(x):
         self.in_proj_weight = nn.Parameter(torch.empty(3 * d_model, d_model))
         self.in_proj_bias = nn.Parameter(torch.empty(3 * d_model))
         self.out_proj = nn.Linear(d_model, d_model)
+        nn.init.zeros_(self.out_proj.bias)
         nn.init.xavier_uniform_(self.in_proj_weight)
         nn.init.constant_(self.in_proj_bias, 0.0)
 

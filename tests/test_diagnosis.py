@@ -1,0 +1,129 @@
+"""What a wrong value is, measured (course_checks.diagnosis), and PyTorch's errors translated
+(course_checks.errors): the parts of feedback that need no reference code."""
+
+from __future__ import annotations
+
+import linecache
+import math
+
+import pytest
+import torch
+
+from course_checks import diagnosis, errors
+from course_checks.checking import Checks
+
+G = torch.Generator().manual_seed(0)
+Q, K, V = torch.randn(2, 5, 4, generator=G), torch.randn(2, 5, 4, generator=G), \
+    torch.randn(2, 5, 3, generator=G)
+SIZES = diagnosis.sizes_of([("Q", Q), ("K", K), ("V", V), ("n_heads", 7)])
+RIGHT = torch.softmax(Q @ K.mT / 2, -1) @ V
+
+
+def test_sizes_are_traced_to_the_inputs_that_have_them():
+    assert SIZES == {2: "`Q.shape[0]`", 5: "`Q.shape[-2]`", 4: "`Q.shape[-1]`",
+                     3: "`V.shape[-1]`", 7: "`n_heads`"}
+
+
+@pytest.mark.parametrize("got, expected, words", [
+    ((2, 1, 5, 3), (2, 5, 3), "one extra axis of size 1 at position 1"),
+    ((2, 7, 5, 3), (2, 5, 3), "an extra axis of size 7, `n_heads` at position 1"),
+    ((2, 3), (2, 5, 3), "Axis 1 (size 5, `Q.shape[-2]`) is missing"),
+    ((2, 3, 5), (2, 5, 3), "Axes 1 and 2 are swapped"),
+    ((5, 2, 3, 4), (2, 3, 4, 5), "the right axes in another order"),
+    ((2, 5, 4), (2, 5, 3), "Axis 2 has size 4, `Q.shape[-1]` where 3, `V.shape[-1]` belongs"),
+])
+def test_shapes_are_explained_axis_by_axis(got, expected, words):
+    assert words in diagnosis.explain_shape(got, expected, SIZES)
+
+
+@pytest.mark.parametrize("got, words", [
+    (RIGHT * 2 / math.sqrt(5), "times 0.8944 (√4/√5, where 4 is `Q.shape[-1]`, 5 is "
+                               "`Q.shape[-2]`)"),
+    (-RIGHT, "every sign flipped"),
+    (RIGHT + 0.5, "plus 0.5 everywhere"),
+    (RIGHT.flip(1), "in reverse order along axis 1"),
+    (torch.roll(RIGHT, 1, 1), "moved 1 position later along axis 1"),
+    (RIGHT.mean(0), "averaged over axis 0 (size 2, `Q.shape[0]`)"),
+    (RIGHT.permute(0, 2, 1), "with axes 1 and 2 swapped"),
+    (RIGHT.permute(2, 0, 1), "with the axes in the order (2, 0, 1)"),
+    (torch.cat([RIGHT[:1], RIGHT[1:] + 1]), "right only at index 0 of axis 0 (of 2)"),
+])
+def test_a_wrong_value_is_measured_against_families_of_the_expected_one(got, words):
+    measured = diagnosis.measure(got.double(), RIGHT.double(), SIZES)
+    assert measured is not None and words in measured, measured
+
+
+def test_masks_and_triangles_are_measured():
+    causal = torch.ones(4, 4, dtype=torch.bool).tril()
+    assert "every entry is inverted" in diagnosis.measure(
+        (~causal).double(), causal.double(), dtype=torch.bool)
+    weights = torch.softmax(torch.randn(4, 4, generator=G), -1)
+    leaked = torch.where(causal, weights, torch.full_like(weights, 0.1))
+    assert "only above the diagonal" in diagnosis.measure(leaked, weights)
+
+
+def test_values_that_no_family_explains_are_not_measured():
+    noise = RIGHT + 0.1 * torch.randn(RIGHT.shape, generator=G)
+    assert diagnosis.measure(noise.double(), RIGHT.double(), SIZES) is None
+
+
+@pytest.mark.parametrize("code, words", [
+    (lambda: torch.ones(2, 3) @ torch.ones(2, 3), "One side needs a transpose"),
+    (lambda: torch.ones(2, 3) @ torch.ones(4, 3), "PyTorch stores a weight as (out, in)"),
+    (lambda: torch.ones(5, 4) + torch.ones(4, 5), "4 is `Q.shape[-1]`, 5 is `Q.shape[-2]`"),
+    (lambda: torch.ones(2, 3).view(4, 2), "multiply to 8, not 6"),
+    (lambda: torch.ones(3).sum(2), "it has 1 axis"),
+    (lambda: torch.multinomial(torch.tensor([float("nan"), 1.0]), 1), "temperature of 0"),
+    (lambda: torch.ones(2) + (torch.ones(2), torch.ones(2)), "(output, weights)"),
+    (lambda: torch.cat([torch.ones(2, 3), torch.ones(3, 3)], 1), "the wrong axis"),
+    (lambda: torch.nn.Linear(3, 4).load_state_dict({"w": torch.ones(1)}),
+     "the checks look for weight, bias; your Linear has w instead"),
+    (lambda: torch.ones(3).masked_fill(torch.ones(3), 0), "not boolean"),
+    (lambda: torch.softmax(torch.arange(3), 0), "`torch.arange(n)`"),
+    (lambda: range(torch.tensor(2.0)), "`//` an int"),
+    (lambda: bool(torch.ones(3)), "use `&`, `|`, `~`"),
+])
+def test_pytorch_errors_are_translated_to_their_usual_cause(code, words):
+    with pytest.raises(Exception) as raised:  # noqa: PT011 - any error the code raises
+        code()
+    cause = errors.explain(type(raised.value).__name__, str(raised.value), SIZES)
+    assert words in cause, cause
+
+
+def student_cell(source: str) -> dict:
+    """A cell of student code, as IPython runs it: its lines where tracebacks find them."""
+    name = "<ipython-input-7>"
+    linecache.cache[name] = (len(source), None, source.splitlines(keepends=True), name)
+    namespace = {"torch": torch}
+    exec(compile(source, name, "exec"), namespace)  # noqa: S102 - the test's own code
+    return namespace
+
+
+def test_an_error_names_the_students_line_and_its_cause(capsys):
+    scaled_scores = student_cell("def scaled_scores(q, k):\n"
+                                 "    return q @ k.T / q.shape[1]\n")["scaled_scores"]
+    checks = Checks("Exercise E", points=1)
+    q = torch.ones(3, 4)
+    checks.close("scores", lambda: scaled_scores(q, torch.ones(5, 3)), torch.ones(3, 5))
+    checks.score()
+    report = capsys.readouterr().out
+    assert "in `scaled_scores`: `return q @ k.T / q.shape[1]`" in report
+    assert "Usual cause: a matrix product of a (3, 4) by a (3, 5)" in report
+
+
+def test_the_same_long_message_is_shown_once(capsys):
+    checks = Checks("Exercise F", points=1)
+    for size in (3, 4):
+        checks.close(f"size {size}", lambda: torch.ones(2) @ torch.ones(3), torch.ones(1))
+    checks.score()
+    report = capsys.readouterr().out
+    assert report.count("cannot be multiplied") + report.count("inconsistent") <= 1
+    assert "the same as in “size 3”" in report
+
+
+def test_an_error_the_checks_own_code_raises_names_no_line(capsys):
+    checks = Checks("Exercise G", points=1)
+    checks.true("a helper of the check fails", lambda: torch.ones(2) @ torch.ones(3), "hint")
+    checks.score()
+    assert "raised RuntimeError" in capsys.readouterr().out
+    assert checks._evidence[0].kind != "raised"  # no answer's error: it vetoes no name
