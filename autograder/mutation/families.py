@@ -63,6 +63,7 @@ class Member(tuple):
 
 
 def _solution_lines(source: str) -> set[int]:
+    """The numbers of a cell's lines between ``### BEGIN SOLUTION`` and ``### END SOLUTION``."""
     lines, inside = set(), False
     for number, line in enumerate(source.splitlines(), start=1):
         if "### BEGIN SOLUTION" in line:

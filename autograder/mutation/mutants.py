@@ -25,7 +25,7 @@ import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from autograder.mutation.families import families
+from autograder.mutation.families import _solution_lines, families
 
 # Kinds whose mutants may never count as equivalent to the reference: an argument the
 # checks never set, or an input changed in place, is a hole in the checks, not a harmless
@@ -96,18 +96,6 @@ def _dim(axis: int) -> str:
 def _code(node: ast.AST, limit: int = 48) -> str:
     text = ast.unparse(node)
     return f"`{text if len(text) <= limit else text[: limit - 1] + '…'}`"
-
-
-def _solution_lines(source: str) -> set[int]:
-    lines, inside = set(), False
-    for number, line in enumerate(source.splitlines(), start=1):
-        if "### BEGIN SOLUTION" in line:
-            inside = True
-        elif "### END SOLUTION" in line:
-            inside = False
-        elif inside:
-            lines.add(number)
-    return lines
 
 
 def _children(node: ast.AST) -> Iterator[tuple[ast.AST, str, int | None, ast.AST]]:
