@@ -96,6 +96,10 @@ def compare(
     if squeeze:
         got_t, expected_t = got_t.squeeze(), expected_t.squeeze()
     message = _difference(got_t, expected_t, name, atol, rtol, sizes=sizes, dtype=_dtype(got))
+    if message is None and _floats_for_integers(got, expected):
+        return (f"{name} has the right numbers, but as floats ({got.dtype}) where integers "
+                f"({expected.dtype}) are expected: ids, positions and counts stay integers "
+                "(an embedding or an index needs them so).")
     if message is None:
         return None
     for description in _matching(got_t, misconceptions, atol, rtol, squeeze):
@@ -103,6 +107,12 @@ def compare(
         plain = _difference(got_t, expected_t, name, atol, rtol, shape_hints=False)
         return f"{plain} This matches {description}."
     return message
+
+
+def _floats_for_integers(got: Any, expected: torch.Tensor) -> bool:
+    """Whether ``got`` holds floats where ``expected`` holds integers (token ids, say)."""
+    return isinstance(got, torch.Tensor) and got.is_floating_point() and not (
+        expected.is_floating_point() or expected.is_complex() or expected.dtype == torch.bool)
 
 
 def _dtype(value: Any) -> torch.dtype | None:
