@@ -250,10 +250,11 @@ class Reader:
                 self.refused_objects[id(obj)] = (obj, name)
             if name.startswith("torch.Tensor."):
                 self.methods.add(name.rsplit(".", 1)[1])
-        # The same operation under another path (``torch.sparse.softmax``,
-        # ``torch.ops.aten.softmax.int``, ``scipy.special.softmax``): refused by its name, not
-        # by a list of every place a library keeps it.
-        self.refused_names = {name.rsplit(".", 1)[-1].strip("_"): name
+        # The same operation elsewhere in the same library (``torch.sparse.softmax``,
+        # ``torch.ops.aten.softmax.int``): refused by its name, not by a list of every place
+        # the library keeps it. (The course's own parts, allowed in later exercises, may
+        # share a name with a refused PyTorch function: another library, not refused.)
+        self.refused_names = {(name.split(".")[0], name.rsplit(".", 1)[-1].strip("_")): name
                               for name in self.refuses}
         self.roots = {name.split(".")[0] for name in self.refuses}
 
@@ -377,7 +378,7 @@ class Reader:
             yield Finding("refused", self.refused_objects[id(obj)][1], where)
             return
         for part in parts[1:]:
-            if (refused := self.refused_names.get(part.strip("_"))) is not None:
+            if (refused := self.refused_names.get((parts[0], part.strip("_")))) is not None:
                 yield Finding("refused", f"{dotted}, the same operation as {refused}", where)
                 return
         if (module := _opaque(dotted)) is not None:
