@@ -94,16 +94,8 @@ CORRECT = [
     for a in ASSIGNMENTS
     for s in ["solution"] + (["other_style"] if a in OTHER_STYLE else [])
 ]
-# Known gaps, each with its reason: the test still runs, and passes again only when fixed.
-NOT_NAMED_YET = {
-    ("10_attention_at_scale", "flash_backward_forgets_causal"): (
-        "since a mistake is named only when it explains every check (issue 27), the backward "
-        "pass without the causal mask is not named: its misconception's value does not match "
-        "the answer's gradients on the dQ, dK, dV checks (to look into)"),
-}
 MISTAKES = [
-    pytest.param(a, student, cell, diagnosis, marks=[pytest.mark.xfail(
-        reason=NOT_NAMED_YET[a, student], strict=True)] if (a, student) in NOT_NAMED_YET else [])
+    (a, student, cell, diagnosis)
     for a in ASSIGNMENTS
     for student, (_, expectations) in WRONG.get(a, {}).items()
     for cell, diagnosis in expectations
