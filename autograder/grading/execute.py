@@ -186,8 +186,8 @@ class SafeExecute(Execute):
 
     def _count(self) -> None:
         """Add what the meter measured to the notebook's CPU and waiting time."""
-        self._cpu_spent += self._meter.used()
-        wanted, waited = self._meter.wanted()
+        used, wanted, waited = self._meter.totals()
+        self._cpu_spent += used
         self._wanted, self._waited = self._wanted + wanted, self._waited + waited
 
     def _event(self, kind: str, message: str, cell=None) -> None:
@@ -334,11 +334,13 @@ class SafeExecute(Execute):
         deadline, cpu_limit = time.monotonic() + timeout, self._cell_cpu()
         self._meter.start()
         try:
-            while time.monotonic() < deadline and self._meter.used() <= cpu_limit:
+            while time.monotonic() < deadline:
                 try:  # never a negative timeout: zmq would wait for ever
                     msg = self._get_shell_msg(
                         timeout=max(0.01, min(POLL_SECONDS, deadline - time.monotonic())))
-                except Empty:
+                except Empty:  # the CPU read between polls, not before each quick reply
+                    if self._meter.used() > cpu_limit:
+                        return None
                     continue
                 except Exception:
                     return None

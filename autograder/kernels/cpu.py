@@ -57,10 +57,11 @@ def _waited(pid: int) -> float:
     return total / 1e9
 
 
-def tree_seconds(root: int, waited: bool = False) -> dict[int, float]:
-    """CPU seconds of every process in the tree below ``root`` (``root`` included); with
-    ``waited``, their seconds waiting for a CPU instead."""
-    times, todo, children = {}, [root], _children
+def tree_seconds(root: int, waited: bool = False
+                 ) -> tuple[dict[int, float], dict[int, float]]:
+    """CPU seconds of every process in the tree below ``root`` (``root`` included), and with
+    ``waited`` their seconds waiting for a CPU too (else an empty dict): one walk for both."""
+    times, waits, todo, children = {}, {}, [root], _children
     if not LISTS_CHILDREN:
         parents: dict[int, list[int]] = {}
         for entry in os.scandir("/proc"):
@@ -71,9 +72,11 @@ def tree_seconds(root: int, waited: bool = False) -> dict[int, float]:
         pid = todo.pop()
         if pid in times or (stat := _stat(pid)) is None:
             continue
-        times[pid] = _waited(pid) if waited else stat[1]
+        times[pid] = stat[1]
+        if waited:
+            waits[pid] = _waited(pid)
         todo += children(pid)
-    return times
+    return times, waits
 
 
 class Meter:
@@ -89,13 +92,12 @@ class Meter:
 
     def start(self) -> None:
         self._pid = self.root()
-        self._base = tree_seconds(self._pid) if self._pid else {}
-        self._base_waited = tree_seconds(self._pid, waited=True) if self._pid else {}
+        self._base, self._base_waited = tree_seconds(self._pid, True) if self._pid else ({}, {})
         self._most = 0.0
 
     def used(self) -> float:
         if self._pid:
-            self._most = max(self._most, sum(_since(self._base, tree_seconds(self._pid))
+            self._most = max(self._most, sum(_since(self._base, tree_seconds(self._pid)[0])
                                              .values()))
         return self._most
 
@@ -104,14 +106,20 @@ class Meter:
         ``start()``: near the clock's time when a busy machine, not sleep, made a cell slow.
         (One process: a student's hundred processes waiting for each other say nothing
         about the machine.)"""
+        return self.totals()[1:]
+
+    def totals(self) -> tuple[float, float, float]:
+        """``used()`` and ``wanted()`` from one reading of the tree."""
         if not self._pid:
-            return 0.0, 0.0
-        ran = _since(self._base, tree_seconds(self._pid))
-        waited = _since(self._base_waited, tree_seconds(self._pid, waited=True))
+            return 0.0, 0.0, 0.0
+        now, now_waited = tree_seconds(self._pid, True)
+        ran = _since(self._base, now)
+        self._most = max(self._most, sum(ran.values()))
+        waited = _since(self._base_waited, now_waited)
         busiest = max(waited, key=lambda p: waited[p] + ran.get(p, 0.0), default=None)
         if busiest is None:
-            return 0.0, 0.0
-        return waited[busiest] + ran.get(busiest, 0.0), waited[busiest]
+            return self._most, 0.0, 0.0
+        return self._most, waited[busiest] + ran.get(busiest, 0.0), waited[busiest]
 
 
 def _since(base: dict[int, float], now: dict[int, float]) -> dict[int, float]:

@@ -18,11 +18,12 @@ from __future__ import annotations
 import ast
 import contextlib
 import copy
+import functools
 import io
 import itertools
 import re
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from autograder.mutation.families import _solution_lines, families
@@ -473,7 +474,7 @@ def _call_rewrites(node: ast.Call, scope: _Scope) -> Iterator[tuple[str, str, as
                ast.BinOp(ast.Call(node.func, [inner.right], []), ast.Add(), inner.left))
 
 
-def _exchanges(tree: ast.AST, lines: set[int], scope: _Scope
+def _exchanges(tree: ast.AST, lines: set[int], scope: _Scope, fresh: Callable[[], ast.AST]
                ) -> Iterator[tuple[str, str, ast.AST]]:
     """Two operands of one role exchanged wherever the solution uses them: `norm3` after
     the cross-attention and `norm2` after the feed-forward network."""
@@ -482,7 +483,7 @@ def _exchanges(tree: ast.AST, lines: set[int], scope: _Scope
     for a, b in itertools.combinations(used, 2):
         if b not in scope.partners(a):
             continue
-        new_tree = copy.deepcopy(tree)
+        new_tree = fresh()
         for node in ast.walk(new_tree):
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) \
                     and getattr(node, "lineno", None) in lines and node.id in (a, b):
@@ -533,7 +534,8 @@ FIRST_ITEM = ast.parse(
     "    return new\n").body[0]
 
 
-def _first_only(tree: ast.AST, lines: set[int]) -> Iterator[tuple[str, str, ast.AST]]:
+def _first_only(tree: ast.AST, lines: set[int], fresh: Callable[[], ast.AST]
+                ) -> Iterator[tuple[str, str, ast.AST]]:
     """Mutants that apply one step only on a function's first call, only to a loop's first
     item, or only to the first item of a batch: the kind that passes checks which call once
     or pass a batch of one."""
@@ -543,7 +545,7 @@ def _first_only(tree: ast.AST, lines: set[int]) -> Iterator[tuple[str, str, ast.
         parameters = {a.arg for a in function.args.args + function.args.kwonlyargs}
         for index in _updates(function.body, parameters, lines):
             statement = function.body[index]
-            new_tree = copy.deepcopy(tree)
+            new_tree = fresh()
             target = [n for n in ast.walk(new_tree)
                       if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))][number]
             key = f"{function.name}:{number}"
@@ -562,7 +564,7 @@ def _first_only(tree: ast.AST, lines: set[int]) -> Iterator[tuple[str, str, ast.
                    and any(isinstance(x, ast.Name) and x.id == n.targets[0].id
                            for x in ast.walk(n.value))]  # x = f(x): a step applied to x
         for statement in updates:
-            new_tree = copy.deepcopy(tree)
+            new_tree = fresh()
             target = [n for n in ast.walk(new_tree)
                       if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))][number]
             assign = [n for n in ast.walk(target) if isinstance(n, ast.Assign)
@@ -578,7 +580,7 @@ def _first_only(tree: ast.AST, lines: set[int]) -> Iterator[tuple[str, str, ast.
         for index in _updates(loop.body, {n.id for n in ast.walk(loop.target)
                                           if isinstance(n, ast.Name)} | _names_before(tree, loop),
                               lines):
-            new_tree = copy.deepcopy(tree)
+            new_tree = fresh()
             target = [n for n in ast.walk(new_tree) if isinstance(n, ast.For)
                       and n.lineno in lines][number]
             statement = target.body[index]
@@ -607,11 +609,19 @@ def _insert_before(tree: ast.AST, statement: ast.stmt, new: ast.stmt) -> None:
 def mutants(source: str) -> list[Mutant]:
     """Every mutant of the solution in a cell's ``source``; duplicates and mutants that
     do not compile are left out."""
+    return list(_mutants(source))
+
+
+@functools.cache  # a grading worker names mistakes in the same answers for every student
+def _mutants(source: str) -> tuple[Mutant, ...]:
     tree = ast.parse(source)
     lines = _solution_lines(source)
     scope = _Scope(tree)
     reference = ast.unparse(tree)
     found: dict[str, Mutant] = {}
+
+    def fresh() -> ast.AST:  # a copy of the tree to rewrite (parsing is 3x deepcopy's speed)
+        return ast.parse(source)
 
     def keep(kind: str, description: str, new_tree: ast.AST) -> None:
         try:
@@ -626,7 +636,7 @@ def mutants(source: str) -> list[Mutant]:
         if getattr(node, "lineno", None) not in lines:
             continue
         for kind, description, replacement in _rewrites(node, parent, field, scope):
-            new_tree = copy.deepcopy(tree)
+            new_tree = fresh()
             new_parent, new_field, new_index, _ = next(
                 item for n, item in enumerate(_walk(new_tree)) if n == number)
             _set(new_parent, new_field, new_index, copy.deepcopy(replacement))
@@ -636,13 +646,13 @@ def mutants(source: str) -> list[Mutant]:
         for kind, description, edit in (
                 ("swaps two steps", f"runs {_code(second)} before {_code(first)}", _swap),
                 ("drops a step", f"leaves out the step {_code(first)}", _drop)):
-            new_tree = copy.deepcopy(tree)
+            new_tree = fresh()
             edit(*list(_neighbours(new_tree, lines))[number])
             keep(kind, description, new_tree)
-    for kind, description, new_tree in (*_first_only(tree, lines),
-                                        *_exchanges(tree, lines, scope)):
+    for kind, description, new_tree in (*_first_only(tree, lines, fresh),
+                                        *_exchanges(tree, lines, scope, fresh)):
         keep(kind, description, new_tree)
-    return list(found.values())
+    return tuple(found.values())
 
 
 def defined_names(source: str) -> list[str]:
