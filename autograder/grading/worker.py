@@ -228,6 +228,16 @@ def _stop_zygote() -> None:
         _Process.cgroup.remove()
 
 
+def _socket_folder(prefix: str) -> Path:
+    """A new folder for Unix sockets (the zygote's, the kernels' below k-*/): in the temporary
+    folder when its path is short enough for theirs (108 bytes at most), else in /tmp."""
+    folder = Path(tempfile.mkdtemp(prefix=prefix))
+    if len(str(folder)) > 80:
+        folder.rmdir()
+        folder = Path(tempfile.mkdtemp(prefix=prefix, dir="/tmp"))
+    return folder
+
+
 def _prepare_process(course: Path, forked: bool, limits: Limits) -> str:
     """Ready this process to grade; the name of the kernel to use."""
     state = _Process
@@ -251,9 +261,13 @@ def _prepare_process(course: Path, forked: bool, limits: Limits) -> str:
                 str(Path(package.__file__).parent) for package in (transformer_course,
                                                                     course_checks, autograder)),
         )
-        state.run_dir = Path(tempfile.mkdtemp(prefix="course-zygote-"))
+        state.run_dir = _socket_folder("course-zygote-")
         state.work_root = Path(tempfile.mkdtemp(prefix="course-work-"))
         state.course = course
+        # Gone when the process ends, after the zygote (a grading server runs many classes).
+        for folder in (kernels, state.run_dir, state.work_root):
+            multiprocessing.util.Finalize(None, shutil.rmtree, (folder,),
+                                          {"ignore_errors": True}, exitpriority=5)
     if not forked:
         return sandbox.KERNEL_NAME
     if state.zygote is None or state.zygote.poll() is not None:
