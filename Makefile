@@ -73,10 +73,12 @@ instructor: $(READY) $(LAB_SETTINGS)
 		$(if $(filter 0,$(shell id -u)),--allow-root)
 
 ## Run every test: package, notebooks, release, real nbgrader end to end, the browser, the
-## student release installed and used as a student would, lint. About 20 minutes on 2 cores.
+## student release installed and used as a student would, lint. One test file to a worker,
+## a worker to a core (TEST_WORKERS=0 runs them in this process); the slowest tests are listed.
+TEST_WORKERS ?= auto
 test: $(DEV_READY) lint browser sandbox $(LAB_SETTINGS)
-	@echo "Running every test: about 20 minutes on 2 cores (pytest prints each file as it goes)."
-	python -m pytest
+	@echo "Running every test: about 20 minutes on 2 cores (2 workers; dots show progress)."
+	python -m pytest -n $(TEST_WORKERS) --dist loadfile --durations=15
 
 ## System packages from Debian, installed with apt-get when missing and this user may (root,
 ## or sudo without a password); apt's output goes to test-artifacts/apt-<package>.log.
