@@ -152,7 +152,8 @@ export: $(READY)
 	nbgrader export --to grading/nbgrader_grades.csv
 
 ## Mutation analysis: every mutant of every reference answer against its exercise's checks
-## (a minute or two); prints a table per notebook and fails below 99% killed for any exercise.
+## (over ten minutes for all 55 exercises on 2 cores); prints a table per notebook and fails
+## below 99% killed for any exercise.
 ## MUTANTS_ARGS picks notebooks or a sample, e.g. MUTANTS_ARGS="02 05 --sample 8".
 mutants: $(READY)
 	python -m autograder.mutation $(MUTANTS_ARGS)
