@@ -175,10 +175,10 @@ def attention_function(Q: torch.Tensor, K: torch.Tensor, V: torch.Tensor, dO: to
     if causal:
         found["a backward pass that forgets the causal mask (the gradients of attention "
               "without it)"] = _exact(Q, K, V, dO, False)
-    if causal and tiled:
-        rebuilt = flash_backward(Q, K, V, dO, causal)
-        found.update((key, value) for key, value in rebuilt.items()
-                     if "without the causal" in key)
+        if tiled:
+            rebuilt = flash_backward(Q, K, V, dO, causal)
+            found.update((key, value) for key, value in rebuilt.items()
+                         if "without the causal" in key)
     return found
 
 
