@@ -25,7 +25,7 @@ ANSWERS = [
         "correct": True,
         "mistake": "",
         "keywords": [],
-        "kind": "",
+        "kind": "other style",
     },
     {
         "notebook": NB09,
@@ -134,7 +134,7 @@ def rotary_attention(q, k, v):
         "correct": True,
         "mistake": "",
         "keywords": [],
-        "kind": "",
+        "kind": "other style",
     },
     {
         "notebook": NB09,
@@ -300,7 +300,7 @@ def matched_hidden_size(d_model, d_ff):
         "correct": True,
         "mistake": "",
         "keywords": [],
-        "kind": "",
+        "kind": "other style",
     },
     {
         "notebook": NB09,
@@ -436,7 +436,7 @@ def matched_hidden_size(d_model, d_ff):
         "correct": True,
         "mistake": "",
         "keywords": [],
-        "kind": "",
+        "kind": "other style",
     },
     {
         "notebook": NB09,
@@ -576,7 +576,7 @@ def matched_hidden_size(d_model, d_ff):
         "correct": True,
         "mistake": "",
         "keywords": [],
-        "kind": "",
+        "kind": "other style",
     },
     {
         "notebook": NB09,
@@ -832,7 +832,7 @@ def matched_hidden_size(d_model, d_ff):
         "correct": True,
         "mistake": "",
         "keywords": [],
-        "kind": "",
+        "kind": "other style",
     },
     {
         "notebook": NB10,
@@ -967,7 +967,7 @@ def matched_hidden_size(d_model, d_ff):
         "correct": True,
         "mistake": "",
         "keywords": [],
-        "kind": "",
+        "kind": "other style",
     },
     {
         "notebook": NB10,
@@ -1242,7 +1242,7 @@ def matched_hidden_size(d_model, d_ff):
         "correct": True,
         "mistake": "",
         "keywords": [],
-        "kind": "",
+        "kind": "other style",
     },
     {
         "notebook": NB10,
@@ -1371,7 +1371,7 @@ def matched_hidden_size(d_model, d_ff):
         "correct": True,
         "mistake": "",
         "keywords": [],
-        "kind": "",
+        "kind": "other style",
     },
     {
         "notebook": NB10,
@@ -1608,7 +1608,7 @@ class FlashAttention(torch.autograd.Function):
         "correct": True,
         "mistake": "",
         "keywords": [],
-        "kind": "",
+        "kind": "other style",
     },
     {
         "notebook": NB10,
