@@ -44,6 +44,8 @@ CACHE = answer("""
 k = torch.cat([past_k, k_new], dim=-2)
 return torch.softmax(q @ k.transpose(-2, -1), dim=-1)
 """, "def f(q, k_new, past_k):")
+NORM = answer("return ((x - x.mean(-1, keepdim=True)) / (x.var(-1, keepdim=True) + eps).sqrt()"
+              ").relu()", "def f(x, eps):")
 DROPOUT = answer("return F.dropout(x, self.p, self.training)", "def forward(self, x):")
 STEP = answer("""
 optimizer.zero_grad()
@@ -116,7 +118,13 @@ CLASSES = [
     (ATTENTION, "uses `Q.shape[-2]` where `Q.shape[-1]` belongs", "math.sqrt(Q.shape[-2])"),
     (ATTENTION, "takes the argmax (hard attention) where `torch.softmax` belongs", "one_hot("),
     (ATTENTION, "uses `log_softmax` where `softmax` belongs", "torch.log_softmax("),
-    (FEED_FORWARD, "uses `gelu` where `relu` belongs", "torch.gelu("),
+    # a swap that exists only elsewhere is made there: there is no `torch.gelu`
+    (FEED_FORWARD, "uses `gelu` where `relu` belongs", "torch.nn.functional.gelu(F.linear("),
+    (NORM, "uses `std` where `var` belongs", "x.std(-1, keepdim=True"),
+    (TABLE, "calls `torch.zeros` with `seq_len` and `d_model` exchanged",
+     "torch.zeros(d_model, seq_len)"),
+    (WARMUP, "uses `step` + 1 instead of `step` in `step / warmup`", "(step + 1) / warmup"),
+    (NORM, "uses `gelu` where `relu` belongs", "torch.nn.functional.gelu((x - "),
     (FEED_FORWARD, "uses `W1` as (in, out) in `F.linear`", "F.linear(x, W1.T, b1)"),
     (TABLE, "divides with `//` where `/` belongs (integer division)", "pos // 10000"),
     (TABLE, "computes `10000 ** (2 * i) / d_model` instead of `10000 ** (2 * i / d_model)` "
@@ -151,6 +159,22 @@ def test_each_kind_of_mistake_has_a_described_mutant(source, description, code):
     found = {d: s for d, s in descriptions(source).items() if d.startswith(description)}
     assert found, f"no mutant described as {description!r}; got {list(descriptions(source))}"
     assert any(code in s + "\n" for sources in found.values() for s in sources), found
+
+
+def test_a_swapped_function_is_one_that_exists():
+    import torch
+    import torch.nn.functional as F  # noqa: N812 - as the notebooks import it
+
+    x = torch.randn(3, 4)
+    swaps = [m for source in (FEED_FORWARD, NORM) for m in mutants(source)
+             if m.kind == "swaps a function"]
+    assert len(swaps) >= 5
+    for mutant in swaps:
+        space = {"torch": torch, "F": F}
+        exec(mutant.source, space)  # noqa: S102 - the course's own answer, mutated
+        arguments = (x, 1e-5) if "eps" in mutant.source else (
+            x, torch.randn(4, 4), torch.randn(4), torch.randn(4, 4), torch.randn(4))
+        assert space["f"](*arguments).shape == (3, 4), mutant.description
 
 
 def test_only_the_solution_is_rewritten_and_every_mutant_compiles():

@@ -21,10 +21,13 @@ import copy
 import functools
 import io
 import itertools
+import math
 import re
 import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+
+import torch
 
 from autograder.mutation.families import _solution_lines, families
 
@@ -43,14 +46,22 @@ ROLE_FAMILIES = [
 ]
 _ROLE_SUFFIX = re.compile(r"^(.+?)_?([qkv]|\d)$")
 
-SWAPS = {  # function or method names with a typed counterpart
-    "max": "min", "min": "max", "amax": "amin", "amin": "amax", "argmax": "argmin",
-    "argmin": "argmax", "sin": "cos", "cos": "sin", "tril": "triu", "triu": "tril",
-    "sum": "mean", "mean": "sum", "relu": "gelu", "gelu": "relu", "ReLU": "GELU",
-    "GELU": "ReLU", "softmax": "log_softmax", "log_softmax": "softmax",
-    "clip_grad_norm_": "clip_grad_value_", "clip_grad_value_": "clip_grad_norm_",
-    "cat": "stack", "stack": "cat", "train": "eval", "eval": "train", "log": "log2",
+SWAPS = {  # function or method names with their typed counterparts
+    "max": ("min",), "min": ("max",), "amax": ("amin",), "amin": ("amax",),
+    "argmax": ("argmin",), "argmin": ("argmax",), "sin": ("cos",), "cos": ("sin",),
+    "tril": ("triu",), "triu": ("tril",), "sum": ("mean",), "mean": ("sum",),
+    "relu": ("gelu", "silu"), "gelu": ("relu",), "silu": ("gelu", "relu"),
+    "ReLU": ("GELU",), "GELU": ("ReLU",), "softmax": ("log_softmax",),
+    "log_softmax": ("softmax",), "cross_entropy": ("nll_loss",),
+    "clip_grad_norm_": ("clip_grad_value_",), "clip_grad_value_": ("clip_grad_norm_",),
+    "cat": ("stack",), "stack": ("cat",), "train": ("eval",), "eval": ("train",),
+    "log": ("log2", "log10"), "any": ("all",), "all": ("any",), "var": ("std",),
+    "std": ("var",),
 }
+# What a module's short name in an answer stands for, to tell whether a swapped-in
+# function exists there (`torch.gelu` does not: it is `F.gelu`).
+MODULES = {"torch": torch, "F": torch.nn.functional, "torch.nn.functional": torch.nn.functional,
+           "nn": torch.nn, "torch.nn": torch.nn, "math": math}
 # Functions whose positional argument at this index (method form, torch.* form) is an axis.
 AXIS_ARGUMENT = {name: (0, 1) for name in (
     "sum", "mean", "softmax", "log_softmax", "amax", "amin", "argmax", "argmin", "cumsum",
@@ -200,6 +211,12 @@ def _rewrites(node: ast.AST, parent: ast.AST, field: str, scope: _Scope
         for other in scope.partners(node.id):
             yield ("swaps an operand", f"uses `{other}` where `{node.id}` belongs",
                    ast.Name(other, ast.Load()))
+        if node.id in scope.parameters and node.id not in scope.tensors \
+                and isinstance(parent, ast.BinOp) and type(parent.op) in OPERATOR_WORDS \
+                and not isinstance(parent.op, (ast.MatMult, ast.Pow)):
+            for op, sign in ((ast.Add(), "+"), (ast.Sub(), "−")):  # a count one step off
+                yield ("off by one", f"uses `{node.id}` {sign} 1 instead of `{node.id}` in "
+                       f"{_code(parent)}", ast.BinOp(node, op, ast.Constant(1)))
         if node.id in scope.defaults and not (isinstance(parent, ast.Compare)):
             default = scope.defaults[node.id]
             yield ("ignores an argument",
@@ -264,9 +281,6 @@ def _rewrites(node: ast.AST, parent: ast.AST, field: str, scope: _Scope
             yield ("changes a layout", f"uses `{ast.unparse(node.value)}.T` where {_code(node)}"
                    " belongs (`.T` reverses every axis of a batched tensor)",
                    ast.Attribute(node.value, "T", ast.Load()))
-        if node.attr in SWAPS and isinstance(parent, ast.Call) and field == "func":
-            yield ("swaps a function", f"uses `{SWAPS[node.attr]}` where `{node.attr}` belongs",
-                   ast.Attribute(node.value, SWAPS[node.attr], ast.Load()))
         if node.attr in INPLACE and isinstance(parent, ast.Call) and field == "func" \
                 and isinstance(node.value, ast.Name) and node.value.id in scope.parameters:
             yield ("changes an input in place", f"changes its input `{node.value.id}` in place "
@@ -413,6 +427,14 @@ def _call_rewrites(node: ast.Call, scope: _Scope) -> Iterator[tuple[str, str, as
                     args[position] = _number(other)
                     yield ("changes an axis", f"takes {func} over {_dim(other)} instead of "
                            f"{_dim(axis)}", ast.Call(node.func, args, node.keywords))
+    for i, (first, second) in enumerate(itertools.pairwise(node.args)):
+        if not any(isinstance(a, (ast.Constant, ast.Starred)) or _int(a) is not None
+                   for a in (first, second)) \
+                and ast.unparse(first) != ast.unparse(second):
+            args = [*node.args[:i], second, first, *node.args[i + 2:]]
+            yield ("swaps operands", f"calls {func} with {_code(first)} and {_code(second)} "
+                   "exchanged (arguments in the wrong order)",
+                   ast.Call(node.func, args, node.keywords))
     if name in ("cat", "stack") and node.args and isinstance(node.args[0], (ast.List, ast.Tuple)) \
             and len(node.args[0].elts) > 1:
         turned = type(node.args[0])(list(reversed(node.args[0].elts)), ast.Load())
@@ -459,9 +481,9 @@ def _call_rewrites(node: ast.Call, scope: _Scope) -> Iterator[tuple[str, str, as
             yield ("changes a layout", f"uses `{ast.unparse(node.func.value)}.T` where "
                    f"{_code(node)} belongs (`.T` reverses every axis of a batched tensor)",
                    ast.Attribute(node.func.value, "T", ast.Load()))
-    if name in SWAPS and isinstance(node.func, ast.Name):
-        yield ("swaps a function", f"uses `{SWAPS[name]}` where `{name}` belongs",
-               ast.Call(ast.Name(SWAPS[name], ast.Load()), node.args, node.keywords))
+    for other in SWAPS.get(name, ()):
+        if (swapped := _swapped_call(node, other)) is not None:
+            yield ("swaps a function", f"uses `{other}` where `{name}` belongs", swapped)
     if len(node.args) == 1 and not node.keywords and (
             name in ELEMENTWISE or (isinstance(node.func, ast.Name)
                                     and node.func.id in scope.parameters)):
@@ -472,6 +494,29 @@ def _call_rewrites(node: ast.Call, scope: _Scope) -> Iterator[tuple[str, str, as
         yield ("swaps two steps", f"adds {_code(inner.left)} after {func} instead of before "
                "(the residual and the normalisation in the wrong order)",
                ast.BinOp(ast.Call(node.func, [inner.right], []), ast.Add(), inner.left))
+
+
+def _swapped_call(node: ast.Call, other: str) -> ast.Call | None:
+    """``node`` calling ``other`` instead, in the same form where that exists (``torch.relu``
+    to ``torch.log_softmax``, ``x.sum()`` to ``x.mean()``), else as ``F.other``
+    (``torch.relu(x)`` to ``F.gelu(x)``, ``x.relu()`` to ``F.gelu(x)``); None where neither
+    exists."""
+    func, args = node.func, list(node.args)
+    functional = ast.parse("torch.nn.functional", mode="eval").body
+    if isinstance(func, ast.Name):
+        return ast.Call(ast.Name(other, ast.Load()), args, node.keywords)
+    if not isinstance(func, ast.Attribute):
+        return None
+    module = MODULES.get(ast.unparse(func.value))
+    tensor_only = module is None and hasattr(torch.Tensor, func.attr) \
+        and not hasattr(torch.Tensor, other)  # `x.relu()`: no `x.gelu()`
+    if (module is None and not tensor_only) or (module is not None and hasattr(module, other)):
+        return ast.Call(ast.Attribute(func.value, other, ast.Load()), args, node.keywords)
+    if hasattr(torch.nn.functional, other) and (tensor_only or module is torch):
+        subject = [func.value] if tensor_only else []
+        return ast.Call(ast.Attribute(functional, other, ast.Load()), subject + args,
+                        node.keywords)
+    return None
 
 
 def _exchanges(tree: ast.AST, lines: set[int], scope: _Scope, fresh: Callable[[], ast.AST]
