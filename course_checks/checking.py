@@ -100,6 +100,11 @@ def compare(
         return (f"{name} has the right numbers, but as floats ({got.dtype}) where integers "
                 f"({expected.dtype}) are expected: ids, positions and counts stay integers "
                 "(an embedding or an index needs them so).")
+    if message is None and _precision_lost(got, expected):
+        return (f"{name} has the right numbers to {got.dtype}'s precision, but as {got.dtype} "
+                f"where {expected.dtype} is expected: keep the inputs' precision (a `.float()`, "
+                "or a new tensor made without the input's `dtype=`, turns float64 into "
+                "float32).")
     if message is None:
         return None
     for description in _matching(got_t, misconceptions, atol, rtol, squeeze):
@@ -115,8 +120,24 @@ def _floats_for_integers(got: Any, expected: torch.Tensor) -> bool:
         expected.is_floating_point() or expected.is_complex() or expected.dtype == torch.bool)
 
 
+def _precision_lost(got: Any, expected: torch.Tensor) -> bool:
+    """Whether ``got`` holds floats of less precision than ``expected``'s (float32 where a
+    float64 input asked for float64)."""
+    return isinstance(got, torch.Tensor) and got.is_floating_point() \
+        and expected.is_floating_point() \
+        and torch.finfo(got.dtype).eps > torch.finfo(expected.dtype).eps
+
+
 def _dtype(value: Any) -> torch.dtype | None:
     return value.dtype if isinstance(value, torch.Tensor) else None
+
+
+def _kind(value: Any) -> str | None:
+    """A tensor's kind of number: "float", "complex", "bool" or "int" (None for others)."""
+    if not isinstance(value, torch.Tensor):
+        return None
+    return "float" if value.is_floating_point() else "complex" if value.is_complex() else \
+        "bool" if value.dtype == torch.bool else "int"
 
 
 def _matching(got_t: torch.Tensor, misconceptions, atol, rtol, squeeze) -> list[str]:
@@ -317,29 +338,49 @@ cell_errors.watch()  # in a kernel: remember cells that raise, for the NameError
 # sets it (``autograder/mutation/mutants.py``): a function from an exercise's title to a
 # list whose items are either ``(description, {name: function})``, a one-change variant of
 # the reference answer ("divides by `d` instead of its square root"), or a family of them
-# with one free parameter, which has ``fit(evaluate, same, deadline)`` -> the members that
+# with one free parameter, which has ``fit(evaluate, same, out_of_time)`` -> the members that
 # give what the student's answer gave, and ``fit_number(..., got)``, its number fitted
 # (``autograder/mutation/families.py``). In a student's kernel it
 # stays None, so the reference answer never travels with the course.
 variant_answers: Callable[[str], list] | None = None
 VARIANT_SECONDS = 4.0  # time to spend looking for the variant a wrong answer matches
+
+
+class _TimeBudget:
+    """Time to look for a variant, counted in this process's CPU seconds, so that a busy
+    machine names what a quiet one does; the clock on the wall stops it at four times as
+    long, for checks that wait on a kernel."""
+
+    def __init__(self, seconds: float):
+        self._cpu = time.process_time() + seconds
+        self._wall = time.monotonic() + 4 * seconds
+
+    def over(self) -> bool:
+        return time.process_time() > self._cpu or time.monotonic() > self._wall
 FITTED = 3  # the rank of a family member whose number was fitted: measured, not named
 
 # What a check saw of the student's answer, for naming its mistake at the end: a value
 # (with its tolerances), an error raised, an input changed in place, or a truth value.
 VALUE, RAISED, IN_PLACE, TRUTH = "value", "raised", "in place", "truth"
+# PyTorch's messages for operands whose sizes do not fit together
+SIZE_ERROR = re.compile(r"size of tensor a|shapes cannot be multiplied|must match the size|"
+                        r"Sizes of tensors must match|Expected size|is invalid for input of "
+                        r"size|number of dimensions|Dimension out of range|to be equal size")
 
 
 class _Evidence:
     """One check, as the naming of a mistake sees it."""
 
     def __init__(self, passed: bool, kind: str, offered: dict[str, bool] | None = None,
-                 matched: list[str] | None = None, measured: str | None = None):
+                 matched: list[str] | None = None, measured: str | None = None,
+                 shapes: bool = False):
         self.passed = passed
         self.kind = kind
         self.offered = offered or {}  # misconception -> whether its value passes this check
         self.matched = matched or []  # misconceptions whose value the answer's equals
         self.measured = measured  # what a wrong value is, measured against the expected one
+        # a value of the wrong shape, or an error that PyTorch raised on mismatched sizes
+        self.shapes = shapes
 
 
 # The grader's reading of the answer's source: ``(exercise, refuses) -> [message]``, one per
@@ -394,7 +435,7 @@ class Checks:
         self._telling = False  # whether a failed check saw a value, or an error with sizes
         self._cut = False  # whether time ran out before every variant was tried
         self._truths_only = True  # whether every failed check failed a truth, raising nothing
-        self._variant_deadline = 0.0
+        self._variant_time: _TimeBudget | None = None
         _selfcheck.started(exercise, points)  # for the notebook's self-check table
         self.refused = (answer_refusals(exercise, self.refuses)
                         if answer_refusals is not None and self.refuses else [])
@@ -483,22 +524,25 @@ class Checks:
         got = self.run(description, student_code)
         offered = self._offered(expected, misconceptions, atol, rtol, squeeze)
         if got is _NO_ANSWER:
-            self._evidence.append(_Evidence(False, self._failure(), offered))
+            self._evidence.append(_Evidence(False, self._failure(), offered,
+                                            shapes=self._size_error()))
             self._narrow_variants(student_code, False, self._outcome)
             return False
         sizes = diagnosis.sizes_of(self._named_inputs(student_code))
         message = compare(got, expected, "the result", atol=atol, rtol=rtol, squeeze=squeeze,
                           sizes=sizes)
-        matched, measured = [], None
+        matched, measured, reshaped = [], None, False
         if message is not None and (got_t := _to_tensor(got, "")[0]) is not None:
             got_t = got_t.squeeze() if squeeze else got_t
+            reshaped = got_t.shape != (expected.squeeze() if squeeze else expected).shape
             matched = _matching(got_t, misconceptions, atol, rtol, squeeze)
             expected_t = expected.detach().to("cpu", _float64)
             measured = diagnosis.measure(got_t, expected_t.squeeze() if squeeze else expected_t,
                                          sizes, atol=atol, rtol=rtol, dtype=_dtype(got),
                                          located=False)
         self.results.append((description, message))
-        self._evidence.append(_Evidence(message is None, VALUE, offered, matched, measured))
+        self._evidence.append(_Evidence(message is None, VALUE, offered, matched, measured,
+                                        reshaped))
         self._narrow_variants(student_code, message is None, (VALUE, got, atol, rtol))
         return message is None
 
@@ -516,7 +560,7 @@ class Checks:
         """Check that ``student_code()`` returns something true; ``hint`` says why not."""
         got = self.run(description, student_code)
         if got is _NO_ANSWER:
-            self._evidence.append(_Evidence(False, self._failure()))
+            self._evidence.append(_Evidence(False, self._failure(), shapes=self._size_error()))
             self._narrow_variants(student_code, False, self._outcome)
             return False
         ok = bool(got)
@@ -530,6 +574,10 @@ class Checks:
         (IN_PLACE, RAISED), or the check's own code raised on what the answer returned."""
         return RAISED if self._last == RAISED and self._raised_by_answer else \
             IN_PLACE if self._last == IN_PLACE else TRUTH
+
+    def _size_error(self) -> bool:
+        """Whether the last check failed on an error PyTorch raised about mismatched sizes."""
+        return self._outcome[0] == RAISED and bool(SIZE_ERROR.search(self._outcome[2]))
 
     def score(self) -> float:
         """Print the report and return the points earned: points × passed / total."""
@@ -598,8 +646,12 @@ class Checks:
         failed = [e for e in self._evidence if not e.passed]
         values = [e for e in failed if e.kind == VALUE]
         forms = {diagnosis.identity(e.measured) for e in values}
+        # Truths it fails may follow from it, and so may errors on mismatched sizes when
+        # the values measured have the wrong shape: a later step received them.
+        reshaped = all(e.shapes for e in values)
         if len(values) < 2 or None in forms or len(forms) > 1 or any(  # seen on other inputs
-                e.kind in (RAISED, IN_PLACE) for e in failed):  # truths it fails may follow
+                e.kind == IN_PLACE or (e.kind == RAISED and not (reshaped and e.shapes))
+                for e in failed):
             return None
         text = values[0].measured.rstrip(".")
         return f"an answer whose {text[5:]}" if text.startswith("your ") else \
@@ -642,13 +694,13 @@ class Checks:
             self._passed_before.append(this)
             return
         if self._variants is None:
-            self._variant_deadline = time.monotonic() + VARIANT_SECONDS
+            self._variant_time = _TimeBudget(VARIANT_SECONDS)
             self._variants = self._fit(this, variant_answers(self.exercise))
             later = self._passed_before
         else:
             later = [this]
         for check in later:
-            if time.monotonic() > self._variant_deadline:
+            if self._variant_time.over():
                 self._variants = []  # not verified on every check: name nothing
             self._variants = [item for item in self._variants  # ranked members stay so
                               if self._same(check, self._evaluate(check, item[1]))]
@@ -665,19 +717,19 @@ class Checks:
 
         found = []
         for item in candidates:
-            if time.monotonic() > self._variant_deadline:
+            if self._variant_time.over():
                 self._cut = True
                 break
             if hasattr(item, "fit"):
                 with contextlib.suppress(Exception):  # a family that cannot fit names nothing
-                    found += item.fit(evaluate, same, self._variant_deadline)
+                    found += item.fit(evaluate, same, self._variant_time.over)
             elif same(evaluate(item[1])):
                 found.append(item)
         if not found and check[2][0] == VALUE:  # the last resort: a number fitted
             for item in candidates:
-                if hasattr(item, "fit_number") and time.monotonic() < self._variant_deadline:
+                if hasattr(item, "fit_number") and not self._variant_time.over():
                     with contextlib.suppress(Exception):
-                        found += item.fit_number(evaluate, same, self._variant_deadline,
+                        found += item.fit_number(evaluate, same, self._variant_time.over,
                                                  check[2][1])
         return sorted(found, key=lambda item: getattr(item, "rank", 1))
 
@@ -688,9 +740,20 @@ class Checks:
         (RAISED, type, message), or (IN_PLACE,) when it changed an input."""
         student_code, bindings, _ = check
         namespace = getattr(student_code, "__globals__", {})
-        swapped = bindings | functions
+        # The student's objects stand in for the variant's wherever the check holds them:
+        # under their names, or passed to a helper whose argument the lambda closes over
+        # (`check_function(AttentionFunction)` runs `lambda: gradients(function, ...)`).
+        standing_in = {id(namespace[name]): new for name, new in functions.items()
+                       if name in namespace}
+        swapped = {name: standing_in.get(id(value), value) for name, value in bindings.items()
+                   } | functions
+        cells = [(cell, cell.cell_contents) for cell in student_code.__closure__ or ()
+                 if _has_contents(cell) and id(cell.cell_contents) in standing_in] \
+            if hasattr(student_code, "__closure__") else []
         saved = {name: namespace.get(name, _NO_ANSWER) for name in swapped}
         namespace.update(swapped)
+        for cell, old in cells:
+            cell.cell_contents = standing_in[id(old)]
         inputs = _inputs(student_code)
         copies = [tensor.detach().clone() for _, tensor in inputs]
         try:
@@ -705,6 +768,8 @@ class Checks:
                     namespace.pop(name, None)
                 else:
                     namespace[name] = old
+            for cell, old in cells:
+                cell.cell_contents = old
             changed = _changed_in_place(inputs, copies)
         return (IN_PLACE,) if changed else (VALUE, value)
 
@@ -722,6 +787,8 @@ class Checks:
             except Exception:  # noqa: BLE001 - a truth value that cannot be taken is no match
                 return False
         _, got, atol, rtol = wanted
+        if _kind(got) != _kind(outcome[1]):  # the same numbers as floats are not the ids
+            return False
         got_t, _ = _to_tensor(got, "")
         value_t, _ = _to_tensor(outcome[1], "")
         return got_t is not None and value_t is not None and _matches(got_t, value_t, atol,

@@ -27,6 +27,11 @@ def test_a_correct_answer_passes_in_any_dtype_and_layout():
     assert compare(2.0, torch.tensor(2.0)) is None
 
 
+def test_a_float64_question_answered_in_float32_fails_with_its_reason():
+    message = compare(CORRECT, CORRECT.double())  # the same numbers, to float32's precision
+    assert message is not None and "torch.float32 where torch.float64 is expected" in message
+
+
 @pytest.mark.parametrize(
     "got, expected_words",
     [
@@ -299,6 +304,42 @@ def test_the_grader_names_the_variant_answer_a_wrong_answer_matches(capsys, monk
     checks.score()
     assert "This matches an answer that divides by `d` instead of its square root." \
         in capsys.readouterr().out
+
+
+def test_a_variant_stands_in_for_an_answer_passed_to_a_helper(capsys, monkeypatch):
+    from course_checks import checking
+
+    # The check cell hands the student's function to a helper, so the lambda holds it in
+    # a closure: every variant must replace it there too, or any variant "matches".
+    variants = [("multiplies instead", {"scale": lambda x: x * 4}),
+                ("divides by `d` instead of its square root", {"scale": lambda x: x / 16})]
+    monkeypatch.setattr(checking, "variant_answers", lambda exercise: variants)
+    namespace = {"scale": lambda x: x / 16, "checks": Checks("Exercise V", points=1),
+                 "torch": torch}
+    exec("def check(where, function, x):\n"  # noqa: S102 - a test cell's helper
+         "    checks.close(where, lambda: function(x), x / 4)\n"
+         "for value in (torch.ones(3), torch.arange(3.0)):\n"
+         "    check(f'x = {value.tolist()}', scale, value)\n", namespace)
+    namespace["checks"].score()
+    assert "This matches an answer that divides by `d` instead of its square root." \
+        in capsys.readouterr().out
+
+
+def test_a_variant_with_the_same_numbers_in_another_kind_is_no_match(capsys, monkeypatch):
+    from course_checks import checking
+
+    # the student's ids come back as floats; a variant that gives the same ids as integers
+    # (here: the reference itself, written another way) does not explain that
+    variants = [("takes `torch.cat` over another axis", {"ids": lambda n: torch.arange(n)})]
+    monkeypatch.setattr(checking, "variant_answers", lambda exercise: variants)
+    namespace = {"ids": lambda n: torch.arange(n).float()}
+    checks = Checks("Exercise K", points=1)
+    for n in (3, 5):
+        checks.close(f"n = {n}", eval(f"lambda: ids({n})", namespace),  # noqa: S307
+                     torch.arange(n))
+    checks.score()
+    report = capsys.readouterr().out
+    assert "as floats" in report and "This matches" not in report
 
 
 def test_shapes_are_written_as_python_writes_them():

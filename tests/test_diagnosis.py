@@ -127,3 +127,31 @@ def test_an_error_the_checks_own_code_raises_names_no_line(capsys):
     checks.score()
     assert "raised RuntimeError" in capsys.readouterr().out
     assert checks._evidence[0].kind != "raised"  # no answer's error: it vetoes no name
+
+
+def test_errors_on_sizes_that_follow_from_a_wrong_shape_still_let_it_be_named(capsys):
+    # a mask built transposed: its own checks measure it, and the check that uses it
+    # raises PyTorch's size error in the student's code
+    ns = student_cell("def mask(lengths, n):\n"
+                      "    return torch.arange(n)[:, None] < lengths[None, :]\n"
+                      "def use(lengths, n):\n"
+                      "    return torch.zeros(len(lengths), n).masked_fill(mask(lengths, n), 1)\n"
+                      "def use_badly(lengths, n):\n"
+                      "    return mask(lengths, n)[n + 5]\n")
+
+    def graded(user):
+        checks = Checks("Exercise T", points=3)
+        for lengths, n in ((torch.tensor([3, 5, 1]), 5), (torch.tensor([2, 1, 1, 4]), 7)):
+            checks.close(f"lengths {lengths.tolist()}", lambda l=lengths, n=n: ns["mask"](l, n),
+                         torch.arange(n)[None, :] < lengths[:, None])
+        lengths = torch.tensor([1, 2])
+        checks.close("used", lambda: user(lengths, 3), torch.zeros(2, 3))
+        checks.score()
+        return capsys.readouterr().out
+
+    report = graded(ns["use"])
+    assert "must match the size of tensor b" in report
+    assert "This matches an answer whose result is the expected one with axes 0 and 1 " \
+        "swapped" in report
+    # an error that is not about sizes may be another mistake: nothing is named
+    assert "This matches" not in graded(ns["use_badly"])

@@ -25,7 +25,6 @@ import io
 import math
 import re
 import sys
-import time
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -326,7 +325,8 @@ class Family:
         evaluate(self._bound(None))
         return self.state.discovered.get(self.site.index)
 
-    def fit(self, evaluate: Callable, same: Callable, deadline: float) -> list[Member]:
+    def fit(self, evaluate: Callable, same: Callable, out_of_time: Callable[[], bool]
+            ) -> list[Member]:
         """The members with a size or a simple change that give what the student's answer
         gave on this check (``evaluate(functions)`` runs it, ``same(outcome)`` compares)."""
         found = self._discover(evaluate)
@@ -340,21 +340,21 @@ class Family:
                 by_value.setdefault(round(value, 9), []).append(candidate)
         members = []
         for group in by_value.values():
-            if time.monotonic() > deadline:
+            if out_of_time():
                 break
             if same(evaluate(self._bound(group[0]))):
                 members += [self._member(c, scope, reference) for c in group]
         return members
 
-    def fit_number(self, evaluate: Callable, same: Callable, deadline: float, got
-                   ) -> list[Member]:
+    def fit_number(self, evaluate: Callable, same: Callable,
+                   out_of_time: Callable[[], bool], got) -> list[Member]:
         """The member whose number, fitted, gives ``got``: the last resort, when no size
         and no simple change did."""
         found = self._discover(evaluate)
         if found is None or found[1] == 0:
             return []
         scope, reference = found
-        fitted = self._fitted(evaluate, got, reference, deadline)
+        fitted = self._fitted(evaluate, got, reference, out_of_time)
         if fitted is None or not same(evaluate(self._bound(fitted))):
             return []
         return [self._member(fitted, scope, reference)]
@@ -369,12 +369,12 @@ class Family:
         return Member(description, self._bound(candidate), rank,
                       (id(self), None if value is None else round(value, 9)))
 
-    def _fitted(self, evaluate, got, reference, deadline) -> Candidate | None:
+    def _fitted(self, evaluate, got, reference, out_of_time) -> Candidate | None:
         """The number that brings the reference's result closest to ``got``: a scan over
         powers of two around the reference's value, then a golden-section search of the
         exponent between the best one's neighbours (about 40 runs in all)."""
         def distance(log_ratio: float) -> float:
-            if time.monotonic() > deadline:
+            if out_of_time():
                 raise TimeoutError
             candidate = Candidate("fitted", number=reference * 2 ** log_ratio)
             return _distance(evaluate(self._bound(candidate)), got)
