@@ -142,7 +142,8 @@ def test_errors_on_sizes_that_follow_from_a_wrong_shape_still_let_it_be_named(ca
     def graded(user):
         checks = Checks("Exercise T", points=3)
         for lengths, n in ((torch.tensor([3, 5, 1]), 5), (torch.tensor([2, 1, 1, 4]), 7)):
-            checks.close(f"lengths {lengths.tolist()}", lambda l=lengths, n=n: ns["mask"](l, n),
+            checks.close(f"lengths {lengths.tolist()}",
+                         lambda lens=lengths, n=n: ns["mask"](lens, n),
                          torch.arange(n)[None, :] < lengths[:, None])
         lengths = torch.tensor([1, 2])
         checks.close("used", lambda: user(lengths, 3), torch.zeros(2, 3))
