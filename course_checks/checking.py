@@ -357,6 +357,8 @@ class _TimeBudget:
 
     def over(self) -> bool:
         return time.process_time() > self._cpu or time.monotonic() > self._wall
+
+
 FITTED = 3  # the rank of a family member whose number was fitted: measured, not named
 
 # What a check saw of the student's answer, for naming its mistake at the end: a value
