@@ -46,6 +46,7 @@ return torch.softmax(q @ k.transpose(-2, -1), dim=-1)
 """, "def f(q, k_new, past_k):")
 NORM = answer("return ((x - x.mean(-1, keepdim=True)) / (x.var(-1, keepdim=True) + eps).sqrt()"
               ").relu()", "def f(x, eps):")
+LOSS = answer("return F.cross_entropy(logits, targets).item()", "def f(logits, targets):")
 DROPOUT = answer("return F.dropout(x, self.p, self.training)", "def forward(self, x):")
 STEP = answer("""
 optimizer.zero_grad()
@@ -121,6 +122,9 @@ CLASSES = [
     # a swap that exists only elsewhere is made there: there is no `torch.gelu`
     (FEED_FORWARD, "uses `gelu` where `relu` belongs", "torch.nn.functional.gelu(F.linear("),
     (NORM, "uses `std` where `var` belongs", "x.std(-1, keepdim=True"),
+    (LOSS, "leaves out `.item()` after `F.cross_entropy(logits, targets)`",
+     "return F.cross_entropy(logits, targets)\n"),
+    (LOSS, "uses `nll_loss` where `cross_entropy` belongs", "F.nll_loss(logits, targets)"),
     (TABLE, "calls `torch.zeros` with `seq_len` and `d_model` exchanged",
      "torch.zeros(d_model, seq_len)"),
     (WARMUP, "uses `step` + 1 instead of `step` in `step / warmup`", "(step + 1) / warmup"),

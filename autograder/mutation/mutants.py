@@ -77,6 +77,8 @@ INPLACE = {"masked_fill": "masked_fill_", "add": "add_", "sub": "sub_", "mul": "
 OPERATOR_INPLACE = {ast.Add: "add_", ast.Sub: "sub_", ast.Mult: "mul_", ast.Div: "div_"}
 ELEMENTWISE = {"relu", "gelu", "exp", "sqrt", "sin", "cos", "tanh", "sigmoid", "softmax",
                "log", "abs", "float", "squeeze", "contiguous", "detach", "clone", "sorted"}
+# Methods that turn a tensor into another form of the same numbers.
+CONVERSIONS = {"item", "tolist", "long", "int", "bool", "double", "numpy"}
 OPERATOR_WORDS = {ast.Add: "adds", ast.Sub: "subtracts", ast.Mult: "multiplies",
                   ast.Div: "divides", ast.MatMult: "multiplies matrices",
                   ast.FloorDiv: "divides", ast.Pow: "raises to a power"}
@@ -488,6 +490,9 @@ def _call_rewrites(node: ast.Call, scope: _Scope) -> Iterator[tuple[str, str, as
             name in ELEMENTWISE or (isinstance(node.func, ast.Name)
                                     and node.func.id in scope.parameters)):
         yield ("drops a step", f"leaves out the call to {func}", node.args[0])
+    if method and not node.args and not node.keywords and name in ELEMENTWISE | CONVERSIONS:
+        yield ("drops a step", f"leaves out `.{name}()` after {_code(node.func.value)}",
+               node.func.value)
     if len(node.args) == 1 and isinstance(node.args[0], ast.BinOp) \
             and isinstance(node.args[0].op, ast.Add) and isinstance(node.func, ast.Name):
         inner = node.args[0]  # norm(x + sublayer(x)) -> norm(sublayer(x)) + x
