@@ -1,0 +1,29 @@
+"""The blind answer sets graded as `make grade` grades them (autograder/mutation/power.py):
+every one-mistake answer loses points, every correct answer in another style keeps full
+marks, and the feedback names about as many mistakes as when last measured (the README's
+"How grading finds mistakes"), naming none more wrongly. Naming has a budget of CPU
+seconds, so a slower machine may name a few less: the margins allow for that, not for a
+regression."""
+
+from __future__ import annotations
+
+import pytest
+
+from autograder.mutation import power
+
+# set -> (named correctly, named wrongly) when last measured
+MEASURED = {"set_a": (134, 14), "set_b": (106, 10), "set_c": (39, 4)}
+
+
+@pytest.mark.parametrize("name", MEASURED)
+def test_a_blind_set_loses_points_keeps_marks_and_is_named_as_measured(name):
+    path = power.BLIND / f"{name}.py"
+    answers, kept = power.blind_answers(path), power.correct_answers(path)
+    verdicts = power.judge(answers + kept, jobs=1)
+    verdicts, kept = verdicts[:len(answers)], verdicts[len(answers):]
+    assert [v.answer.name for v in verdicts if not v.lost] == []  # every mistake costs
+    assert [v.answer.name for v in kept if v.lost] == []  # no right answer does
+    named, wrong = MEASURED[name]
+    figures = power.figures(verdicts, kept)
+    assert sum(v.correct for v in verdicts) >= named - 5, figures
+    assert sum(v.wrong for v in verdicts) <= wrong + 2, figures
