@@ -100,11 +100,6 @@ def compare(
         return (f"{name} has the right numbers, but as floats ({got.dtype}) where integers "
                 f"({expected.dtype}) are expected: ids, positions and counts stay integers "
                 "(an embedding or an index needs them so).")
-    if message is None and _precision_lost(got, expected):
-        return (f"{name} has the right numbers to {got.dtype}'s precision, but as {got.dtype} "
-                f"where {expected.dtype} is expected: keep the inputs' precision (a `.float()`, "
-                "or a new tensor made without the input's `dtype=`, turns float64 into "
-                "float32).")
     if message is None:
         return None
     for description in _matching(got_t, misconceptions, atol, rtol, squeeze):
@@ -118,14 +113,6 @@ def _floats_for_integers(got: Any, expected: torch.Tensor) -> bool:
     """Whether ``got`` holds floats where ``expected`` holds integers (token ids, say)."""
     return isinstance(got, torch.Tensor) and got.is_floating_point() and not (
         expected.is_floating_point() or expected.is_complex() or expected.dtype == torch.bool)
-
-
-def _precision_lost(got: Any, expected: torch.Tensor) -> bool:
-    """Whether ``got`` holds floats of less precision than ``expected``'s (float32 where a
-    float64 input asked for float64)."""
-    return isinstance(got, torch.Tensor) and got.is_floating_point() \
-        and expected.is_floating_point() \
-        and torch.finfo(got.dtype).eps > torch.finfo(expected.dtype).eps
 
 
 def _dtype(value: Any) -> torch.dtype | None:

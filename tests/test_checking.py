@@ -27,11 +27,6 @@ def test_a_correct_answer_passes_in_any_dtype_and_layout():
     assert compare(2.0, torch.tensor(2.0)) is None
 
 
-def test_a_float64_question_answered_in_float32_fails_with_its_reason():
-    message = compare(CORRECT, CORRECT.double())  # the same numbers, to float32's precision
-    assert message is not None and "torch.float32 where torch.float64 is expected" in message
-
-
 @pytest.mark.parametrize(
     "got, expected_words",
     [
