@@ -61,6 +61,8 @@ if step <= warmup:
     factor *= step / warmup
 return factor
 """, "def f(step, warmup, max_iters):")
+NOAM = answer("return d_model ** -0.5 * min(step ** -0.5, step * warmup ** -1.5)",
+              "def f(step, warmup, d_model):")
 SUMS = answer("""
 total = 0
 for x in xs:
@@ -154,6 +156,12 @@ CLASSES = [
     (ATTENTION, "exchanges `K` and `V` wherever it uses them", "Q @ V.transpose(-2, -1)"),
     (WARMUP, "sets `factor` to `step / warmup` instead of multiplying `factor` by it",
      "factor = step / warmup"),
+    # a root or fractional power written without brackets, as Python then reads it
+    (ATTENTION, "writes `math.sqrt(Q.shape[-1])` as `Q.shape[-1] ** 1/2`",
+     "K.transpose(-2, -1) / Q.shape[-1] ** 1 / 2\n"),
+    (NORM, "writes `(x.var(-1, keepdim=True) + eps).sqrt()` as `(x.var(-1, keepdim=True) + eps)"
+           " ** 1/2`", "/ (x.var(-1, keepdim=True) + eps) ** 1 / 2).relu()"),
+    (NOAM, "writes `warmup ** (-1.5)` as `warmup ** -3/2`", "step * warmup ** (-3) / 2)"),
 ]
 
 

@@ -26,6 +26,7 @@ import re
 import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from fractions import Fraction
 
 import torch
 
@@ -166,6 +167,42 @@ def _sqrt_argument(node: ast.AST) -> ast.AST:
     return node.args[0] if isinstance(node, ast.Call) else node.left
 
 
+def _fractional_power(node: ast.AST) -> tuple[str, str] | None:
+    """A root or fractional power (`math.sqrt(d)`, `x.rsqrt()`, `n ** -1.5`) as a student may
+    write it without brackets, and the base: (`d ** 1/2`, `d`). Python reads `d ** 1/2` as
+    `(d ** 1) / 2`."""
+    base, exponent = None, None
+    if isinstance(node, ast.Call) and _call_name(node) in ("sqrt", "rsqrt") and not node.keywords:
+        exponent = Fraction(1 if _call_name(node) == "sqrt" else -1, 2)
+        if len(node.args) == 1:
+            base = node.args[0]
+        elif not node.args and isinstance(node.func, ast.Attribute):
+            base = node.func.value
+    elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow):
+        right, sign = node.right, 1
+        if isinstance(right, ast.UnaryOp) and isinstance(right.op, ast.USub):
+            right, sign = right.operand, -1
+        if isinstance(right, ast.Constant) and type(right.value) is float:
+            fraction = Fraction(sign * right.value).limit_denominator(4)
+            if fraction.denominator > 1 and float(fraction) == sign * right.value:
+                base, exponent = node.left, fraction
+    if base is None:
+        return None
+    power = ast.unparse(ast.BinOp(base, ast.Pow(), ast.Name("__power__"))).replace(
+        " ** __power__", "")  # the base, bracketed as `**` needs
+    return f"{power} ** {exponent.numerator}/{exponent.denominator}", power
+
+
+def _unbracketed(node: ast.AST, slip: str, base: str, context: str) -> tuple[str, str, ast.AST]:
+    """The mutant that writes ``node`` as ``slip`` in ``context`` (its text with the node as
+    `__power__`), as Python reads it."""
+    numerator, denominator = slip.rsplit(" ** ", 1)[1].split("/")
+    new = ast.parse(context.replace("__power__", slip.replace("/", " / ")), mode="eval").body
+    return ("leaves out brackets", f"writes {_code(node)} as `{slip}`, which Python reads as "
+            f"({base} ** {numerator}) / {denominator}: `**` comes before `/` (operator "
+            "precedence), so brackets are needed around the exponent", new)
+
+
 class _Scope:
     """What the rewrites need to know about the functions in the cell."""
 
@@ -254,6 +291,8 @@ def _rewrites(node: ast.AST, parent: ast.AST, field: str, scope: _Scope
                ast.Constant(not node.value))
     if isinstance(node, ast.BinOp):
         yield from _binop_rewrites(node, scope)
+    if not isinstance(parent, ast.BinOp) and (written := _fractional_power(node)):
+        yield _unbracketed(node, *written, "__power__")
     if isinstance(node, ast.UnaryOp) and not isinstance(node.op, ast.UAdd) \
             and _int(node) is None:
         what = "mask's polarity inverted" if isinstance(node.op, ast.Invert) else "sign flipped"
@@ -337,6 +376,11 @@ def _binop_rewrites(node: ast.BinOp, scope: _Scope) -> Iterator[tuple[str, str, 
                f"{' (integer division)' if other is ast.FloorDiv else ''}",
                ast.BinOp(node.left, other(), node.right))
     yield from _bracket_rewrites(node)
+    for side in ("left", "right"):  # a root or power operand written without brackets
+        if written := _fractional_power(operand := getattr(node, side)):
+            context = ast.unparse(ast.BinOp(**{"left": node.left, "op": node.op,
+                                               "right": node.right, side: ast.Name("__power__")}))
+            yield _unbracketed(operand, *written, context)
     if op in OPERATOR_SWAPS:
         new = OPERATOR_SWAPS[op]
         yield ("swaps an operator", f"{OPERATOR_WORDS[new]} where it should "
