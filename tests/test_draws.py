@@ -1,0 +1,40 @@
+"""Hidden checks draw new inputs for every student (the grader's secret is mixed into their
+seeds), so a score must not depend on the draw: a right answer passes on every draw, a wrong
+one fails on every draw. The secrets here are draws on which a check once broke that rule."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import honest
+import pytest
+
+from autograder.mutation import analysis
+
+SOLUTIONS = Path(__file__).resolve().parent.parent / "solutions"
+
+
+def graded(monkeypatch, notebook: str, secret: str, answers: dict[str, str]) -> dict:
+    monkeypatch.setattr(analysis, "SECRET", secret)
+    path = next(SOLUTIONS.glob(f"{notebook}*/{notebook}*.ipynb"))
+    return {cell: score for cell, (score, _) in
+            analysis.feedback(path, answers, variants=False).items()}
+
+
+# In float32, two scores in the thousands that lie within ~0.1 of each other round
+# differently in two correct orders of summation: the reference failed "every score below
+# −1000" on the first draw and "scores in the thousands" on the second.
+@pytest.mark.parametrize("secret", [
+    "eaf5c033a5cd95e71cf3d1797e0750ea92484194aef4259cbb2b92c3c87868fa",
+    "3f98e0eec2f7c23feee133ea6e883110ed9140c051080deb6710b0e79f5904a6"])
+def test_tiled_attentions_reference_passes_the_extreme_draws(monkeypatch, secret):
+    assert graded(monkeypatch, "10", secret, {})["ex2_tests"] == 3
+
+
+# Scores left unscaled passed the check of two tokens on these draws, where the softmax
+# saturated with and without the 1/√D.
+@pytest.mark.parametrize("secret", [
+    "3680b51007dc9cdb3aec1912fb8b097c65828163754c33a23e9d828a992e3a1c",
+    "e88ef8418184c08f767e41a32409d2934df2436944b1eba3a1779743e80f54a9"])
+def test_an_unscaled_score_fails_self_attention_on_every_draw(monkeypatch, secret):
+    assert graded(monkeypatch, "01", secret, {"ex2_score": honest.WRONG_SCORE})["ex6_tests"] == 0
