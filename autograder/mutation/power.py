@@ -88,9 +88,9 @@ def sample_answers() -> list[Answer]:
     return found
 
 
-def _grade(job: tuple[str, list[tuple[dict[str, str], set[str]]], bool]) -> list[dict]:
+def _grade(job: tuple[str, list[tuple[dict[str, str], set[str]]], bool, str]) -> list[dict]:
     """Every answer to one notebook, graded on the test cells it must fail."""
-    assignment, answers, variants = job
+    assignment, answers, variants, analysis.SECRET = job
     path = ROOT / "solutions" / assignment / f"{assignment}.ipynb"
     return analysis.graded_answers(path, answers, variants)
 
@@ -101,15 +101,17 @@ def _points(assignment: str) -> dict[str, float]:
             if (meta := cell.get("metadata", {}).get("nbgrader", {})).get("grade")}
 
 
-def judge(answers: list[Answer], jobs: int = 2, variants: bool = True) -> list[Verdict]:
+def judge(answers: list[Answer], jobs: int = 2, variants: bool = True,
+          secret: str = analysis.SECRET) -> list[Verdict]:
     """Grade every answer (``variants``: as ``make grade`` does; without, as the student's
-    own checks and Validate do) and judge its failing cells' reports."""
+    own checks and Validate do; the hidden inputs drawn with ``secret``) and judge its
+    failing cells' reports."""
     notebooks = sorted({a.assignment for a in answers}, key=lambda n: -sum(
         a.assignment == n for a in answers))  # the longest first
     jobs_of = {n: [a for a in answers if a.assignment == n] for n in notebooks}
     with ProcessPoolExecutor(jobs) as pool:
         done = dict(zip(notebooks, pool.map(_grade, [
-            (n, [(a.answers, set(a.cells)) for a in jobs_of[n]], variants)
+            (n, [(a.answers, set(a.cells)) for a in jobs_of[n]], variants, secret)
             for n in notebooks]), strict=True))
     graded = [done[a.assignment][jobs_of[a.assignment].index(a)] for a in answers]
     verdicts = []
@@ -171,6 +173,8 @@ def main(argv: list[str] | None = None) -> int:
                         "variants of the reference answers: what the student's own checks say")
     parser.add_argument("--json", type=Path, help="also write every answer's verdict and "
                         "reports here")
+    parser.add_argument("--secret", help="draw the hidden checks' inputs with this secret, as "
+                        "grading draws a student's (a score must not depend on it)")
     args = parser.parse_args(argv)
     path = BLIND / "set_a.py" if args.set == "blind" else Path(args.set)
     answers = sample_answers() if args.set == "sample" else blind_answers(path)
@@ -178,7 +182,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.only:
         answers, kept = ([a for a in group if any(a.assignment.startswith(s) for s in args.only)]
                          for group in (answers, kept))
-    verdicts = judge(answers + kept, args.jobs, variants=not args.as_student)
+    verdicts = judge(answers + kept, args.jobs, variants=not args.as_student,
+                     secret=args.secret or analysis.SECRET)
     verdicts, kept = verdicts[:len(answers)], verdicts[len(answers):]
     if args.details:
         print(details(verdicts))
