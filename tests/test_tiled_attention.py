@@ -21,6 +21,7 @@ from transformer_course.tiled_attention import (
     online_softmax_step,
     reference_gradients,
     row_logsumexp,
+    shifted,
     tiled_attention,
 )
 
@@ -48,6 +49,19 @@ def test_online_softmax_streams_to_the_softmax_without_overflow():
         m, l = online_softmax_step(m, l, z[:, start:start + 1])
     torch.testing.assert_close(m, z.amax(dim=-1))
     torch.testing.assert_close(torch.exp(z - m[:, None]) / l[:, None], torch.softmax(z, dim=-1))
+
+
+def test_a_shift_moves_every_score_and_keeps_the_weights():
+    Q, K, _, _ = qkv(3, (2,), 6, 7, 4, 3)
+    shifted_q, shifted_k = shifted(Q, K, -1100.0)
+    scores = shifted_q @ shifted_k.transpose(-2, -1) / math.sqrt(5)
+    torch.testing.assert_close(scores, Q @ K.transpose(-2, -1) / math.sqrt(5) - 1100)
+    assert (scores < -1000).all()
+    torch.testing.assert_close(explicit_weights(shifted_q, shifted_k),
+                               torch.softmax(Q @ K.transpose(-2, -1) / math.sqrt(5), dim=-1))
+    per_key = torch.tensor([1.0, -1.0]).repeat(4)[:7] * 1100
+    _, signed_k = shifted(Q, K, per_key)
+    assert (signed_k[..., -1] * per_key > 0).all()
 
 
 @pytest.mark.parametrize("causal", [False, True])

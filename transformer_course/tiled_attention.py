@@ -94,6 +94,22 @@ def causal_mask(T: int, S: int, device=None) -> torch.Tensor:
     return torch.ones(T, S, dtype=torch.bool, device=device).tril()
 
 
+def shifted(Q: torch.Tensor, K: torch.Tensor, shift) -> tuple[torch.Tensor, torch.Tensor]:
+    """Q (..., T, d) and K (..., S, d) with one more feature, (..., T, d + 1) and
+    (..., S, d + 1), that adds ``shift`` (a number, or one per key (S,)) to every scaled score.
+
+    With one shift for all keys the weights stay those of the ordinary scores, so scores far
+    beyond ``exp``'s range still test what a wrong scale or a missed rescaling changes; scores
+    made large by scaling Q and K would put all the weight on one key, where such mistakes
+    can pass.
+    """
+    d = Q.shape[-1] + 1
+    shift = torch.as_tensor(shift, dtype=K.dtype, device=K.device).expand(K.shape[-2])
+    extra_q = torch.full((*Q.shape[:-1], 1), d ** 0.25, dtype=Q.dtype, device=Q.device)
+    extra_k = (shift * d ** 0.25)[:, None].expand(*K.shape[:-1], 1)
+    return torch.cat([Q, extra_q], dim=-1), torch.cat([K, extra_k], dim=-1)
+
+
 def _scores(Q: torch.Tensor, K: torch.Tensor, causal: bool) -> torch.Tensor:
     scores = Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1])
     return _causal_block(scores, 0, 0) if causal else scores
