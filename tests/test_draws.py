@@ -9,7 +9,7 @@ from pathlib import Path
 import honest
 import pytest
 
-from autograder.mutation import analysis
+from autograder.mutation import analysis, power
 
 SOLUTIONS = Path(__file__).resolve().parent.parent / "solutions"
 
@@ -38,3 +38,25 @@ def test_tiled_attentions_reference_passes_the_extreme_draws(monkeypatch, secret
     "e88ef8418184c08f767e41a32409d2934df2436944b1eba3a1779743e80f54a9"])
 def test_an_unscaled_score_fails_self_attention_on_every_draw(monkeypatch, secret):
     assert graded(monkeypatch, "01", secret, {"ex2_score": honest.WRONG_SCORE})["ex6_tests"] == 0
+
+
+# One-mistake answers whose score changed with the secret (`power --secret`) before their
+# checks built cases that hold on every draw: a saturated softmax, a decoding case assumed
+# from a seed, a single confident prediction, rows whose maximum happened to be new.
+DRAWN = [  # (set, notebook, answer, two secrets on which its score once differed)
+    ("sample", "06_decoder", "first_position", ("mutation-analysis", "5e3b1c0a9d7f")),
+    ("sample", "08_language_model", "nats", ("mutation-analysis", "5e3b1c0a9d7f")),
+    ("set_c", "10_attention_at_scale", "#36 (state)", ("mutation-analysis", "77c1d2e3f4a5")),
+    ("set_c", "10_attention_at_scale", "#41 (scale)", ("mutation-analysis", "8a21f4e6c3b0"))]
+
+
+@pytest.mark.parametrize("source, notebook, name, secrets", DRAWN, ids=[d[2] for d in DRAWN])
+def test_a_wrong_answer_scores_the_same_on_every_draw(source, notebook, name, secrets):
+    answers = power.sample_answers() if source == "sample" else \
+        power.blind_answers(power.BLIND / f"{source}.py")
+    answer = next(a for a in answers if a.assignment == notebook and a.name == name)
+    scores = {}
+    for secret in secrets:  # the score only: without the variants that name mistakes
+        verdict = power.judge([answer], jobs=1, variants=False, secret=secret)[0]
+        scores[secret] = {cell: score for cell, (score, _) in verdict.reports.items()}
+    assert len({tuple(sorted(s.items())) for s in scores.values()}) == 1, scores
