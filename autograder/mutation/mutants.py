@@ -167,10 +167,9 @@ def _sqrt_argument(node: ast.AST) -> ast.AST:
     return node.args[0] if isinstance(node, ast.Call) else node.left
 
 
-def _fractional_power(node: ast.AST) -> tuple[str, str] | None:
-    """A root or fractional power (`math.sqrt(d)`, `x.rsqrt()`, `n ** -1.5`) as a student may
-    write it without brackets, and the base: (`d ** 1/2`, `d`). Python reads `d ** 1/2` as
-    `(d ** 1) / 2`."""
+def _fractional_power(node: ast.AST) -> tuple[str, Fraction] | None:
+    """The base and exponent of a root or fractional power (`math.sqrt(d)`, `x.rsqrt()`,
+    `n ** -1.5`): (`d`, 1/2), the base bracketed as `**` needs."""
     base, exponent = None, None
     if isinstance(node, ast.Call) and _call_name(node) in ("sqrt", "rsqrt") and not node.keywords:
         exponent = Fraction(1 if _call_name(node) == "sqrt" else -1, 2)
@@ -188,19 +187,19 @@ def _fractional_power(node: ast.AST) -> tuple[str, str] | None:
                 base, exponent = node.left, fraction
     if base is None:
         return None
-    power = ast.unparse(ast.BinOp(base, ast.Pow(), ast.Name("__power__"))).replace(
-        " ** __power__", "")  # the base, bracketed as `**` needs
-    return f"{power} ** {exponent.numerator}/{exponent.denominator}", power
+    return ast.unparse(ast.BinOp(base, ast.Pow(), ast.Name("__power__"))).replace(
+        " ** __power__", ""), exponent
 
 
-def _unbracketed(node: ast.AST, slip: str, base: str, context: str) -> tuple[str, str, ast.AST]:
-    """The mutant that writes ``node`` as ``slip`` in ``context`` (its text with the node as
-    `__power__`), as Python reads it."""
-    numerator, denominator = slip.rsplit(" ** ", 1)[1].split("/")
-    new = ast.parse(context.replace("__power__", slip.replace("/", " / ")), mode="eval").body
-    return ("leaves out brackets", f"writes {_code(node)} as `{slip}`, which Python reads as "
-            f"({base} ** {numerator}) / {denominator}: `**` comes before `/` (operator "
-            "precedence), so brackets are needed around the exponent", new)
+def _unbracketed(node: ast.AST, base: str, exponent: Fraction, context: str
+                 ) -> tuple[str, str, ast.AST]:
+    """The mutant that writes ``node`` as `base ** p/q`, without brackets, in ``context`` (its
+    text with the node as `__power__`), as Python reads it: `(base ** p) / q`."""
+    p, q = exponent.numerator, exponent.denominator
+    new = ast.parse(context.replace("__power__", f"{base} ** {p} / {q}"), mode="eval").body
+    return ("leaves out brackets", f"writes {_code(node)} as `{base} ** {p}/{q}`, which Python "
+            f"reads as ({base} ** {p}) / {q}: `**` comes before `/` (operator precedence), so "
+            "brackets are needed around the exponent", new)
 
 
 class _Scope:

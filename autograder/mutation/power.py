@@ -90,7 +90,8 @@ def sample_answers() -> list[Answer]:
 
 def _grade(job: tuple[str, list[tuple[dict[str, str], set[str]]], bool, str]) -> list[dict]:
     """Every answer to one notebook, graded on the test cells it must fail."""
-    assignment, answers, variants, analysis.SECRET = job
+    assignment, answers, variants, secret = job
+    analysis.SECRET = secret  # this worker's draw of the hidden inputs
     path = ROOT / "solutions" / assignment / f"{assignment}.ipynb"
     return analysis.graded_answers(path, answers, variants)
 
@@ -173,8 +174,9 @@ def main(argv: list[str] | None = None) -> int:
                         "variants of the reference answers: what the student's own checks say")
     parser.add_argument("--json", type=Path, help="also write every answer's verdict and "
                         "reports here")
-    parser.add_argument("--secret", help="draw the hidden checks' inputs with this secret, as "
-                        "grading draws a student's (a score must not depend on it)")
+    parser.add_argument("--secret", default=analysis.SECRET, help="draw the hidden checks' "
+                        "inputs with this secret, as grading draws a student's (a score must "
+                        "not depend on it)")
     args = parser.parse_args(argv)
     path = BLIND / "set_a.py" if args.set == "blind" else Path(args.set)
     answers = sample_answers() if args.set == "sample" else blind_answers(path)
@@ -183,7 +185,7 @@ def main(argv: list[str] | None = None) -> int:
         answers, kept = ([a for a in group if any(a.assignment.startswith(s) for s in args.only)]
                          for group in (answers, kept))
     verdicts = judge(answers + kept, args.jobs, variants=not args.as_student,
-                     secret=args.secret or analysis.SECRET)
+                     secret=args.secret)
     verdicts, kept = verdicts[:len(answers)], verdicts[len(answers):]
     if args.details:
         print(details(verdicts))
