@@ -25,7 +25,7 @@ from typing import Any
 
 import torch
 
-from . import cell_errors, diagnosis, errors, shortcuts
+from . import cell_errors, diagnosis, errors, seeding, shortcuts
 from . import selfcheck as _selfcheck
 from .plain import printable
 
@@ -346,6 +346,11 @@ class _TimeBudget:
         return time.process_time() > self._cpu or time.monotonic() > self._wall
 
 
+# What the answer is when it draws random numbers the reference does not (``_random``).
+RANDOM = ("an answer whose result changes with PyTorch's random state on the same inputs, "
+          "where the expected one does not: something random is still on, such as dropout "
+          "in eval mode (F.dropout's training defaults to True: pass training=self.training) "
+          "or numbers drawn from the global generator instead of the generator passed in")
 FITTED = 3  # the rank of a family member whose number was fitted: measured, not named
 
 # What a check saw of the student's answer, for naming its mistake at the end: a value
@@ -425,6 +430,7 @@ class Checks:
         self._cut = False  # whether time ran out before every variant was tried
         self._truths_only = True  # whether every failed check failed a truth, raising nothing
         self._variant_time: _TimeBudget | None = None
+        self._first_wrong_value: tuple | None = None  # the first check that saw a wrong value
         _selfcheck.started(exercise, points)  # for the notebook's self-check table
         self.refused = (answer_refusals(exercise, self.refuses)
                         if answer_refusals is not None and self.refuses else [])
@@ -530,6 +536,9 @@ class Checks:
                                          sizes, atol=atol, rtol=rtol, dtype=_dtype(got),
                                          located=False)
         self.results.append((description, message))
+        if message is not None and self._first_wrong_value is None:
+            self._first_wrong_value = (student_code, _bindings(student_code),
+                                       (VALUE, got, atol, rtol))
         self._evidence.append(_Evidence(message is None, VALUE, offered, matched, measured,
                                         reshaped))
         self._narrow_variants(student_code, message is None, (VALUE, got, atol, rtol))
@@ -621,11 +630,40 @@ class Checks:
         if names and (self._telling or (self._truths_only and not self._cut and len(
                 {getattr(v, "key", None) or v[0] for v in names}) == 1)):
             return f"an answer that {names[0][0]}"
+        if self._random():
+            return RANDOM
         if measured := self._measured():
             return measured
         if any(e.kind == IN_PLACE for e in self._evidence):  # seen, not inferred
             return "an answer that changes its input in place instead of making a new tensor"
         return None
+
+    def _random(self) -> bool:
+        """Whether the answer draws random numbers that the reference does not: on the first
+        check that saw a wrong value, run again with its inputs as they were, its result is
+        the same under one seed twice and another under a second seed, while the reference's
+        is the same under both. (A result that changes under one seed comes from a state,
+        such as a cache, not from chance.) Grading only: the reference is the grader's."""
+        reference = getattr(variant_answers, "reference", None)
+        if self._first_wrong_value is None or reference is None:
+            return False
+        code, bindings, (_, _, atol, rtol) = self._first_wrong_value
+
+        def run(seed: int, functions: dict) -> tuple:
+            with seeding.seeded(seed):
+                return self._evaluate((code, bindings, None), functions)
+
+        def same(first: tuple, other: tuple) -> bool:
+            return first[0] == VALUE and self._same((code, bindings, (*first, atol, rtol)),
+                                                    other)
+        try:
+            expected = reference(self.exercise)
+            if not expected or not same(run(0, expected), run(1, expected)):
+                return False
+            first = run(0, {})
+            return same(first, run(0, {})) and not same(first, run(1, {}))
+        except Exception:  # noqa: BLE001 - out of time, or a kernel lost: nothing to name
+            return False
 
     def _measured(self) -> str | None:
         """What every failed check that returned a value measured alike, when two or more

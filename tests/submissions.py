@@ -1927,3 +1927,11 @@ ONE_MISTAKE["10_attention_at_scale"] = {
         [("ex5_tests", "saved a tensor as large as the (T, S) weights")],
     ),
 }
+
+ONE_MISTAKE["03_multihead_attention"] = {
+    "dropout_in_eval_mode": (  # F.dropout's training defaults to True: on in eval mode too
+        {"ex5_multihead_module": _MODULE.replace("self.dropout, self.training)",
+                                                 "self.dropout)")},
+        [("ex5_tests", "changes with PyTorch's random state on the same inputs")],
+    ),
+}

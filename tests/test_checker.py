@@ -113,3 +113,25 @@ def test_a_tensor_the_test_marks_filled_by_the_answer_comes_back_as_data():
     hostile = InProcessLink({"fill": _fill}, forge)
     hostile.request("lookup", name="fill")(q, filled_by_answer(torch.zeros(1, 5, 3)), 0)
     assert torch.equal(q, torch.ones(1, 2, 3))
+
+
+def test_a_call_made_under_a_seed_runs_seeded_in_the_kernel_and_leaves_its_state_alone():
+    """The checks tell a random answer from a stateful one by calling it under fixed seeds
+    (``course_checks.seeding``): each call takes the seed to the kernel, which runs it
+    seeded and then puts its own random state back."""
+    from course_checks import seeding
+
+    link = InProcessLink({"draw": lambda: torch.rand(4)})
+    draw = link.request("lookup", name="draw")
+    state = torch.random.get_rng_state()
+    # the seed reaches the kernel with the call: seeded here only by the agent
+    first, again = (link.request("call", ref=draw._id, args=[], kwargs={}, seed=3)
+                    for _ in range(2))
+    other = link.request("call", ref=draw._id, args=[], kwargs={}, seed=4)
+    assert torch.equal(first, again) and not torch.equal(first, other)
+    assert torch.equal(torch.random.get_rng_state(), state)
+    with seeding.seeded(3):  # how the checks send it
+        assert torch.equal(draw(), first)
+    # a seed that is not an integer is no seed: the call runs on the kernel's own state
+    unseeded = link.request("call", ref=draw._id, args=[], kwargs={}, seed=True)
+    assert not torch.equal(unseeded, first)

@@ -442,3 +442,58 @@ def test_what_every_failed_check_measured_alike_is_named(capsys):
     checks.close("right", lambda: x, x)
     checks.score()
     assert "This matches" not in capsys.readouterr().out
+
+
+class _Grader:
+    """``variant_answers`` as the grader holds it: no variants here, and the reference."""
+
+    def __init__(self, reference):
+        self._reference = reference
+
+    def __call__(self, exercise):
+        return []
+
+    def reference(self, exercise):
+        return {"layer": self._reference}
+
+
+def _graded(answer, reference, monkeypatch, capsys) -> str:
+    """The report on ``answer`` from two checks against ``reference``, as the grader gives it."""
+    from course_checks import checking
+
+    monkeypatch.setattr(checking, "variant_answers", _Grader(reference))
+    namespace = {"layer": answer}
+    checks = Checks("Exercise R", points=1)
+    for seed in (1, 2):  # each check rebinds x, as cells do
+        namespace["x"] = torch.randn(6, generator=torch.Generator().manual_seed(seed)) + 2
+        with torch.random.fork_rng():
+            torch.manual_seed(0)  # a fixed draw, for a random expected value
+            expected = reference(namespace["x"])
+        checks.close(f"seed {seed}", eval("lambda: layer(x)", namespace), expected)  # noqa: S307
+    state = torch.random.get_rng_state()
+    checks.score()
+    assert torch.equal(torch.random.get_rng_state(), state)  # the seeded runs put it back
+    return capsys.readouterr().out
+
+
+def test_an_answer_that_draws_random_numbers_the_reference_does_not_is_named(monkeypatch,
+                                                                             capsys):
+    from course_checks import checking
+
+    # F.dropout's training defaults to True: dropout left on where the reference has none
+    report = _graded(lambda x: torch.nn.functional.dropout(x * 2, 0.5), lambda x: x * 2,
+                     monkeypatch, capsys)
+    assert f"This matches {checking.RANDOM}." in report
+
+
+def test_randomness_is_not_named_for_a_state_nor_where_the_reference_is_random(monkeypatch,
+                                                                              capsys):
+    from course_checks import checking
+
+    calls = iter(range(1, 10**6))  # changes at every call, seeded or not: a state, not chance
+    report = _graded(lambda x: x * 2 + next(calls), lambda x: x * 2, monkeypatch, capsys)
+    assert "0 of 2 checks passed" in report and checking.RANDOM not in report
+    # the expected value is random itself: a wrong rate of dropout is no "random" answer
+    report = _graded(lambda x: torch.nn.functional.dropout(x, 0.3),
+                     lambda x: torch.nn.functional.dropout(x, 0.5), monkeypatch, capsys)
+    assert "checks passed" in report and checking.RANDOM not in report

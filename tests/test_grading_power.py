@@ -8,6 +8,7 @@ their mistake named.
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import subprocess
@@ -121,3 +122,32 @@ def _points(assignment: str, cell: str) -> float:
     notebook = json.loads(solution_path(assignment).read_text())
     return next(float(c["metadata"]["nbgrader"]["points"]) for c in notebook["cells"]
                 if c["metadata"].get("nbgrader", {}).get("grade_id") == cell)
+
+
+def test_dropout_left_on_is_named_through_the_sandboxed_kernel(tmp_path):
+    """The randomness of an answer is seen where it runs: `make grade`'s checker calls the
+    student's module in the kernel under fixed seeds, which each call takes with it."""
+    from conftest import load, release_path, solution_sources, student_submission
+
+    from autograder.grading import grade as pipeline
+    from autograder.grading.executors import LocalPool
+    from autograder.grading.worker import Limits
+    from autograder.kernels import sandbox
+    from course_checks.checking import RANDOM
+
+    if not sandbox.available():
+        pytest.skip("bubblewrap (bwrap) is not installed: `make test` installs it with apt")
+    assignment = "03_multihead_attention"
+    answers, [(cell, _)] = ONE_MISTAKE[assignment]["dropout_in_eval_mode"]
+    submitted = tmp_path / "grading" / "submitted" / "dropout" / assignment
+    submitted.mkdir(parents=True)
+    notebook = student_submission(load(release_path(assignment)),
+                                  solution_sources(assignment) | answers)
+    (submitted / f"{assignment}.ipynb").write_text(json.dumps(notebook))
+    course = pipeline.Course(REPO, tmp_path / "grading")
+    pipeline.grade_class(course, LocalPool(1), [assignment], Limits(), progress=False)
+    result = json.loads(next(tmp_path.glob(f"grading/autograded/*/{assignment}/"
+                                           f"{pipeline.RESULT}")).read_text())
+    assert 0 < result["grades"][cell]["score"] < result["grades"][cell]["max"]
+    feedback = next(tmp_path.glob(f"grading/feedback/*/{assignment}/*.html")).read_text()
+    assert f"This matches {RANDOM}." in html.unescape(feedback)

@@ -814,6 +814,12 @@ class VariantAnswers:
             return False
         return True
 
+    def reference(self, exercise: str) -> dict[str, object]:
+        """The names the exercise's reference answer defines, as working objects."""
+        source = self._answers.get(exercise)
+        return {name: self._reference()[name] for name in defined_names(source)
+                if name in self._reference()} if source else {}
+
     def __call__(self, exercise: str) -> list[tuple[str, dict]]:
         if exercise not in self._built:
             source = self._answers.get(exercise)

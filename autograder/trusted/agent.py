@@ -22,7 +22,7 @@ import types
 import warnings
 
 from autograder.trusted import wire
-from course_checks import errors, shortcuts
+from course_checks import errors, seeding, shortcuts
 from course_checks.checking import unchanged
 
 _handles: dict[int, object] = {}
@@ -99,8 +99,11 @@ def _run(request: dict, reply: dict):
         kwargs = {k: _in(v) for k, v in request["kwargs"].items()}
         inputs = list(_tensors(args, kwargs))
         copies = [tensor.detach().clone() for _, tensor in inputs]
+        # a seed sent with the call: PyTorch's random state fixed for it, then put back
+        seed = request.get("seed")
+        seeded = seeding.seeded(seed) if type(seed) is int else contextlib.nullcontext()
         try:
-            with shortcuts.refused(request.get("refuses", []), [_namespace()]):
+            with shortcuts.refused(request.get("refuses", []), [_namespace()]), seeded:
                 return target(*args, **kwargs)
         finally:  # inputs changed in place go back, so the checks can see it; those the
             # test marked as filled by the answer travel back as data instead

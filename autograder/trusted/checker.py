@@ -37,7 +37,7 @@ from jupyter_core.utils import run_sync
 
 from autograder.cells import split_hidden
 from autograder.trusted import wire
-from course_checks import beside, shortcuts
+from course_checks import beside, seeding, shortcuts
 from course_checks.checking import in_place_message
 from course_checks.plain import printable, quoted_lines
 
@@ -105,7 +105,7 @@ class Remote:
         return self._link.request("call", ref=self._id, args=[self._link.out(a) for a in args],
                                   kwargs={k: self._link.out(v) for k, v in kwargs.items()},
                                   refuses=list(shortcuts.active()), fills=list(filled),
-                                  filled=filled)
+                                  filled=filled, seed=seeding.current())
 
     def __getattr__(self, name: str):
         if name.startswith("__"):
@@ -202,7 +202,7 @@ class KernelLink:
         arguments (``course_checks/beside.py``); its report comes back as data."""
         return self.request("apply", probe=self.out(probe), args=[self.out(a) for a in args],
                             kwargs={k: self.out(v) for k, v in kwargs.items()},
-                            refuses=list(shortcuts.active()))
+                            refuses=list(shortcuts.active()), seed=seeding.current())
 
     @staticmethod
     def _parse(text: str) -> dict:
