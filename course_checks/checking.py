@@ -656,12 +656,12 @@ class Checks:
         def same(first: tuple, other: tuple) -> bool:
             return first[0] == VALUE and self._same((code, bindings, (*first, atol, rtol)),
                                                     other)
-        try:
-            expected = reference(self.exercise)
-            if not expected or not same(run(0, expected), run(1, expected)):
-                return False
+        try:  # most answers give the same under both seeds: two runs tell them
             first = run(0, {})
-            return same(first, run(0, {})) and not same(first, run(1, {}))
+            if same(first, run(1, {})) or not same(first, run(0, {})):
+                return False
+            expected = reference(self.exercise)
+            return bool(expected) and same(run(0, expected), run(1, expected))
         except Exception:  # noqa: BLE001 - out of time, or a kernel lost: nothing to name
             return False
 
