@@ -115,6 +115,28 @@ def _floats_for_integers(got: Any, expected: torch.Tensor) -> bool:
         expected.is_floating_point() or expected.is_complex() or expected.dtype == torch.bool)
 
 
+def _number_kind(value: Any) -> tuple[str, str] | None:
+    """(kind of number, how to say it): ("boolean", "torch.bool"), ("floating", "a Python
+    float")...; None for what holds no numbers."""
+    if isinstance(value, torch.Tensor):
+        dtype = value.dtype
+        kind = ("boolean" if dtype == torch.bool else "complex" if dtype.is_complex
+                else "floating" if dtype.is_floating_point else "integer")
+        return kind, str(dtype)
+    kinds = {bool: "boolean", int: "integer", float: "floating", complex: "complex"}
+    return (kinds[type(value)], f"a Python {type(value).__name__}") if type(value) in kinds \
+        else None
+
+
+def _other_kind(got: Any, expected: torch.Tensor) -> str | None:
+    """"torch.int64 where torch.bool is expected" when ``got`` holds another kind of number
+    (boolean, integer, floating point, complex) than ``expected``; precision is no kind."""
+    mine, wanted = _number_kind(got), _number_kind(expected)
+    if mine is None or wanted is None or mine[0] == wanted[0]:
+        return None
+    return f"{mine[1]} where {wanted[1]} is expected"
+
+
 def _dtype(value: Any) -> torch.dtype | None:
     return value.dtype if isinstance(value, torch.Tensor) else None
 
@@ -367,7 +389,7 @@ class _Evidence:
 
     def __init__(self, passed: bool, kind: str, offered: dict[str, bool] | None = None,
                  matched: list[str] | None = None, measured: str | None = None,
-                 shapes: bool = False):
+                 shapes: bool = False, kind_only: str | None = None):
         self.passed = passed
         self.kind = kind
         self.offered = offered or {}  # misconception -> whether its value passes this check
@@ -375,6 +397,8 @@ class _Evidence:
         self.measured = measured  # what a wrong value is, measured against the expected one
         # a value of the wrong shape, or an error that PyTorch raised on mismatched sizes
         self.shapes = shapes
+        # the right numbers, but of another kind: "torch.int64 where torch.bool is expected"
+        self.kind_only = kind_only
 
 
 # The grader's reading of the answer's source: ``(exercise, refuses) -> [message]``, one per
@@ -526,21 +550,23 @@ class Checks:
         sizes = diagnosis.sizes_of(self._named_inputs(student_code))
         message = compare(got, expected, "the result", atol=atol, rtol=rtol, squeeze=squeeze,
                           sizes=sizes)
-        matched, measured, reshaped = [], None, False
+        matched, measured, reshaped, right_numbers = [], None, False, message is None
         if message is not None and (got_t := _to_tensor(got, "")[0]) is not None:
             got_t = got_t.squeeze() if squeeze else got_t
             reshaped = got_t.shape != (expected.squeeze() if squeeze else expected).shape
             matched = _matching(got_t, misconceptions, atol, rtol, squeeze)
             expected_t = expected.detach().to("cpu", _float64)
-            measured = diagnosis.measure(got_t, expected_t.squeeze() if squeeze else expected_t,
-                                         sizes, atol=atol, rtol=rtol, dtype=_dtype(got),
-                                         located=False)
+            expected_t = expected_t.squeeze() if squeeze else expected_t
+            measured = diagnosis.measure(got_t, expected_t, sizes, atol=atol, rtol=rtol,
+                                         dtype=_dtype(got), located=False)
+            right_numbers = _matches(got_t, expected_t, atol, rtol)
         self.results.append((description, message))
         if message is not None and self._first_wrong_value is None:
             self._first_wrong_value = (student_code, _bindings(student_code),
                                        (VALUE, got, atol, rtol))
         self._evidence.append(_Evidence(message is None, VALUE, offered, matched, measured,
-                                        reshaped))
+                                        reshaped, _other_kind(got, expected) if right_numbers
+                                        else None))
         self._narrow_variants(student_code, message is None, (VALUE, got, atol, rtol))
         return message is None
 
@@ -632,6 +658,8 @@ class Checks:
             return f"an answer that {names[0][0]}"
         if self._random():
             return RANDOM
+        if kind := self._kind_only():
+            return f"an answer whose numbers are right, but come as {kind}"
         if measured := self._measured():
             return measured
         if any(e.kind == IN_PLACE for e in self._evidence):  # seen, not inferred
@@ -664,6 +692,17 @@ class Checks:
             return bool(expected) and same(run(0, expected), run(1, expected))
         except Exception:  # noqa: BLE001 - out of time, or a kernel lost: nothing to name
             return False
+
+    def _kind_only(self) -> str | None:
+        """What every check that saw a value saw alike, when each saw the right numbers of
+        another kind ("torch.int64 where torch.bool is expected") and the answer changed no
+        input: the failed checks are then properties of that kind, or errors it causes."""
+        values = [e for e in self._evidence if e.kind == VALUE]
+        kinds = {e.kind_only for e in values}
+        if not values or len(kinds) > 1 or None in kinds or any(
+                e.kind == IN_PLACE for e in self._evidence):
+            return None
+        return kinds.pop()
 
     def _measured(self) -> str | None:
         """What every failed check that returned a value measured alike, when two or more

@@ -334,7 +334,10 @@ def test_a_variant_with_the_same_numbers_in_another_kind_is_no_match(capsys, mon
                      torch.arange(n))
     checks.score()
     report = capsys.readouterr().out
-    assert "as floats" in report and "This matches" not in report
+    assert "as floats" in report and "torch.cat" not in report
+    # what it is instead: the right numbers, measured to be of another kind
+    assert ("This matches an answer whose numbers are right, but come as torch.float32 where "
+            "torch.int64 is expected.") in report
 
 
 def test_shapes_are_written_as_python_writes_them():
@@ -497,3 +500,29 @@ def test_randomness_is_not_named_for_a_state_nor_where_the_reference_is_random(m
     report = _graded(lambda x: torch.nn.functional.dropout(x, 0.3),
                      lambda x: torch.nn.functional.dropout(x, 0.5), monkeypatch, capsys)
     assert "checks passed" in report and checking.RANDOM not in report
+
+
+def test_right_numbers_of_another_kind_are_named_only_when_every_value_says_so(capsys):
+    # an integer mask: its values pass, a property of its dtype fails
+    namespace = {"mask": lambda lengths: (torch.arange(4) < lengths[:, None]).long()}
+    checks = Checks("Exercise M", points=1)
+    lengths = torch.tensor([2, 4])
+    expected = torch.arange(4) < lengths[:, None]
+    checks.close("lengths 2, 4", eval("lambda: mask(lengths)", namespace | {"lengths": lengths}),  # noqa: S307
+                 expected)
+    checks.true("boolean", eval("lambda: mask(lengths).dtype == torch.bool",  # noqa: S307
+                                namespace | {"lengths": lengths, "torch": torch}), "masks are bool")
+    checks.score()
+    assert ("This matches an answer whose numbers are right, but come as torch.int64 where "
+            "torch.bool is expected.") in capsys.readouterr().out
+    # float32 for float64 is precision, no other kind; and a wrong value elsewhere is no
+    # answer whose numbers are right
+    checks = Checks("Exercise P", points=1)
+    checks.close("float32", lambda: torch.ones(3), torch.ones(3, dtype=torch.float64))
+    checks.true("a property", lambda: False, "fails")
+    checks.score()
+    checks = Checks("Exercise Q", points=1)
+    checks.close("ints", lambda: torch.ones(3, dtype=torch.long), torch.ones(3))
+    checks.close("wrong", lambda: torch.zeros(3, dtype=torch.long), torch.ones(3))
+    checks.score()
+    assert "numbers are right" not in capsys.readouterr().out
