@@ -12,8 +12,10 @@ import pytest
 from autograder.mutation import power
 
 # set -> (answers that keep their points, named correctly, named wrongly) when last measured;
-# set C's keeper returns float32 for float64 inputs, which every check compares by value
-MEASURED = {"set_a": (0, 141, 14), "set_b": (0, 112, 10), "set_c": (1, 39, 4)}
+# set C's keeper returns float32 for float64 inputs, which every check compares by value;
+# set D's returns notebook 07's accuracy as a 0-d tensor, which the course accepts
+MEASURED = {"set_a": (0, 144, 14), "set_b": (0, 114, 9), "set_c": (1, 39, 4),
+            "set_d": (1, 51, 9)}
 
 
 @pytest.mark.parametrize("name", MEASURED)

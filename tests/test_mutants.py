@@ -70,6 +70,17 @@ for x in xs:
 return total
 """, "def f(xs):")
 
+VOCABULARY = answer("""
+return [UNKNOWN] + sorted(set(text))
+""", "def f(text):")
+STACK = answer("""
+maps = []
+for block in blocks:
+    x, weights = block(x)
+    maps.append(weights)
+return x, maps
+""", "def f(x, blocks):")
+
 
 def descriptions(source: str) -> dict[str, list[str]]:
     found: dict[str, list[str]] = {}
@@ -162,6 +173,15 @@ CLASSES = [
     (NORM, "writes `(x.var(-1, keepdim=True) + eps).sqrt()` as `(x.var(-1, keepdim=True) + eps)"
            " ** 1/2`", "/ (x.var(-1, keepdim=True) + eps) ** 1 / 2).relu()"),
     (NOAM, "writes `warmup ** (-1.5)` as `warmup ** -3/2`", "step * warmup ** (-3) / 2)"),
+    # a loop over a stack run backwards or over its last item; a state made in the loop
+    (STACK, "runs the loop over `blocks` in reverse order", "for block in list(blocks)[::-1]:"),
+    (STACK, "runs the loop over only the last item of `blocks`",
+     "for block in list(blocks)[-1:]:"),
+    (STACK, "makes `maps = []` inside the loop, anew at every pass",
+     "for block in blocks:\n        maps = []\n"),
+    (SUMS, "makes `total = 0` inside the loop", "for x in xs:\n        total = 0\n"),
+    (VOCABULARY, "joins `sorted(set(text))` before `[UNKNOWN]`: the parts in the wrong order",
+     "return sorted(set(text)) + [UNKNOWN]"),
 ]
 
 
@@ -238,3 +258,17 @@ def test_a_step_applied_only_on_the_first_call_really_is():
     second = model.weight.detach().clone()
     space["f"](model, x, optimizer)
     assert not torch.equal(first, second) and torch.equal(second, model.weight.detach())
+
+
+def test_only_a_state_the_loop_changes_moves_in_and_only_sequences_change_order():
+    source = answer("""
+scale = 2
+total = 0
+for i in range(3):
+    total = total + scale * i
+return total
+""", "def f():")
+    found = list(descriptions(source))
+    assert any(d.startswith("makes `total = 0` inside the loop") for d in found), found
+    assert not any(d.startswith("makes `scale = 2`") for d in found)  # read, never changed
+    assert not any("reverse order" in d or "last item" in d for d in found)  # range(3)

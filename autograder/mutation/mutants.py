@@ -355,6 +355,11 @@ def _binop_rewrites(node: ast.BinOp, scope: _Scope) -> Iterator[tuple[str, str, 
                f" {_code(node.right)}", node.left)
     if op is ast.Mult:
         yield ("drops a term", f"leaves out the factor {_code(node.left)}", node.right)
+    if op is ast.Add and any(isinstance(x, (ast.List, ast.Tuple)) or (
+            isinstance(x, ast.Constant) and isinstance(x.value, str))
+            for x in (node.left, node.right)):  # a sequence joined: its parts' order counts
+        yield ("swaps operands", f"joins {_code(node.right)} before {_code(node.left)}: the "
+               "parts in the wrong order", ast.BinOp(node.right, ast.Add(), node.left))
     if op in (ast.Add, ast.Sub):
         yield ("drops a term", f"leaves out {'+' if op is ast.Add else '−'} "
                f"{_code(node.right)} in {_code(node)}", node.left)
@@ -684,6 +689,75 @@ def _first_only(tree: ast.AST, lines: set[int], fresh: Callable[[], ast.AST]
                    "item", new_tree)
 
 
+def _loop_orders(tree: ast.AST, lines: set[int], fresh: Callable[[], ast.AST]
+                 ) -> Iterator[tuple[str, str, ast.AST]]:
+    """A loop over a sequence (blocks, heads, steps) run backwards, or over its last item
+    only: what a stack gives when every pass starts again from the loop's input, so that
+    only the last pass counts."""
+    loops = [n for n in ast.walk(tree) if isinstance(n, ast.For) and n.lineno in lines
+             and isinstance(n.iter, (ast.Name, ast.Attribute))]
+    for number, loop in enumerate(loops):
+        items = ast.unparse(loop.iter)
+        for order, description in (
+                (f"list({items})[::-1]", f"runs the loop over `{items}` in reverse order "
+                                         "(the last item first)"),
+                (f"list({items})[-1:]", f"runs the loop over only the last item of "
+                                        f"`{items}`, as if every pass started again from the "
+                                        "loop's input (so only the last one counts)")):
+            new_tree = fresh()
+            target = [n for n in ast.walk(new_tree) if isinstance(n, ast.For)
+                      and n.lineno in lines
+                      and isinstance(n.iter, (ast.Name, ast.Attribute))][number]
+            target.iter = ast.parse(order, mode="eval").body
+            yield ("changes a loop's order", description, new_tree)
+
+
+def _root(node: ast.AST) -> str | None:
+    """The name an expression starts from: `history` in `history["bits"].append`."""
+    while isinstance(node, (ast.Attribute, ast.Subscript, ast.Call)):
+        node = node.func if isinstance(node, ast.Call) else node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def _changed_in(body: list) -> set[str]:
+    """The names a loop's body changes: assigns to, adds to, or calls a method of."""
+    changed = set()
+    for node in (n for statement in body for n in ast.walk(statement)):
+        if isinstance(node, (ast.Assign, ast.AugAssign)):
+            for target in getattr(node, "targets", [getattr(node, "target", None)]):
+                changed |= {_root(t) for t in ast.walk(target)
+                            if isinstance(t, (ast.Name, ast.Attribute, ast.Subscript))}
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            changed.add(_root(node.func.value))
+    return changed - {None}
+
+
+def _into_loops(tree: ast.AST, lines: set[int], fresh: Callable[[], ast.AST]
+                ) -> Iterator[tuple[str, str, ast.AST]]:
+    """A state made once before a loop that changes it (a list appended to, a scheduler
+    stepped, a running maximum) made inside the loop instead, anew at every pass."""
+    places = []
+    for owner_number, owner in enumerate(ast.walk(tree)):
+        block = getattr(owner, "body", None)
+        for index, loop in enumerate(block if isinstance(block, list) else []):
+            if isinstance(loop, ast.For) and loop.lineno in lines:
+                changed = _changed_in(loop.body)
+                places += [(owner_number, index, before) for before, statement
+                           in enumerate(block[:index])
+                           if isinstance(statement, ast.Assign) and statement.lineno in lines
+                           and len(statement.targets) == 1
+                           and isinstance(statement.targets[0], ast.Name)
+                           and statement.targets[0].id in changed]
+    for owner_number, index, before in places:
+        new_tree = fresh()
+        block = list(ast.walk(new_tree))[owner_number].body
+        statement, loop = block[before], block[index]
+        loop.body.insert(0, statement)
+        del block[before]
+        yield ("makes a state in a loop", f"makes {_code(statement)} inside the loop, anew at "
+               "every pass, instead of once before it", new_tree)
+
+
 def _names_before(tree: ast.AST, loop: ast.For) -> set[str]:
     return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)
             and isinstance(n.ctx, ast.Store) and n.lineno < loop.lineno} | \
@@ -743,6 +817,8 @@ def _mutants(source: str) -> tuple[Mutant, ...]:
             edit(*list(_neighbours(new_tree, lines))[number])
             keep(kind, description, new_tree)
     for kind, description, new_tree in (*_first_only(tree, lines, fresh),
+                                        *_loop_orders(tree, lines, fresh),
+                                        *_into_loops(tree, lines, fresh),
                                         *_exchanges(tree, lines, scope, fresh)):
         keep(kind, description, new_tree)
     return tuple(found.values())
