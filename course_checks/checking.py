@@ -671,13 +671,16 @@ class Checks:
         check that saw a wrong value, run again with its inputs as they were, its result is
         the same under one seed twice and another under a second seed, while the reference's
         is the same under both. (A result that changes under one seed comes from a state,
-        such as a cache, not from chance.) Grading only: the reference is the grader's."""
+        such as a cache, not from chance.) Grading only: the reference is the grader's; the
+        runs take no more than the time left for naming (``VARIANT_SECONDS``)."""
         reference = getattr(variant_answers, "reference", None)
-        if self._first_wrong_value is None or reference is None:
+        if self._first_wrong_value is None or reference is None or self._variant_time is None:
             return False
         code, bindings, (_, _, atol, rtol) = self._first_wrong_value
 
         def run(seed: int, functions: dict) -> tuple:
+            if self._variant_time.over():  # the time for naming, shared with the variants
+                raise TimeoutError
             with seeding.seeded(seed):
                 return self._evaluate((code, bindings, None), functions)
 
