@@ -115,26 +115,21 @@ def _floats_for_integers(got: Any, expected: torch.Tensor) -> bool:
         expected.is_floating_point() or expected.is_complex() or expected.dtype == torch.bool)
 
 
-def _number_kind(value: Any) -> tuple[str, str] | None:
-    """(kind of number, how to say it): ("boolean", "torch.bool"), ("floating", "a Python
-    float")...; None for what holds no numbers."""
+def _number_kind(value: Any) -> str | None:
+    """``_kind`` of a tensor, or of a Python number: "float", "complex", "bool" or "int"."""
     if isinstance(value, torch.Tensor):
-        dtype = value.dtype
-        kind = ("boolean" if dtype == torch.bool else "complex" if dtype.is_complex
-                else "floating" if dtype.is_floating_point else "integer")
-        return kind, str(dtype)
-    kinds = {bool: "boolean", int: "integer", float: "floating", complex: "complex"}
-    return (kinds[type(value)], f"a Python {type(value).__name__}") if type(value) in kinds \
-        else None
+        return _kind(value)
+    return {bool: "bool", int: "int", float: "float", complex: "complex"}.get(type(value))
 
 
 def _other_kind(got: Any, expected: torch.Tensor) -> str | None:
     """"torch.int64 where torch.bool is expected" when ``got`` holds another kind of number
     (boolean, integer, floating point, complex) than ``expected``; precision is no kind."""
-    mine, wanted = _number_kind(got), _number_kind(expected)
-    if mine is None or wanted is None or mine[0] == wanted[0]:
+    mine, wanted = _number_kind(got), _kind(expected)
+    if mine is None or wanted is None or mine == wanted:
         return None
-    return f"{mine[1]} where {wanted[1]} is expected"
+    said = str(got.dtype) if isinstance(got, torch.Tensor) else f"a Python {type(got).__name__}"
+    return f"{said} where {expected.dtype} is expected"
 
 
 def _dtype(value: Any) -> torch.dtype | None:

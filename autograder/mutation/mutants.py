@@ -694,9 +694,11 @@ def _loop_orders(tree: ast.AST, lines: set[int], fresh: Callable[[], ast.AST]
     """A loop over a sequence (blocks, heads, steps) run backwards, or over its last item
     only: what a stack gives when every pass starts again from the loop's input, so that
     only the last pass counts."""
-    loops = [n for n in ast.walk(tree) if isinstance(n, ast.For) and n.lineno in lines
-             and isinstance(n.iter, (ast.Name, ast.Attribute))]
-    for number, loop in enumerate(loops):
+    def stack_loops(root: ast.AST) -> list[ast.For]:  # loops over a name, not a range
+        return [n for n in ast.walk(root) if isinstance(n, ast.For) and n.lineno in lines
+                and isinstance(n.iter, (ast.Name, ast.Attribute))]
+
+    for number, loop in enumerate(stack_loops(tree)):
         items = ast.unparse(loop.iter)
         for order, description in (
                 (f"list({items})[::-1]", f"runs the loop over `{items}` in reverse order "
@@ -705,10 +707,7 @@ def _loop_orders(tree: ast.AST, lines: set[int], fresh: Callable[[], ast.AST]
                                         f"`{items}`, as if every pass started again from the "
                                         "loop's input (so only the last one counts)")):
             new_tree = fresh()
-            target = [n for n in ast.walk(new_tree) if isinstance(n, ast.For)
-                      and n.lineno in lines
-                      and isinstance(n.iter, (ast.Name, ast.Attribute))][number]
-            target.iter = ast.parse(order, mode="eval").body
+            stack_loops(new_tree)[number].iter = ast.parse(order, mode="eval").body
             yield ("changes a loop's order", description, new_tree)
 
 
