@@ -230,11 +230,18 @@ def _inputs(student_code: Callable[[], Any]) -> list[tuple[str, torch.Tensor]]:
     return found[:64]
 
 
+def _names_read(code) -> list[str]:
+    """The global names a code object reads, the lambdas inside it included."""
+    return [*code.co_names, *(name for inner in code.co_consts if hasattr(inner, "co_names")
+                              for name in _names_read(inner))]
+
+
 def _bindings(student_code: Callable[[], Any]) -> dict[str, Any]:
-    """The global names a check's lambda reads, with the values they have now."""
+    """The global names a check's lambda reads (also in a lambda it calls, as in
+    `lambda: (lambda r: r[1] is None)(f(x))`), with the values they have now."""
     code = getattr(student_code, "__code__", None)
     namespace = getattr(student_code, "__globals__", {})
-    return {name: namespace[name] for name in (code.co_names if code else ())
+    return {name: namespace[name] for name in (_names_read(code) if code else ())
             if name in namespace}
 
 
@@ -447,7 +454,8 @@ class Checks:
         self._passed_before: list[tuple] = []  # checks passed before the first failure
         self._telling = False  # whether a failed check saw a value, or an error with sizes
         self._cut = False  # whether time ran out before every variant was tried
-        self._truths_only = True  # whether every failed check failed a truth, raising nothing
+        self._truths_only = True  # whether every failed check failed a truth or raised bare
+        self._truth_failed = False  # whether one failed a truth
         self._variant_time: _TimeBudget | None = None
         self._first_wrong_value: tuple | None = None  # the first check that saw a wrong value
         _selfcheck.started(exercise, points)  # for the notebook's self-check table
@@ -645,11 +653,19 @@ class Checks:
             if all(self._consistent(description, e) for e in self._evidence):
                 return description
         names = _determined([v for v in self._variants or [] if getattr(v, "rank", 1) < FITTED])
-        # Without a wrong value (or an error quoting sizes) to match, only the one variant
-        # left, among all the variants tried, is named, and only when every failed check
-        # was a property the answer lacks (a bare IndexError is what many mistakes give).
-        if names and (self._telling or (self._truths_only and not self._cut and len(
-                {getattr(v, "key", None) or v[0] for v in names}) == 1)):
+        # Two mistakes that give the same on every check are both named: the checks cannot
+        # tell them apart (a scheduler never stepped, or made anew at each pass).
+        rank = getattr(names[0], "rank", 1) if names else None
+        alike = list(dict.fromkeys(v[0] for v in names if getattr(v, "rank", 1) == rank))
+        # Without a wrong value (or an error quoting sizes or types) to match, only the one
+        # or two variants left, among all the variants tried, are named, and only when a
+        # failed check was a property the answer lacks (a bare IndexError alone is what many
+        # mistakes give).
+        if names and (self._telling or (self._truths_only and self._truth_failed
+                                         and not self._cut and len(
+                {getattr(v, "key", None) or v[0] for v in names}) <= 2)):
+            if len(alike) == 2:
+                return f"an answer that {alike[0]}, or one that {alike[1]}"
             return f"an answer that {names[0][0]}"
         if self._random():
             return RANDOM
@@ -749,11 +765,16 @@ class Checks:
         if variant_answers is None:
             return
         this = (student_code, _bindings(student_code), outcome)
-        # Only a wrong value, or an error that quotes sizes, tells variants apart: a failed
-        # truth or a bare "list index out of range" is what many different mistakes give.
+        # Only a wrong value, or an error that quotes sizes or types ("'Tensor' and
+        # 'tuple'"), tells variants apart: a failed truth or a bare "list index out of
+        # range" is what many different mistakes give.
+        bare = outcome[0] == RAISED and not re.search(r"\d|'", outcome[2])
         self._telling |= not passed and (outcome[0] == VALUE or (
-            outcome[0] == RAISED and bool(re.search(r"\d", outcome[2]))))
-        self._truths_only &= passed or outcome[0] == TRUTH
+            outcome[0] == RAISED and not bare))
+        # A bare error beside a failed truth is what that property lacking gives next (a
+        # list one map short, then "list index out of range" at its third map).
+        self._truths_only &= passed or outcome[0] == TRUTH or bare
+        self._truth_failed |= not passed and outcome[0] == TRUTH
         if self._variants is None and passed:
             self._passed_before.append(this)
             return
@@ -851,6 +872,8 @@ class Checks:
             except Exception:  # noqa: BLE001 - a truth value that cannot be taken is no match
                 return False
         _, got, atol, rtol = wanted
+        if got is None or outcome[1] is None:  # nothing returned: the same only as nothing
+            return got is outcome[1]
         if _kind(got) != _kind(outcome[1]):  # the same numbers as floats are not the ids
             return False
         got_t, _ = _to_tensor(got, "")

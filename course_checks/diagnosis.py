@@ -147,8 +147,16 @@ def _scale(got: torch.Tensor, expected: torch.Tensor, sizes: Sizes, atol, rtol) 
     if math.isclose(c, -1.0, rel_tol=1e-3):
         return "your result is the expected one with every sign flipped (a factor −1)."
     name = factor_name(c, sizes)
+    if re.match(r"1/\d+,", name):  # divided by a count: a mean where a sum belongs
+        reading = ("divided by that size, as an average (a mean) divides a sum: a mean where "
+                   "a sum belongs, or a division too many?")
+    elif re.match(r"\d+,", name):
+        reading = ("multiplied by that size: a sum where an average (a mean) belongs, or a "
+                   "division left out?")
+    else:
+        reading = "a scale or a normalisation off by that factor."
     return (f"your result is the expected one times {c:.4g}" + (f" ({name})" if name else "")
-            + ": a scale or a normalisation off by that factor.")
+            + f": {reading}")
 
 
 def _offset(got: torch.Tensor, expected: torch.Tensor, atol, rtol) -> str | None:

@@ -397,20 +397,73 @@ def test_a_variant_must_agree_with_the_truth_checks_too(capsys, monkeypatch):
     assert "This matches an answer that doubles." in report
 
 
-def test_a_variant_that_only_fails_the_same_truth_is_named_only_when_it_is_the_only_one(
+def test_variants_that_only_fail_the_same_truth_are_named_only_when_one_or_two_are_left(
         capsys, monkeypatch):
+    """A failed truth tells few mistakes apart: the one or two variants left are named (two
+    as alternatives the checks cannot tell apart), three or more are not."""
     from course_checks import checking
 
     namespace = {"head": lambda xs: xs[:1], "xs": [1, 2, 3]}
     one = [("keeps the first item only", {"head": lambda xs: xs[:1]})]
     two = one + [("keeps the last item only", {"head": lambda xs: xs[-1:]})]
-    for variants, named in ((one, True), (two, False)):
+    three = two + [("keeps no item", {"head": lambda xs: xs[:0]})]
+    for variants, named in (
+            (one, "an answer that keeps the first item only."),
+            (two, "an answer that keeps the first item only, or one that keeps the last item "
+                  "only."),
+            (three, None)):
         monkeypatch.setattr(checking, "variant_answers", lambda exercise, v=variants: v)
         checks = Checks("Exercise L", points=1)
         checks.true("two items", eval("lambda: len(head(xs)) == 2", namespace),  # noqa: S307
                     "return two items")
         checks.score()
-        assert ("This matches an answer that keeps" in capsys.readouterr().out) is named
+        report = capsys.readouterr().out
+        if named:
+            assert f"This matches {named}" in report
+        else:
+            assert "This matches" not in report
+
+
+def test_a_bare_error_beside_a_failed_truth_does_not_keep_a_variant_from_its_name(
+        capsys, monkeypatch):
+    """A list one item short fails "how many" and then raises "list index out of range":
+    the error follows from the truth, so the one variant left is still named; the same
+    bare error alone names nothing."""
+    from course_checks import checking
+
+    namespace = {"head": lambda xs: xs[:1], "xs": [1, 2, 3]}
+    variants = [("keeps the first item only", {"head": lambda xs: xs[:1]})]
+    monkeypatch.setattr(checking, "variant_answers", lambda exercise: variants)
+    for truth in (True, False):
+        checks = Checks("Exercise L", points=1)
+        if truth:
+            checks.true("two items", eval("lambda: len(head(xs)) == 2", namespace),  # noqa: S307
+                        "return two items")
+        checks.close("the second item", eval("lambda: head(xs)[1]", namespace),  # noqa: S307
+                     torch.tensor(2))
+        checks.score()
+        assert ("This matches an answer that keeps the first item only" in
+                capsys.readouterr().out) is truth
+
+
+def test_variants_are_matched_with_what_a_check_read_inside_a_nested_lambda(
+        capsys, monkeypatch):
+    """The checks passed before the first failure are replayed for the variants with the
+    inputs they had, also those read by a lambda inside the check's lambda (`expected`,
+    rebound by a later check): else the variant fails a check it passes and goes unnamed."""
+    from course_checks import checking
+
+    namespace = {"half": lambda x: x / 4, "x": torch.tensor([2.0]),
+                 "expected": torch.tensor([1.0])}
+    variants = [("halves twice", {"half": lambda x: x / 4})]
+    monkeypatch.setattr(checking, "variant_answers", lambda exercise: variants)
+    checks = Checks("Exercise N", points=1)
+    checks.true("the shape of x", eval(  # noqa: S307
+        "lambda: (lambda r: r.shape == expected.shape)(half(x))", namespace), "keep the shape")
+    namespace["expected"] = torch.tensor([1.0, 1.0])  # rebound before the next check
+    checks.close("half of x", eval("lambda: half(x)", namespace), torch.tensor([1.0]))
+    checks.score()
+    assert "This matches an answer that halves twice." in capsys.readouterr().out
 
 
 def test_a_family_that_several_numbers_fit_names_none(capsys, monkeypatch):

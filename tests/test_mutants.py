@@ -81,6 +81,43 @@ for block in blocks:
 return x, maps
 """, "def f(x, blocks):")
 
+CROSS = answer("""
+q, k, v = F.linear(query, W_q), F.linear(key, W_k), F.linear(value, W_v)
+return torch.softmax(q @ k.transpose(-2, -1), dim=-1) @ v
+""", "def f(query, key, value, W_q, W_k, W_v):")
+BUFFER = answer("""
+self.w = nn.Parameter(torch.empty(n, n))
+nn.init.xavier_uniform_(self.w)
+self.register_buffer("table", make_table(n), persistent=False)
+""", "def __init__(self, n):")
+ENCODE = answer("return torch.tensor(ids, dtype=torch.long)", "def f(ids):")
+BITS = answer("return F.cross_entropy(logits, targets) / math.log(2)", "def f(logits, targets):")
+CACHED = answer("""
+k, v = cache_k[..., :end, :], cache_v[..., :end, :]
+visible = torch.ones(n, end, dtype=torch.bool).tril(length)
+return (q @ k.transpose(-2, -1)).masked_fill(~visible, float("-inf")) @ v
+""", "def f(q, cache_k, cache_v, n, end, length):")
+HEADS = answer("""
+weights = F.dropout(torch.softmax(scores, dim=-1), p, training)
+output = out(weights @ v)
+return output, weights
+""", "def f(scores, v, out, p, training):")
+PRE_NORM = answer("return x + attention(norm1(x))", "def f(x, attention, norm1):")
+ROTARY = answer("""
+angles = positions[:, None] * freqs
+return x * angles.cos()
+""", "def f(x, positions, freqs):")
+EMBED = answer("""
+x = tok(idx) + pos(t)
+return x
+""", "def f(idx, t, tok, pos):")
+BACKWARD = answer("return dq, dk, dv, None", "def backward(ctx, dq, dk, dv):")
+EVALUATE = answer("""
+if evaluate is not None and (step + 1) % every == 0:
+    scores.append(evaluate(model))
+""", "def f(model, step, every, evaluate, scores):")
+DRAW = answer("return torch.multinomial(p, 1)[:, 0]", "def f(p):")
+
 
 def descriptions(source: str) -> dict[str, list[str]]:
     found: dict[str, list[str]] = {}
@@ -182,6 +219,44 @@ CLASSES = [
     (SUMS, "makes `total = 0` inside the loop", "for x in xs:\n        total = 0\n"),
     (VOCABULARY, "joins `sorted(set(text))` before `[UNKNOWN]`: the parts in the wrong order",
      "return sorted(set(text)) + [UNKNOWN]"),
+    # one argument read wherever the others of its role belong
+    (CROSS, "uses `query` alone, wherever `key` and `value` belong",
+     "F.linear(query, W_k), F.linear(query, W_v)"),
+    # a buffer stored as a parameter or a plain attribute; an init swapped, left out, flagged
+    (BUFFER, "stores `table` as an `nn.Parameter`",
+     "setattr(self, 'table', torch.nn.Parameter(make_table(n)))"),
+    (BUFFER, "stores `table` as a plain attribute", "setattr(self, 'table', make_table(n))"),
+    (BUFFER, "uses `normal_` where `xavier_uniform_` belongs", "nn.init.normal_(self.w)"),
+    (BUFFER, "passes `persistent=True` where `persistent=False` belongs", "persistent=True)"),
+    # a dtype of another width; a Python number where a tensor belongs
+    (ENCODE, "makes `torch.tensor`'s result `torch.int32` where `torch.long` belongs",
+     "dtype=torch.int32"),
+    (BITS, "returns a Python number (`.item()`)", "(F.cross_entropy(logits, targets) / "
+                                                   "math.log(2)).item()"),
+    # an offset and slices left out
+    (CACHED, "calls `tril` without its offset `length`", "dtype=torch.bool).tril()"),
+    (CACHED, "uses all of `cache_k` and `cache_v` where `[..., :end, :]` of them belongs",
+     "k, v = (cache_k, cache_v)"),
+    (DRAW, "keeps the axis that `torch.multinomial(p, 1)[:, 0]` takes away",
+     "return torch.multinomial(p, 1)\n"),
+    # dropout moved to the output; reductions over the whole tensor
+    (HEADS, "applies `F.dropout` to `output` instead of to `weights`",
+     "output = F.dropout(out(weights @ v), p, training)"),
+    (NORM, "takes `mean` and `var` over the whole tensor at once", "x.mean()) / (x.var() + eps"),
+    # a residual carrying the transformed input; one use of an intermediate without a term
+    (PRE_NORM, "adds `norm1(x)` where `x` belongs", "return norm1(x) + attention(norm1(x))"),
+    (SOFTMAX, "leaves out − `z.max()` from `exps` in the denominator of `exps / exps.sum()`",
+     "return exps / torch.exp(z).sum()"),
+    # an indexed argument ignored; embeddings scaled by √d_model
+    (ROTARY, "ignores the values of `positions`", "positions = torch.arange(len(positions))"),
+    (EMBED, "multiplies `tok(idx)` by the square root of its width",
+     "x = tok(idx) * tok(idx).shape[-1] ** 0.5 + pos(t)"),
+    # a returned tuple one short; a test left out, or one of its conditions
+    (BACKWARD, "returns one value too few (leaves out `None` at the end)",
+     "return (dq, dk, dv)"),
+    (EVALUATE, "tests `(step + 1) % every == 0` without `evaluate is not None`",
+     "if (step + 1) % every == 0:"),
+    (EVALUATE, "runs what `if evaluate is not None", "):\n    scores.append(evaluate(model))"),
 ]
 
 
@@ -191,6 +266,12 @@ def test_each_kind_of_mistake_has_a_described_mutant(source, description, code):
     found = {d: s for d, s in descriptions(source).items() if d.startswith(description)}
     assert found, f"no mutant described as {description!r}; got {list(descriptions(source))}"
     assert any(code in s + "\n" for sources in found.values() for s in sources), found
+
+
+def test_every_step_but_a_return_may_be_left_out_the_last_one_too():
+    found = descriptions(STEP)
+    assert "optimizer.step()" not in found["leaves out the step `optimizer.step()`"][0]
+    assert not any(d.startswith("leaves out the step `return") for d in descriptions(WARMUP))
 
 
 def test_a_swapped_function_is_one_that_exists():

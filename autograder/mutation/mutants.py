@@ -43,7 +43,7 @@ ROLE_FAMILIES = [
     {"gamma", "beta"}, {"generated", "target"}, {"seq_len", "d_model"}, {"pos", "i"},
     {"start_token", "end_token"}, {"c", "s"}, {"step", "warmup", "max_iters"}, {"T", "S"},
     {"B", "T", "H", "d_head", "d_model", "n_heads"}, {"W", "b", "x"}, {"W1", "W2"},
-    {"b1", "b2"}, {"weights", "values"}, {"h", "x"},
+    {"b1", "b2"}, {"weights", "values"}, {"h", "x"}, {"query", "key", "value"},
 ]
 _ROLE_SUFFIX = re.compile(r"^(.+?)_?([qkv]|\d)$")
 
@@ -57,7 +57,8 @@ SWAPS = {  # function or method names with their typed counterparts
     "clip_grad_norm_": ("clip_grad_value_",), "clip_grad_value_": ("clip_grad_norm_",),
     "cat": ("stack",), "stack": ("cat",), "train": ("eval",), "eval": ("train",),
     "log": ("log2", "log10"), "any": ("all",), "all": ("any",), "var": ("std",),
-    "std": ("var",),
+    "std": ("var",), "xavier_uniform_": ("normal_", "uniform_"),
+    "kaiming_uniform_": ("normal_",),
 }
 # What a module's short name in an answer stands for, to tell whether a swapped-in
 # function exists there (`torch.gelu` does not: it is `F.gelu`).
@@ -78,6 +79,12 @@ INPLACE = {"masked_fill": "masked_fill_", "add": "add_", "sub": "sub_", "mul": "
 OPERATOR_INPLACE = {ast.Add: "add_", ast.Sub: "sub_", ast.Mult: "mul_", ast.Div: "div_"}
 ELEMENTWISE = {"relu", "gelu", "exp", "sqrt", "sin", "cos", "tanh", "sigmoid", "softmax",
                "log", "abs", "float", "squeeze", "contiguous", "detach", "clone", "sorted"}
+# A dtype and the one of the same kind an answer may write instead (another width).
+DTYPE_SWAPS = {"torch.long": "torch.int32", "torch.int64": "torch.int32",
+               "torch.int32": "torch.long", "torch.int": "torch.long",
+               "torch.float32": "torch.float64", "torch.float": "torch.float64",
+               "torch.float64": "torch.float32", "torch.double": "torch.float32"}
+CAST_SWAPS = {"long": "int", "int": "long", "float": "double", "double": "float"}
 # Methods that turn a tensor into another form of the same numbers.
 CONVERSIONS = {"item", "tolist", "long", "int", "bool", "double", "numpy"}
 OPERATOR_WORDS = {ast.Add: "adds", ast.Sub: "subtracts", ast.Mult: "multiplies",
@@ -109,8 +116,16 @@ def _dim(axis: int) -> str:
 
 
 def _code(node: ast.AST, limit: int = 48) -> str:
+    """``node`` as code, cut to ``limit`` characters; a method call keeps its end, where
+    the method is (`….squeeze(-1)`)."""
     text = ast.unparse(node)
-    return f"`{text if len(text) <= limit else text[: limit - 1] + '…'}`"
+    if len(text) <= limit:
+        return f"`{text}`"
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        end = f".{node.func.attr}({', '.join(ast.unparse(a) for a in node.args)})"
+        if len(end) < limit // 2:
+            return f"`{text[: limit - len(end) - 1]}…{end}`"
+    return f"`{text[: limit - 1]}…`"
 
 
 def _children(node: ast.AST) -> Iterator[tuple[ast.AST, str, int | None, ast.AST]]:
@@ -210,7 +225,10 @@ class _Scope:
         self.defaults: dict[str, ast.AST] = {}
         self.bound: set[str] = set()
         self.tensors: set[str] = set()
+        self.uses: dict[str, int] = {}  # how often each name is read
         for node in ast.walk(tree):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+                self.uses[node.id] = self.uses.get(node.id, 0) + 1
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 args = node.args.posonlyargs + node.args.args
                 self.parameters.update(a.arg for a in args + node.args.kwonlyargs)
@@ -246,8 +264,11 @@ def _rewrites(node: ast.AST, parent: ast.AST, field: str, scope: _Scope
               ) -> Iterator[tuple[str, str, ast.AST]]:
     """(kind, description, replacement) for every typed mistake at ``node``."""
     if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+        # where the name is read more than once, say which of its uses it is
+        where = f" in {_code(parent)}" if scope.uses.get(node.id, 0) > 1 and isinstance(
+            parent, (ast.Call, ast.BinOp, ast.Subscript)) else ""
         for other in scope.partners(node.id):
-            yield ("swaps an operand", f"uses `{other}` where `{node.id}` belongs",
+            yield ("swaps an operand", f"uses `{other}` where `{node.id}` belongs{where}",
                    ast.Name(other, ast.Load()))
         if node.id in scope.parameters and node.id not in scope.tensors \
                 and isinstance(parent, ast.BinOp) and type(parent.op) in OPERATOR_WORDS \
@@ -286,10 +307,21 @@ def _rewrites(node: ast.AST, parent: ast.AST, field: str, scope: _Scope
                 yield ("off by one", f"uses {_code(node)} {sign} 1 instead of {_code(node)} "
                        f"in {where} (off by one)", ast.BinOp(node, op, ast.Constant(1)))
     if isinstance(node, ast.Constant) and isinstance(node.value, bool):
-        yield ("changes a constant", f"uses {not node.value} instead of {node.value}",
+        yield ("changes a constant", f"passes `{parent.arg}={not node.value}` where "
+               f"`{parent.arg}={node.value}` belongs" if isinstance(parent, ast.keyword)
+               and parent.arg else f"uses {not node.value} instead of {node.value}",
                ast.Constant(not node.value))
     if isinstance(node, ast.BinOp):
         yield from _binop_rewrites(node, scope)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add) \
+            and isinstance(parent, (ast.Assign, ast.Return)) \
+            and (isinstance(node.left, ast.Call) or (  # x = a + b: a sum of embeddings
+                isinstance(node.left, ast.Name) and node.left.id in scope.tensors)):
+        scaled = ast.parse(f"({ast.unparse(node.left)}) * ({ast.unparse(node.left)})"
+                           ".shape[-1] ** 0.5", mode="eval").body
+        yield ("changes a scale", f"multiplies {_code(node.left)} by the square root of its "
+               f"width (√d_model, the original Transformer's scale for embeddings) before "
+               f"adding {_code(node.right)}", ast.BinOp(scaled, ast.Add(), node.right))
     if not isinstance(parent, ast.BinOp) and (written := _fractional_power(node)):
         yield _unbracketed(node, *written, "__power__")
     if isinstance(node, ast.UnaryOp) and not isinstance(node.op, ast.UAdd) \
@@ -297,6 +329,11 @@ def _rewrites(node: ast.AST, parent: ast.AST, field: str, scope: _Scope
         what = "mask's polarity inverted" if isinstance(node.op, ast.Invert) else "sign flipped"
         yield ("drops an operator", f"uses {_code(node.operand)} instead of {_code(node)} "
                f"(the {what})", node.operand)
+    if isinstance(node, ast.BoolOp):
+        for index, value in enumerate(node.values):
+            rest = node.values[:index] + node.values[index + 1:]
+            kept = rest[0] if len(rest) == 1 else ast.BoolOp(node.op, rest)
+            yield ("drops a test", f"tests {_code(kept)} without {_code(value)}", kept)
     if isinstance(node, ast.Compare) and len(node.ops) == 1:
         swap = COMPARE_SWAPS.get(type(node.ops[0]))
         if swap:
@@ -335,6 +372,15 @@ def _rewrites(node: ast.AST, parent: ast.AST, field: str, scope: _Scope
                f"instead of {doing} `{ast.unparse(node.target)}`"
                f"{' by it' if type(node.op) in (ast.Mult, ast.Div) else ''}",
                ast.Assign([node.target], node.value))
+    if isinstance(node, ast.Return) and isinstance(node.value, (ast.Name, ast.Call, ast.BinOp)):
+        yield ("changes a type", f"returns a Python number (`.item()`) where the tensor "
+               f"{_code(node.value)} belongs",
+               ast.Return(ast.Call(ast.Attribute(node.value, "item", ast.Load()), [], [])))
+    if isinstance(node, ast.Return) and isinstance(node.value, ast.Tuple) \
+            and len(node.value.elts) > 2:
+        yield ("drops a value", f"returns one value too few (leaves out "
+               f"{_code(node.value.elts[-1])} at the end)",
+               ast.Return(ast.Tuple(node.value.elts[:-1], ast.Load())))
     if isinstance(node, ast.Return) and isinstance(node.value, ast.Tuple) \
             and len(node.value.elts) > 1:
         swapped = ast.Tuple(list(reversed(node.value.elts)), ast.Load())
@@ -453,6 +499,13 @@ def _subscript_rewrites(node: ast.Subscript, scope: _Scope
         yield ("uses a pair as a tensor", f"uses the whole result of {_code(node.value)} where "
                "its first element `[0]` belongs", node.value)
     parts = index.elts if isinstance(index, ast.Tuple) else [index]
+    if len(parts) > 1 and any(_int(p) is not None for p in parts) and not isinstance(
+            node.value, ast.Attribute):  # x[:, 0]: an axis taken away
+        yield ("drops an index", f"keeps the axis that {_code(node)} takes away (uses all "
+               f"of {_code(node.value)})", node.value)
+    if _sliced(node):
+        yield ("drops a slice", f"uses all of {_code(node.value)} where {_code(node)} belongs",
+               node.value)
     if any(isinstance(p, ast.Constant) and p.value is None for p in parts):
         yield ("drops an axis", f"leaves out the new axis in {_code(node)}", node.value)
         if len(parts) > 1 and parts != parts[::-1]:
@@ -520,6 +573,35 @@ def _call_rewrites(node: ast.Call, scope: _Scope) -> Iterator[tuple[str, str, as
                     yield ("changes an axis", f"takes {func} over {_dim(other)} instead of "
                            f"{_dim(axis)}", ast.Call(node.func, node.args,
                                                node.keywords[:index] + [new] + rest[index:]))
+    if name == "register_buffer" and method and len(node.args) >= 2 \
+            and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+        owner, attr, value = node.func.value, node.args[0], node.args[1]
+        parameter = ast.parse("torch.nn.Parameter(_)", mode="eval").body
+        parameter.args = [value]
+        for stored, words in ((parameter, "an `nn.Parameter` (a weight the optimiser trains)"),
+                              (value, "a plain attribute")):
+            yield ("changes a state", f"stores `{attr.value}` as {words} instead of a "
+                   "registered buffer", ast.Call(ast.Name("setattr", ast.Load()),
+                                                 [owner, attr, stored], []))
+    for index, keyword in enumerate(node.keywords):
+        if keyword.arg == "dtype" and (other := DTYPE_SWAPS.get(ast.unparse(keyword.value))):
+            new = ast.keyword("dtype", ast.parse(other, mode="eval").body)
+            yield ("changes a dtype", f"makes {func}'s result `{other}` where "
+                   f"`{ast.unparse(keyword.value)}` belongs",
+                   ast.Call(node.func, node.args,
+                            node.keywords[:index] + [new] + node.keywords[index + 1:]))
+    if method and name in CAST_SWAPS and not node.args and not node.keywords:
+        yield ("changes a dtype", f"converts with `.{CAST_SWAPS[name]}()` where `.{name}()` "
+               "belongs", ast.Call(ast.Attribute(node.func.value, CAST_SWAPS[name], ast.Load()),
+                                   [], []))
+    if name in ("tril", "triu"):
+        offsets = [a for a in node.args[0 if method else 1:]] + [
+            k.value for k in node.keywords if k.arg == "diagonal"]
+        if offsets and _int(offsets[0]) is None:
+            yield ("drops an argument", f"calls `{name}` without its offset {_code(offsets[0])} "
+                   "(the main diagonal instead)", ast.Call(
+                       node.func, node.args[:0 if method else 1],
+                       [k for k in node.keywords if k.arg != "diagonal"]))
     if name in ("tril", "triu") and not node.keywords and len(node.args) == (0 if method else 1):
         for diagonal in (1, -1):
             yield ("off by one", f"keeps diagonal {diagonal} in {func} instead of the main one",
@@ -587,6 +669,234 @@ def _exchanges(tree: ast.AST, lines: set[int], scope: _Scope, fresh: Callable[[]
                     and getattr(node, "lineno", None) in lines and node.id in (a, b):
                 node.id = b if node.id == a else a
         yield ("swaps operands", f"exchanges `{a}` and `{b}` wherever it uses them", new_tree)
+
+
+def _one_for_all(tree: ast.AST, lines: set[int], scope: _Scope, fresh: Callable[[], ast.AST]
+                 ) -> Iterator[tuple[str, str, ast.AST]]:
+    """One argument read wherever others of its role belong, at every use: `query` for `key`
+    and `value` (self-attention where cross-attention belongs)."""
+    used = sorted({n.id for n in ast.walk(tree) if isinstance(n, ast.Name)
+                   and isinstance(n.ctx, ast.Load) and n.lineno in lines} & scope.parameters)
+    for a in used:
+        others = [b for b in scope.partners(a) if b in used]
+        for replaced in [[b] for b in others] + ([others] if len(others) > 1 else []):
+            new_tree = fresh()
+            for node in ast.walk(new_tree):
+                if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) \
+                        and getattr(node, "lineno", None) in lines and node.id in replaced:
+                    node.id = a
+            names = " and ".join(f"`{b}`" for b in replaced)
+            alone = " alone," if len(replaced) > 1 else ""
+            yield ("swaps operands", f"uses `{a}`{alone} wherever {names} "
+                   f"belong{'s' if len(replaced) == 1 else ''}", new_tree)
+
+
+def _sliced(node: ast.AST) -> bool:
+    """Whether ``node`` takes a slice with a bound: `cache[..., :end, :]`."""
+    index = getattr(node, "slice", None)
+    return isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) and any(
+        isinstance(p, ast.Slice) and (p.lower or p.upper)
+        for p in (index.elts if isinstance(index, ast.Tuple) else [index]))
+
+
+def _slices_dropped(tree: ast.AST, lines: set[int], fresh: Callable[[], ast.AST]
+                    ) -> Iterator[tuple[str, str, ast.AST]]:
+    """One slice left out wherever the solution takes it, from several tensors at once:
+    the whole of both caches where their first `end` positions belong."""
+    groups: dict[str, list[str]] = {}
+    for node in ast.walk(tree):
+        if _sliced(node) and node.lineno in lines:
+            groups.setdefault(ast.unparse(node.slice), []).append(ast.unparse(node.value))
+    for index, values in groups.items():
+        if len(set(values)) < 2:
+            continue
+        new_tree = fresh()
+        for parent, field, position, node in list(_walk(new_tree)):
+            if _sliced(node) and node.lineno in lines and ast.unparse(node.slice) == index:
+                _set(parent, field, position, node.value)
+        names = " and ".join(f"`{v}`" for v in dict.fromkeys(values))
+        yield ("drops a slice", f"uses all of {names} where `[{index.strip('()')}]` of them "
+               "belongs",
+               new_tree)
+
+
+def _functions(tree: ast.AST) -> list[ast.FunctionDef]:
+    return [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+
+
+def _reads(root: ast.AST, name: str, lines: set[int]) -> list[tuple[ast.AST, str, int | None]]:
+    """(parent, field, index) of every read of ``name`` under ``root`` on solution lines."""
+    return [(parent, field, index) for parent, field, index, node in _walk(root)
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)
+            and node.id == name and getattr(node, "lineno", None) in lines]
+
+
+def _dropout_moved(tree: ast.AST, lines: set[int], fresh: Callable[[], ast.AST]
+                   ) -> Iterator[tuple[str, str, ast.AST]]:
+    """Dropout applied to a later value (the output) instead of the one it belongs to (the
+    attention weights)."""
+    def places(root):
+        for node in ast.walk(root):
+            block = getattr(node, "body", None)
+            for index, statement in enumerate(block if isinstance(block, list) else []):
+                if isinstance(statement, ast.Assign) and statement.lineno in lines \
+                        and isinstance(statement.value, ast.Call) \
+                        and _call_name(statement.value) == "dropout" and statement.value.args:
+                    for later in block[index + 1:]:
+                        if isinstance(later, ast.Assign) and len(later.targets) == 1 \
+                                and isinstance(later.targets[0], ast.Name):
+                            yield statement, later
+    for number, (statement, later) in enumerate(places(tree)):
+        new_tree = fresh()
+        new_statement, new_later = list(places(new_tree))[number]
+        call = new_statement.value
+        new_statement.value = call.args[0]
+        new_later.value = ast.Call(call.func, [new_later.value, *call.args[1:]], call.keywords)
+        yield ("moves a step", f"applies {_code(statement.value.func)} to "
+               f"`{later.targets[0].id}` instead of to "
+               f"{_code(statement.targets[0])}", new_tree)
+
+
+def _whole_reductions(tree: ast.AST, lines: set[int], fresh: Callable[[], ast.AST]
+                      ) -> Iterator[tuple[str, str, ast.AST]]:
+    """Every reduction of a function (a mean, a variance) taken over the whole tensor at once
+    instead of over its axis: one number for all tokens where each token needs its own."""
+    def reductions(function):
+        return [n for n in ast.walk(function) if isinstance(n, ast.Call)
+                and getattr(n, "lineno", None) in lines
+                and _call_name(n) in ("mean", "var", "std", "sum", "amax", "logsumexp")
+                and (any(k.arg in ("dim", "axis") for k in n.keywords) or (
+                    isinstance(n.func, ast.Attribute) and n.args))]
+    for number, function in enumerate(_functions(tree)):
+        calls = reductions(function)
+        if not calls:
+            continue
+        new_tree = fresh()
+        for call in reductions(_functions(new_tree)[number]):
+            method = isinstance(call.func, ast.Attribute) and ast.unparse(
+                call.func.value) not in ("torch", "F")
+            call.args = [] if method else call.args[:1]
+            call.keywords = [k for k in call.keywords if k.arg not in ("dim", "axis",
+                                                                        "keepdim")]
+        names = " and ".join(dict.fromkeys(f"`{_call_name(c)}`" for c in calls))
+        yield ("changes an axis", f"takes {names} over the whole tensor at once instead of "
+               "over one axis (one number for every token)", new_tree)
+
+
+def _inputs_transformed(tree: ast.AST, lines: set[int], fresh: Callable[[], ast.AST]
+                        ) -> Iterator[tuple[str, str, ast.AST]]:
+    """A residual that adds the transformed input (`norm1(x)`) where the input itself
+    (`x`) belongs: `x + attention(norm1(x))` written as `norm1(x) + attention(norm1(x))`."""
+    found = []
+    for function in _functions(tree):
+        calls = [n for n in ast.walk(function) if isinstance(n, ast.Call)
+                 and getattr(n, "lineno", None) in lines and isinstance(n.func, ast.Name)
+                 and len(n.args) == 1 and isinstance(n.args[0], ast.Name)]
+        found += [(call, parent, field) for call in calls
+                  for parent, field, _ in _reads(function, call.args[0].id, lines)
+                  if isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.Add)]
+    for call, parent, field in found:
+        new_tree = fresh()
+        new_parent = next(n for n in ast.walk(new_tree) if isinstance(n, ast.BinOp)
+                          and ast.dump(n) == ast.dump(parent))
+        setattr(new_parent, field, copy.deepcopy(call))
+        yield ("swaps an operand", f"adds {_code(call)} where `{call.args[0].id}` belongs in "
+               f"{_code(parent)} (the residual path carries the transformed input)", new_tree)
+
+
+def _inlined_without_term(tree: ast.AST, lines: set[int], fresh: Callable[[], ast.AST]
+                          ) -> Iterator[tuple[str, str, ast.AST]]:
+    """One use of an intermediate made again without one of its terms: a softmax whose
+    numerator is shifted by the maximum and whose denominator is not."""
+    places = []
+    for owner in ast.walk(tree):
+        block = getattr(owner, "body", None)
+        for index, statement in enumerate(block if isinstance(block, list) else []):
+            if isinstance(statement, ast.Assign) and statement.lineno in lines \
+                    and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name):
+                name = statement.targets[0].id
+                uses = [u for later in block[index + 1:] for u in _reads(later, name, lines)]
+                terms = [n for n in ast.walk(statement.value) if isinstance(n, ast.BinOp)
+                         and isinstance(n.op, (ast.Add, ast.Sub))]
+                if len(uses) > 1:
+                    places += [(statement, use, term) for use in range(len(uses))
+                               for term in range(len(terms))]
+    for statement, use, term in places:
+        new_tree = fresh()
+        new_statement = [n for n in ast.walk(new_tree) if isinstance(n, ast.Assign)
+                         and ast.dump(n) == ast.dump(statement)][0]
+        block = next(b for n in ast.walk(new_tree) if isinstance(b := getattr(n, "body", None),
+                                                                   list) and new_statement in b)
+        name = statement.targets[0].id
+        parent, field, index = [u for later in block[block.index(new_statement) + 1:]
+                                for u in _reads(later, name, lines)][use]
+        value = copy.deepcopy(statement.value)
+        binop = [n for n in ast.walk(value) if isinstance(n, ast.BinOp)
+                 and isinstance(n.op, (ast.Add, ast.Sub))][term]
+        dropped = f"{'+' if isinstance(binop.op, ast.Add) else '−'} {_code(binop.right)}"
+        for p, f, i, n in _walk(value):
+            if n is binop:
+                _set(p, f, i, binop.left)
+                break
+        else:
+            value = binop.left
+        use_node = getattr(parent, field) if index is None else getattr(parent, field)[index]
+        context = next((f"the {side} {_code(d)}" for d in ast.walk(new_tree)
+                        if isinstance(d, ast.BinOp) and isinstance(d.op, ast.Div)
+                        for side, part in (("denominator of", d.right), ("numerator of", d.left))
+                        if any(n is use_node for n in ast.walk(part))), _code(parent))
+        _set(parent, field, index, value)
+        yield ("drops a term", f"leaves out {dropped} from `{name}` in {context} (the other "
+               "uses keep it)", new_tree)
+
+
+def _arguments_ignored(tree: ast.AST, lines: set[int], fresh: Callable[[], ast.AST],
+                       scope: _Scope) -> Iterator[tuple[str, str, ast.AST]]:
+    """An argument indexed by the answer (positions, steps) ignored for the ordinary case
+    0 … n − 1: right only when it starts at 0, as it does before a cache holds anything."""
+    for number, function in enumerate(_functions(tree)):
+        first = next((i for i, s in enumerate(function.body) if s.lineno in lines), None)
+        indexed = {n.value.id for n in ast.walk(function) if isinstance(n, ast.Subscript)
+                   and isinstance(n.value, ast.Name) and getattr(n, "lineno", None) in lines}
+        for argument in function.args.args:
+            name = argument.arg
+            if first is None or name not in indexed or name in scope.tensors \
+                    or name in scope.defaults:
+                continue
+            new_tree = fresh()
+            _functions(new_tree)[number].body.insert(first, ast.parse(
+                f"{name} = torch.arange(len({name}))").body[0])
+            yield ("treats an argument as a count", f"ignores the values of `{name}`, as if "
+                   "they were always 0, 1, 2, …", new_tree)
+
+
+def _tests_dropped(tree: ast.AST, lines: set[int], fresh: Callable[[], ast.AST]
+                   ) -> Iterator[tuple[str, str, ast.AST]]:
+    """An `if` without `else` whose body runs whatever its test says: `evaluate(model)`
+    called even when no `evaluate` was given."""
+    def tests(root):
+        return [(block, index) for node in ast.walk(root) for field in ("body", "orelse")
+                if isinstance(block := getattr(node, field, None), list)
+                for index, statement in enumerate(block) if isinstance(statement, ast.If)
+                and not statement.orelse and statement.lineno in lines]
+    for number, (block, index) in enumerate(tests(tree)):
+        test = block[index].test
+        new_tree = fresh()
+        new_block, new_index = tests(new_tree)[number]
+        new_block[new_index:new_index + 1] = new_block[new_index].body
+        yield ("drops a test", f"runs what `if {ast.unparse(test)[:40]}` guards even when the "
+               "test is false (leaves out the test)", new_tree)
+
+
+def _statements(tree: ast.AST, lines: set[int]) -> Iterator[tuple[list, int]]:
+    """(block, index) of every statement in the solution that a block can do without: not
+    a `return`, and not the block's only statement."""
+    for node in ast.walk(tree):
+        for field in ("body", "orelse"):
+            block = getattr(node, field, None)
+            if isinstance(block, list) and len(block) > 1:
+                yield from ((block, index) for index, statement in enumerate(block)
+                            if statement.lineno in lines and not isinstance(statement, ast.Return))
 
 
 def _neighbours(tree: ast.AST, lines: set[int]) -> Iterator[tuple[list, int]]:
@@ -808,17 +1118,26 @@ def _mutants(source: str) -> tuple[Mutant, ...]:
             _set(new_parent, new_field, new_index, copy.deepcopy(replacement))
             keep(kind, description, new_tree)
     for number, (block, index) in enumerate(_neighbours(tree, lines)):
-        first, second = block[index], block[index + 1]
-        for kind, description, edit in (
-                ("swaps two steps", f"runs {_code(second)} before {_code(first)}", _swap),
-                ("drops a step", f"leaves out the step {_code(first)}", _drop)):
-            new_tree = fresh()
-            edit(*list(_neighbours(new_tree, lines))[number])
-            keep(kind, description, new_tree)
+        new_tree = fresh()
+        _swap(*list(_neighbours(new_tree, lines))[number])
+        keep("swaps two steps", f"runs {_code(block[index + 1])} before {_code(block[index])}",
+             new_tree)
+    for number, (block, index) in enumerate(_statements(tree, lines)):
+        new_tree = fresh()
+        _drop(*list(_statements(new_tree, lines))[number])
+        keep("drops a step", f"leaves out the step {_code(block[index])}", new_tree)
     for kind, description, new_tree in (*_first_only(tree, lines, fresh),
                                         *_loop_orders(tree, lines, fresh),
                                         *_into_loops(tree, lines, fresh),
-                                        *_exchanges(tree, lines, scope, fresh)):
+                                        *_exchanges(tree, lines, scope, fresh),
+                                        *_one_for_all(tree, lines, scope, fresh),
+                                        *_slices_dropped(tree, lines, fresh),
+                                        *_dropout_moved(tree, lines, fresh),
+                                        *_whole_reductions(tree, lines, fresh),
+                                        *_inputs_transformed(tree, lines, fresh),
+                                        *_inlined_without_term(tree, lines, fresh),
+                                        *_arguments_ignored(tree, lines, fresh, scope),
+                                        *_tests_dropped(tree, lines, fresh)):
         keep(kind, description, new_tree)
     return tuple(found.values())
 
