@@ -200,7 +200,10 @@ def _difference(
 
 def _numbers(expected: float, got: float) -> tuple[str, str]:
     """Both numbers with as many significant digits as it takes to tell them apart: 4
-    decimals for everyday sizes, scientific notation for tiny or huge ones (1.2e-07)."""
+    decimals for everyday sizes, scientific notation for tiny or huge ones (1.2e-07);
+    whole numbers (a count, an index) as they are."""
+    if all(x.is_integer() and abs(x) < 1e9 for x in (expected, got)):
+        return f"{expected:.0f}", f"{got:.0f}"
     for digits in range(4, 12):
         texts = tuple(f"{x:.{digits}f}" if 1e-3 <= abs(x) < 1e5 or x == 0 else f"{x:.{digits - 3}e}"
                       for x in (expected, got))

@@ -13,9 +13,10 @@ from autograder.mutation import power
 
 # set -> (answers that keep their points, named correctly, named wrongly) when last measured;
 # set C's keeper returns float32 for float64 inputs, which every check compares by value;
-# set D's returns notebook 07's accuracy as a 0-d tensor, which the course accepts
-MEASURED = {"set_a": (0, 144, 14), "set_b": (0, 114, 9), "set_c": (1, 39, 4),
-            "set_d": (1, 51, 9)}
+# set D's returns notebook 07's accuracy as a 0-d tensor, which the course accepts; set E was
+# measured once as it came and never tuned on
+MEASURED = {"set_a": (0, 163, 13), "set_b": (0, 129, 8), "set_c": (1, 40, 4),
+            "set_d": (1, 67, 5), "set_e": (0, 160, 4)}
 
 
 @pytest.mark.parametrize("name", MEASURED)

@@ -334,9 +334,13 @@ class Family:
             return []
         scope, reference = found
         by_value: dict[float, list[Candidate]] = {}
+        # 1 where a factor, a divisor, an exponent or a base belongs is that number left
+        # out (a size of 1 only happens to give it): the mutants name that in its words.
+        trivial = None if self.site.verb in ("adds", "subtracts") else 1.0
         for candidate in candidates(scope, reference, self.site.exponent):
             value = candidate.value(scope, reference)
-            if value is not None and not math.isclose(value, reference, rel_tol=1e-9):
+            if value is not None and not math.isclose(value, reference, rel_tol=1e-9) \
+                    and value != trivial:
                 by_value.setdefault(round(value, 9), []).append(candidate)
         members = []
         for group in by_value.values():

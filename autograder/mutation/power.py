@@ -16,7 +16,8 @@ Every test cell the answer is meant to fail is judged:
 - *named wrongly*: named, but not correctly.
 
 An answer counts as named correctly when all its failing cells are, and as named wrongly
-when one of them is.
+when one of them is. For a blind set, the verdicts of a reader who judged each named answer
+one by one (``tests/blind/readings.json``) are counted too, for the names still as read.
 """
 
 from __future__ import annotations
@@ -146,6 +147,33 @@ def figures(verdicts: list[Verdict], kept: list[Verdict] = ()) -> str:
     return text
 
 
+def names_in(verdict: Verdict) -> list[str]:
+    """The "This matches" lines of an answer's failing cells, as printed, each once."""
+    return list(dict.fromkeys(line for cell in verdict.answer.cells
+                              for line in re.findall(r"This matches ([^\n]*)",
+                                                     verdict.reports.get(cell, (None, ""))[1])))
+
+
+def read_figures(verdicts: list[Verdict], readings: dict[str, dict]) -> str:
+    """The names as a reader judged them, one by one (``tests/blind/readings.json``: each
+    answer's names with the verdict "correct", "wrong" or "vague"): a name counts only while
+    it is word for word the one that was read."""
+    counts = {"correct": 0, "wrong": 0, "vague": 0}
+    unread = 0
+    for v in verdicts:
+        if not v.named:
+            continue
+        reading = readings.get(v.answer.name.split()[0])
+        if reading is None or reading["names"] != names_in(v):
+            unread += 1
+        else:
+            counts[reading["verdict"]] += 1
+    n = len(verdicts)
+    return (f"read one by one: named correctly {counts['correct']} "
+            f"({counts['correct'] / max(n, 1):.0%}); named wrongly {counts['wrong']}; "
+            f"vaguely {counts['vague']}; {unread} names not read as they are now")
+
+
 def details(verdicts: list[Verdict]) -> str:
     lines = []
     for v in verdicts:
@@ -193,6 +221,9 @@ def main(argv: list[str] | None = None) -> int:
             if v.lost:
                 print(f"- {v.answer.assignment} {v.answer.name} [A CORRECT ANSWER LOSES POINTS]")
     print(figures(verdicts, kept))
+    readings = json.loads(READINGS.read_text()) if READINGS.exists() else {}
+    if path.stem in readings and args.set != "sample":
+        print(read_figures(verdicts, readings[path.stem]))
     if args.json:
         args.json.write_text(json.dumps([
             {"notebook": v.answer.assignment, "name": v.answer.name, "mistake": v.answer.mistake,
@@ -203,6 +234,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 BLIND = ROOT / "tests" / "blind"
+# A blind reader's verdict on each named answer of a set, for the names it read
+READINGS = BLIND / "readings.json"
 
 
 def _named(report: str) -> list[str]:
