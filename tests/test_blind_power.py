@@ -19,15 +19,22 @@ MEASURED = {"set_a": (0, 163, 13), "set_b": (0, 129, 8), "set_c": (1, 40, 4),
             "set_d": (1, 67, 5), "set_e": (0, 160, 4)}
 
 
+# The names are held to their figures on the sets that cover every notebook; sets A to C are
+# graded for their points only, without the grader's naming, which costs most of the time
+# (`python -m autograder.mutation.power` measures their names).
+NAMED_ON = {"set_d", "set_e"}
+
+
 @pytest.mark.parametrize("name", MEASURED)
 def test_a_blind_set_loses_points_keeps_marks_and_is_named_as_measured(name):
     path = power.BLIND / f"{name}.py"
     answers, kept = power.blind_answers(path), power.correct_answers(path)
-    verdicts = power.judge(answers + kept, jobs=1)
+    verdicts = power.judge(answers + kept, jobs=1, variants=name in NAMED_ON)
     verdicts, kept = verdicts[:len(answers)], verdicts[len(answers):]
     keepers, named, wrong = MEASURED[name]
     assert len([v.answer.name for v in verdicts if not v.lost]) <= keepers  # mistakes cost
     assert [v.answer.name for v in kept if v.lost] == []  # no right answer does
-    figures = power.figures(verdicts, kept)
-    assert sum(v.correct for v in verdicts) >= named - 5, figures
-    assert sum(v.wrong for v in verdicts) <= wrong + 2, figures
+    if name in NAMED_ON:
+        figures = power.figures(verdicts, kept)
+        assert sum(v.correct for v in verdicts) >= named - 5, figures
+        assert sum(v.wrong for v in verdicts) <= wrong + 2, figures
