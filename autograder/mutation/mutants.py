@@ -947,15 +947,13 @@ def _first_only(tree: ast.AST, lines: set[int], fresh: Callable[[], ast.AST]
     """Mutants that apply one step only on a function's first call, only to a loop's first
     item, or only to the first item of a batch: the kind that passes checks which call once
     or pass a batch of one."""
-    functions = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef,
-                                                              ast.AsyncFunctionDef))]
+    functions = _functions(tree)
     for number, function in enumerate(functions):
         parameters = {a.arg for a in function.args.args + function.args.kwonlyargs}
         for index in _updates(function.body, parameters, lines):
             statement = function.body[index]
             new_tree = fresh()
-            target = [n for n in ast.walk(new_tree)
-                      if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))][number]
+            target = _functions(new_tree)[number]
             key = f"{function.name}:{number}"
             counter = ast.parse(f"_mutant_calls[{key!r}] = _mutant_calls.get({key!r}, 0) + 1"
                                 ).body[0]
@@ -973,8 +971,7 @@ def _first_only(tree: ast.AST, lines: set[int], fresh: Callable[[], ast.AST]
                            for x in ast.walk(n.value))]  # x = f(x): a step applied to x
         for statement in updates:
             new_tree = fresh()
-            target = [n for n in ast.walk(new_tree)
-                      if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))][number]
+            target = _functions(new_tree)[number]
             assign = [n for n in ast.walk(target) if isinstance(n, ast.Assign)
                       and n.lineno in lines and ast.dump(n) == ast.dump(statement)][0]
             assign.value = ast.Call(ast.Name("_mutant_first_item", ast.Load()),
