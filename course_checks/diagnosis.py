@@ -175,6 +175,12 @@ def _swapped(a: int, b: int) -> str:
             "many or too few, or keys and queries exchanged?).")
 
 
+def _axis(axis: int, n: int) -> str:
+    """An axis of an n-axis result; the last one named so, the same in a row and in the
+    table it comes from (a table's features and one position's)."""
+    return "the last axis" if axis == n - 1 else f"axis {axis}"
+
+
 def _moved(got: torch.Tensor, expected: torch.Tensor, atol, rtol) -> str | None:
     """Two axes swapped, an axis reversed, or the entries moved k positions along an axis."""
     n = got.dim()
@@ -183,7 +189,7 @@ def _moved(got: torch.Tensor, expected: torch.Tensor, atol, rtol) -> str | None:
             return _swapped(a, b)
     for axis in range(n):
         if got.shape[axis] > 1 and _close(got, expected.flip(axis), atol, rtol):
-            return f"your result is the expected one in reverse order along axis {axis}."
+            return f"your result is the expected one in reverse order along {_axis(axis, n)}."
     for axis in range(n):
         size = got.shape[axis]
         for k in (1, -1, 2, -2, 3, -3):
@@ -194,7 +200,7 @@ def _moved(got: torch.Tensor, expected: torch.Tensor, atol, rtol) -> str | None:
             if _varies(source) and _close(moved, source, atol, rtol):
                 direction = "later" if k > 0 else "earlier"
                 return (f"your result is the expected one moved {abs(k)} position"
-                        f"{'s' if abs(k) > 1 else ''} {direction} along axis {axis}: entry "
+                        f"{'s' if abs(k) > 1 else ''} {direction} along {_axis(axis, n)}: entry "
                         f"t holds what belongs at t {'−' if k > 0 else '+'} {abs(k)} (a shift, "
                         f"a range or an index off by {abs(k)}?).")
     return None

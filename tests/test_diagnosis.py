@@ -43,6 +43,7 @@ def test_shapes_are_explained_axis_by_axis(got, expected, words):
     (RIGHT + 0.5, "plus 0.5 everywhere"),
     (RIGHT.flip(1), "in reverse order along axis 1"),
     (torch.roll(RIGHT, 1, 1), "moved 1 position later along axis 1"),
+    (torch.roll(RIGHT, -1, 2), "moved 1 position earlier along the last axis"),
     (RIGHT.mean(0), "averaged over axis 0 (size 2, `Q.shape[0]`)"),
     (RIGHT.permute(0, 2, 1), "with axes 1 and 2 swapped"),
     (RIGHT.permute(2, 0, 1), "with the axes in the order (2, 0, 1)"),
@@ -51,6 +52,14 @@ def test_shapes_are_explained_axis_by_axis(got, expected, words):
 def test_a_wrong_value_is_measured_against_families_of_the_expected_one(got, words):
     measured = diagnosis.measure(got.double(), RIGHT.double(), SIZES)
     assert measured is not None and words in measured, measured
+
+
+def test_a_row_and_its_table_moved_alike_are_measured_alike():
+    """A shift along a table's last axis reads the same in one of its rows."""
+    table, row = RIGHT.flatten(0, 1).T, RIGHT.flatten()
+    for got, expected in ((table.roll(-2, 1), table), (row.roll(-2), row)):
+        assert "moved 2 positions earlier along the last axis" in diagnosis.measure(
+            got.double(), expected.double(), SIZES)
 
 
 def test_masks_and_triangles_are_measured():
