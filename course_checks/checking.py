@@ -406,6 +406,11 @@ class _Evidence:
         self.kind_only = kind_only
 
 
+# The answer's own source, for the grader to read as text (never to run): ``exercise ->
+# source``. Only the trusted grader sets it: of the variants that give what the answer gave,
+# the one whose calls side with the answer's is named first (``_likeness``).
+answer_source: Callable[[str], str | None] | None = None
+
 # The grader's reading of the answer's source: ``(exercise, refuses) -> [message]``, one per
 # refused function the answer reaches however it is spelt (``autograder/trusted/uses.py``).
 # Only the trusted grader sets it; an answer it refuses scores 0, whatever the checks found.
@@ -421,6 +426,15 @@ def _determined(variants: list) -> list:
         if (key := getattr(variant, "key", None)) is not None:
             numbers.setdefault(key[0], set()).add(key[1])
     return [v for v in variants if getattr(v, "key", None) is None or len(numbers[v.key[0]]) == 1]
+
+
+def _likeness(variant, source: str | None) -> tuple[int, int]:
+    """How a variant ranks among those that give what the answer gave, best first: by how
+    far the answer's own calls side with it (a step left out that the answer has is less
+    likely than one it lacks; ``agreement``), then by its rank."""
+    agreement = getattr(variant, "agreement", None)
+    return (-(agreement(source) if agreement is not None and source else 0),
+            getattr(variant, "rank", 1))
 
 
 class Checks:
@@ -656,10 +670,12 @@ class Checks:
             if all(self._consistent(description, e) for e in self._evidence):
                 return description
         names = _determined([v for v in self._variants or [] if getattr(v, "rank", 1) < FITTED])
+        source = answer_source(self.exercise) if answer_source is not None else None
+        names.sort(key=lambda v: _likeness(v, source))
         # Two mistakes that give the same on every check are both named: the checks cannot
         # tell them apart (a scheduler never stepped, or made anew at each pass).
-        rank = getattr(names[0], "rank", 1) if names else None
-        alike = list(dict.fromkeys(v[0] for v in names if getattr(v, "rank", 1) == rank))
+        rank = _likeness(names[0], source) if names else None
+        alike = list(dict.fromkeys(v[0] for v in names if _likeness(v, source) == rank))
         # Without a wrong value (or an error quoting sizes or types) to match, only the one
         # or two variants left, among all the variants tried, are named, and only when a
         # failed check was a property the answer lacks (a bare IndexError alone is what many

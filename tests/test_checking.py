@@ -301,6 +301,36 @@ def test_the_grader_names_the_variant_answer_a_wrong_answer_matches(capsys, monk
         in capsys.readouterr().out
 
 
+def test_of_variants_alike_on_every_check_the_one_the_answers_calls_side_with_comes_first(
+        capsys, monkeypatch):
+    from autograder.mutation.mutants import Variant
+    from course_checks import checking
+
+    # Masking after the softmax, or not masking at all, give the same weights; the answer
+    # makes no `masked_fill` call, so the step left out is named, not the order.
+    reference = ("def weights(s, m):\n    s = s.masked_fill(m, -1e9)\n"
+                 "    return torch.softmax(s, -1)\n")
+    unmasked = {"weights": lambda s, m: torch.softmax(s, -1)}
+    variants = [
+        Variant("runs the softmax before the mask", unmasked, "def weights(s, m):\n"
+                "    p = torch.softmax(s, -1)\n    s = s.masked_fill(m, -1e9)\n    return p\n",
+                reference),
+        Variant("leaves out the mask", unmasked,
+                "def weights(s, m):\n    return torch.softmax(s, -1)\n", reference)]
+    monkeypatch.setattr(checking, "variant_answers", lambda exercise: variants)
+    answer = "def weights(s, m):\n    return torch.softmax(s, dim=-1)\n"
+    both = "runs the softmax before the mask, or one that leaves out the mask."
+    for source, named in ((answer, "leaves out the mask."), (None, both)):
+        monkeypatch.setattr(checking, "answer_source", lambda exercise, s=source: s)
+        namespace = {"weights": unmasked["weights"], "s": torch.arange(4.0).reshape(2, 2),
+                     "m": torch.tensor([[False, True], [False, False]])}
+        checks = Checks("Exercise W", points=1)
+        checks.close("a masked row", eval("lambda: weights(s, m)", namespace),  # noqa: S307
+                     torch.softmax(namespace["s"].masked_fill(namespace["m"], -1e9), -1))
+        checks.score()
+        assert f"This matches an answer that {named}" in capsys.readouterr().out
+
+
 def test_a_variant_stands_in_for_an_answer_passed_to_a_helper(capsys, monkeypatch):
     from course_checks import checking
 

@@ -353,3 +353,23 @@ return total
     assert any(d.startswith("makes `total = 0` inside the loop") for d in found), found
     assert not any(d.startswith("makes `scale = 2`") for d in found)  # read, never changed
     assert not any("reverse order" in d or "last item" in d for d in found)  # range(3)
+
+
+def test_a_variant_reads_how_far_an_answers_calls_side_with_it():
+    from autograder.mutation.mutants import Variant, answer_sources
+
+    reference = "def f(x):\n    x = x.clamp(0)\n    return torch.exp(x).sum(-1)\n"
+    left_out = Variant("leaves out the clamp", {}, "def f(x):\n    return torch.exp(x).sum(-1)\n",
+                       reference)
+    assert left_out.agreement("def f(x):\n    return x.exp().sum(dim=-1)\n") == 1  # no clamp
+    assert left_out.agreement("def f(x):\n    return torch.clamp(x, 0).exp().sum(1)\n") == -1
+    assert left_out.agreement("def f(x:\n") == 0  # not Python: read as nothing either way
+    swapped = Variant("sums first", {}, "def f(x):\n    x = x.sum(-1)\n    return torch.exp("
+                      "x.clamp(0))\n", reference)
+    assert swapped.agreement("def f(x):\n    return x\n") == 0  # the same calls: no side
+    notebook = {"cells": [
+        {"cell_type": "code", "source": "def f(x):\n    return x\n",
+         "metadata": {"nbgrader": {"grade_id": "ex1_f", "solution": True}}},
+        {"cell_type": "code", "source": ["checks = Checks('Exercise 1 · f', points=1)\n"],
+         "metadata": {"nbgrader": {"grade_id": "ex1_tests", "grade": True}}}]}
+    assert answer_sources(notebook) == {"Exercise 1 · f": "def f(x):\n    return x\n"}

@@ -44,7 +44,7 @@ from traitlets import Float, Integer, Unicode
 from autograder.cells import grade_id, source
 from autograder.grading.normalise import Course, first_line
 from autograder.kernels import cpu
-from autograder.mutation.mutants import VariantAnswers
+from autograder.mutation.mutants import VariantAnswers, answer_sources
 from autograder.trusted import uses
 from autograder.trusted.checker import MAX_REQUESTS, Checker, KernelLink, error_lines
 from course_checks import cell_errors, checking, selfcheck
@@ -131,6 +131,10 @@ class SafeExecute(Execute):
             with open(self.reference) as source:
                 reference = json.load(source)
             checking.variant_answers = VariantAnswers(reference)
+        try:  # the answers as text, for naming only: read, never run
+            checking.answer_source = answer_sources(nb).get
+        except Exception:  # noqa: BLE001 - a notebook beyond reading names by the checks alone
+            checking.answer_source = None
         self._read_sources(nb, reference)
         self._output_chars: dict[int, int] = {}
         if self.workdir:

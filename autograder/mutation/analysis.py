@@ -45,6 +45,7 @@ from autograder.mutation.mutants import (
     NEVER_EQUIVALENT,
     Mutant,
     VariantAnswers,
+    answer_sources,
     code_cells,
     defined_names,
     mutants,
@@ -223,19 +224,25 @@ def feedback(path: Path, answers: dict[str, str], variants: bool = True
     """The reports and scores a submission gets from the trusted checks, mutants naming
     included (``variants``; without them, what the student's own checks say), without
     nbgrader: ``answers`` replace solution cells by grade id."""
-    notebook = json.loads(path.read_text())
-    for cell in notebook["cells"]:
-        grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
-        if grade_id in answers:
-            cell["source"] = answers[grade_id]
+    notebook = _with_answers(json.loads(path.read_text()), answers)
     checking.variant_answers = VariantAnswers(json.loads(path.read_text())) if variants \
         else None
+    checking.answer_source = answer_sources(notebook).get
     selfcheck.forget()
     checker = Checker(None, SECRET)
     reports = {}
     with _as_graded(path.parent):
         _run_cells(notebook, checker, reports)
     return reports
+
+
+def _with_answers(notebook: dict, answers: dict[str, str]) -> dict:
+    """``notebook`` with ``answers`` in place of the solution cells of the same grade id."""
+    for cell in notebook["cells"]:
+        grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+        if grade_id in answers:
+            cell["source"] = answers[grade_id]
+    return notebook
 
 
 def _run_cells(notebook: dict, checker: Checker, reports: dict) -> None:
@@ -278,6 +285,8 @@ def graded_answers(path: Path, answers: list[tuple[dict[str, str], set[str]]],
             for index, (answer, tests) in enumerate(answers):
                 starts = [i for i, (cell, _) in enumerate(ran) if cell in answer]
                 if grade_id in tests and starts:
+                    checking.answer_source = answer_sources(
+                        _with_answers(json.loads(json.dumps(notebook)), answer)).get
                     graded = _in_fork(lambda a=answer, c=ran[starts[0]:], t=text, i=index:
                                       _graded(checker, c, a, t, passing[i]), TIME_LIMIT * 4)
                     results[index][grade_id] = (graded.get("score"),

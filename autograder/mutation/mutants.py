@@ -16,6 +16,7 @@ an exercise's checks catch; the grader names the one a wrong answer matches.
 from __future__ import annotations
 
 import ast
+import collections
 import contextlib
 import copy
 import functools
@@ -1171,6 +1172,56 @@ def solution_cells(notebook: dict) -> dict[str, str]:
     return {f"{prefix}_tests": "\n\n".join(texts) for prefix, texts in found.items()}
 
 
+@functools.lru_cache(maxsize=256)
+def calls(source: str) -> collections.Counter | None:
+    """How many times ``source`` calls each function or method, by its last name
+    (``torch.softmax`` and ``F.softmax`` are both ``softmax``); None when it does not parse.
+    A student's answer is read here as text, never run."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    return collections.Counter(
+        node.func.id if isinstance(node.func, ast.Name) else node.func.attr
+        for node in ast.walk(tree) if isinstance(node, ast.Call)
+        and isinstance(node.func, (ast.Name, ast.Attribute)))
+
+
+class Variant(tuple):
+    """(description, {name: function}) of one mutant, with what it calls and what the
+    reference calls, to tell how far an answer's own calls side with it."""
+
+    def __new__(cls, description: str, functions: dict, source: str, reference: str):
+        variant = super().__new__(cls, (description, functions))
+        variant.source, variant.reference = source, reference
+        return variant
+
+    def agreement(self, answer: str) -> int:
+        """+1 for each call the mutant makes more or fewer times than the reference that the
+        answer too makes more or fewer times (a step left out that the answer lacks as
+        well), −1 for each that the answer makes as often as the reference (a step left
+        out that the answer has); 0 when no call changed, or the answer does not parse."""
+        mutant, reference, own = calls(self.source), calls(self.reference), calls(answer)
+        if mutant is None or reference is None or own is None:
+            return 0
+        return sum(1 if (own[name] > reference[name]) == (mutant[name] > reference[name])
+                   and own[name] != reference[name] else -1
+                   for name in set(mutant) | set(reference) if mutant[name] != reference[name])
+
+
+def answer_sources(notebook: dict) -> dict[str, str]:
+    """Exercise title -> the source of its answer cells, as ``notebook`` holds them (a
+    submission's, with or without the solution markers)."""
+    cells = list(code_cells(notebook))
+    found: dict[str, list[str]] = {}
+    for grade_id, meta, text in cells:
+        if grade_id and meta.get("solution"):
+            found.setdefault(grade_id.split("_")[0], []).append(text)
+    return {title(text, grade_id): "\n\n".join(found[grade_id.split("_")[0]])
+            for grade_id, meta, text in cells
+            if grade_id and meta.get("grade") and grade_id.split("_")[0] in found}
+
+
 class VariantAnswers:
     """The mutants of a source notebook's reference answers, as working functions, for
     the grader to name the one a wrong answer matches (``checking.variant_answers``).
@@ -1218,8 +1269,9 @@ class VariantAnswers:
             for mutant in mutants(source) if source else []:
                 space = dict(self._reference())
                 if self._run(mutant.source, space):
-                    found.append((mutant.description,
-                                  {name: space[name] for name in defined_names(source)}))
+                    found.append(Variant(mutant.description,
+                                         {name: space[name] for name in defined_names(source)},
+                                         mutant.source, source))
             if source:
                 found += families(source, self._reference(), defined_names(source))
             self._built[exercise] = found
