@@ -13,10 +13,10 @@ from autograder.mutation import power
 
 # set -> (answers that keep their points, named correctly, named wrongly) when last measured;
 # set C's keeper returns float32 for float64 inputs, which every check compares by value;
-# set D's returns notebook 07's accuracy as a 0-d tensor, which the course accepts; set E was
-# measured once as it came and never tuned on
+# set D's returns notebook 07's accuracy as a 0-d tensor, which the course accepts; set E,
+# measured as it came in round 5 (160 and 4), was tuned on in round 6
 MEASURED = {"set_a": (0, 163, 13), "set_b": (0, 129, 8), "set_c": (1, 40, 4),
-            "set_d": (1, 67, 5), "set_e": (0, 160, 4)}
+            "set_d": (1, 67, 5), "set_e": (0, 162, 3)}
 
 
 # The names are held to their figures on the sets that cover every notebook; sets A to C are

@@ -367,6 +367,9 @@ def test_a_variant_reads_how_far_an_answers_calls_side_with_it():
     swapped = Variant("sums first", {}, "def f(x):\n    x = x.sum(-1)\n    return torch.exp("
                       "x.clamp(0))\n", reference)
     assert swapped.agreement("def f(x):\n    return x\n") == 0  # the same calls: no side
+    last_only = Variant("the last only", {}, reference.replace("torch.exp(x)",
+                        "list(torch.exp(x))[-1]"), reference)
+    assert last_only.agreement("def f(x):\n    return x\n") == 0  # `list` is the mutant's own
     notebook = {"cells": [
         {"cell_type": "code", "source": "def f(x):\n    return x\n",
          "metadata": {"nbgrader": {"grade_id": "ex1_f", "solution": True}}},

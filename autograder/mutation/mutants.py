@@ -1197,16 +1197,17 @@ class Variant(tuple):
         return variant
 
     def agreement(self, answer: str) -> int:
-        """+1 for each call the mutant makes more or fewer times than the reference that the
-        answer too makes more or fewer times (a step left out that the answer lacks as
-        well), −1 for each that the answer makes as often as the reference (a step left
-        out that the answer has); 0 when no call changed, or the answer does not parse."""
+        """+1 for each of the reference's calls that the mutant makes more or fewer times and
+        the answer too (a step left out that the answer lacks as well), −1 for each that the
+        answer makes as often as the reference (a step left out that the answer has); 0 when
+        none changed, or the answer does not parse. A call the reference never makes is how
+        a mutant is built (`list(blocks)[-1:]`), not what it is about: it does not count."""
         mutant, reference, own = calls(self.source), calls(self.reference), calls(answer)
         if mutant is None or reference is None or own is None:
             return 0
         return sum(1 if (own[name] > reference[name]) == (mutant[name] > reference[name])
                    and own[name] != reference[name] else -1
-                   for name in set(mutant) | set(reference) if mutant[name] != reference[name])
+                   for name in reference if mutant[name] != reference[name])
 
 
 def answer_sources(notebook: dict) -> dict[str, str]:
