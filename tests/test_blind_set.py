@@ -2,8 +2,8 @@
 keywords compile. (Whether the grader scores and names the answers is measured elsewhere.)
 
 Set A and set B were written by two authors, each blind to the other's set and to the checks,
-set C (notebooks 09 and 10) by a third, sets D and E (all notebooks) by a fourth and a fifth
-(tests/blind/README.md)."""
+set C (notebooks 09 and 10) by a third, sets D, E and F (all notebooks) by a fourth, a fifth
+and a sixth (tests/blind/README.md)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,8 @@ FIELDS = {"notebook", "cell", "code", "correct", "mistake", "keywords", "kind"}
 # notebooks they cover
 EARLIER = {f"0{n}" for n in range(1, 9)}
 SETS = {"set_a": (80, 25, EARLIER), "set_b": (72, 16, EARLIER), "set_c": (40, 10, {"09", "10"}),
-        "set_d": (70, 10, EARLIER | {"09", "10"}), "set_e": (150, 40, EARLIER | {"09", "10"})}
+        "set_d": (70, 10, EARLIER | {"09", "10"}), "set_e": (150, 40, EARLIER | {"09", "10"}),
+        "set_f": (80, 15, EARLIER | {"09", "10"})}
 
 
 def answers(name: str) -> list[dict]:
@@ -62,7 +63,7 @@ def test_entry(name, index):
     if entry["correct"]:
         assert entry["mistake"] == "" and entry["keywords"] == []
         return
-    assert entry["mistake"] and 2 <= len(entry["keywords"]) <= 5
+    assert entry["mistake"] and 1 <= len(entry["keywords"]) <= 5  # set F has two of one
     patterns = [re.compile(k, re.IGNORECASE) for k in entry["keywords"]]
     # the set's own description is one that the keywords accept
     assert any(p.search(entry["mistake"]) for p in patterns), entry["mistake"]
