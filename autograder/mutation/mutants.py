@@ -1163,11 +1163,12 @@ def title(test_source: str, fallback: str = "") -> str:
     return match.group(1) if match else fallback
 
 
-def solution_cells(notebook: dict) -> dict[str, str]:
-    """Test cell id (``exN_tests``) -> the source of exercise N's solution cells."""
+def solution_cells(notebook: dict, marked: bool = True) -> dict[str, str]:
+    """Test cell id (``exN_tests``) -> the source of exercise N's solution cells (``marked``:
+    only those holding a solution; without, as a submission holds them)."""
     found: dict[str, list[str]] = {}
     for grade_id, meta, text in code_cells(notebook):
-        if grade_id and meta.get("solution") and "### BEGIN SOLUTION" in text:
+        if grade_id and meta.get("solution") and (not marked or "### BEGIN SOLUTION" in text):
             found.setdefault(grade_id.split("_")[0], []).append(text)
     return {f"{prefix}_tests": "\n\n".join(texts) for prefix, texts in found.items()}
 
@@ -1213,14 +1214,9 @@ class Variant(tuple):
 def answer_sources(notebook: dict) -> dict[str, str]:
     """Exercise title -> the source of its answer cells, as ``notebook`` holds them (a
     submission's, with or without the solution markers)."""
-    cells = list(code_cells(notebook))
-    found: dict[str, list[str]] = {}
-    for grade_id, meta, text in cells:
-        if grade_id and meta.get("solution"):
-            found.setdefault(grade_id.split("_")[0], []).append(text)
-    return {title(text, grade_id): "\n\n".join(found[grade_id.split("_")[0]])
-            for grade_id, meta, text in cells
-            if grade_id and meta.get("grade") and grade_id.split("_")[0] in found}
+    answers = solution_cells(notebook, marked=False)
+    return {title(text, grade_id): answers[grade_id]
+            for grade_id, _, text in code_cells(notebook) if grade_id in answers}
 
 
 class VariantAnswers:
