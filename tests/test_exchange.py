@@ -1,19 +1,23 @@
 """nbgrader's exchange, end to end, with nbgrader's own commands and `make grade`'s pipeline.
 
-The instructor releases an assignment into the exchange; a student fetches it, answers it
-and submits it; the instructor collects the submissions, grades them with the course's
-pipeline (`python -m autograder.grading`, what `make grade` runs) and releases the feedback;
-the student fetches it. Each side runs in its own folder, as on a shared machine or a hub.
+On a course as a fresh clone has it (the release in notebooks/, no gradebook yet), the
+instructor releases an assignment into the exchange; a student fetches it, answers it and
+submits it; the instructor collects the submissions (which makes the gradebook, empty of
+assignments), grades them with the course's pipeline (`python -m autograder.grading`, what
+`make grade` runs) together with a student imported from a plain folder, and releases the
+whole class's feedback; the student fetches theirs. Each side runs in its own folder, as on
+a shared machine or a hub (tests/test_hub.py runs the same round through a real JupyterHub).
 """
 
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 
 import pytest
-from conftest import REPO, load, plain_course, solution_sources, student_submission, tool_env
+from conftest import REPO, load, solution_sources, student_submission, tool_env
 
 from autograder.kernels import sandbox
 
@@ -28,10 +32,22 @@ def run(cwd, *command, env):
     return result
 
 
+def fresh_clone(course, assignments):
+    """The parts of a fresh clone that nbgrader's commands read: the sources, the committed
+    release in notebooks/ and the configuration; no grading/ folder, so no gradebook."""
+    for assignment in assignments:
+        for folder in ("solutions", "notebooks"):
+            shutil.copytree(REPO / folder / assignment, course / folder / assignment)
+    shutil.copytree(REPO / "autograder", course / "autograder",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(REPO / "nbgrader_config.py", course)
+    return course
+
+
 def test_release_fetch_submit_collect_grade_and_feedback(tmp_path):
     if not sandbox.available():
         pytest.skip("bubblewrap (bwrap) is not installed: `make test` installs it with apt")
-    course = plain_course(tmp_path / "course", [A])  # generate_assignment done: notebooks/
+    course = fresh_clone(tmp_path / "course", [A])
     exchange = tmp_path / "exchange"
     exchange.mkdir()
     instructor = {k: v for k, v in tool_env().items() if k != "JUPYTER_CONFIG_PATH"}
@@ -52,15 +68,23 @@ def test_release_fetch_submit_collect_grade_and_feedback(tmp_path):
 
     run(course, *nbgrader, "collect", A, f"--Exchange.root={exchange}", env=instructor)
     (submitted,) = (course / "grading" / "submitted").iterdir()
+    # A student whose notebook came another way (a learning platform's download): no
+    # hand-in time, no key from the exchange.
+    imported = tmp_path / "downloads" / "carol" / "01.ipynb"
+    imported.parent.mkdir(parents=True)
+    imported.write_text(json.dumps(answered))
     grade = run(REPO, sys.executable, "-m", "autograder.grading", "--grading",
-                str(course / "grading"), "--assignment", A, env=instructor)
-    assert f"{A}: 1 students" in grade.stdout, grade.stdout
-    result = json.loads((course / "grading" / "autograded" / submitted.name / A
-                         / "grading_result.json").read_text())
-    assert result["status"] == "graded" and result["score"] == result["max_score"] == 10
+                str(course / "grading"), "--assignment", A, "--import",
+                str(imported.parent.parent), env=instructor)
+    assert f"{A}: 2 students" in grade.stdout, grade.stdout
+    for name in (submitted.name, "carol"):
+        result = json.loads((course / "grading" / "autograded" / name / A
+                             / "grading_result.json").read_text())
+        assert result["status"] == "graded" and result["score"] == result["max_score"] == 10
 
-    run(course, *nbgrader, "release_feedback", A, f"--Exchange.root={exchange}",
-        env=instructor)
+    released = run(course, *nbgrader, "release_feedback", A, f"--Exchange.root={exchange}",
+                   env=instructor)
+    assert "Releasing feedback for student 'carol'" in released.stderr  # passed over, no stop
     run(home, *nbgrader, "fetch_feedback", A, *flags, env=student)
     (page,) = (home / A / "feedback").rglob(f"{A}.html")
     text = page.read_text()

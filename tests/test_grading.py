@@ -406,7 +406,7 @@ from pathlib import Path
 import nbformat
 from nbclient import NotebookClient
 from autograder.grading import worker
-kernel = worker._prepare_process(Path(sys.argv[1]), True, worker.Limits())
+kernel = worker._prepare_process(Path(sys.argv[1]), True, worker.Limits(), True)
 from jupyter_client.manager import KernelManager
 printed = []
 CODE = ["import sys; print('torch' in sys.modules); import torch; torch.planted = 1",
@@ -499,3 +499,109 @@ def test_every_assignments_reference_answers_earn_full_marks_through_the_wall(tm
                             .read_text())
         short = {cell: g for cell, g in result["grades"].items() if g["score"] != g["max"]}
         assert result["grades"] and not short, (assignment, short, result["reason"])
+
+
+class AlwaysFails:
+    """A pool on which the grader fails on every notebook, as it does when its kernels stop
+    starting half-way through a class."""
+
+    def run(self, function, jobs):
+        for job in jobs:
+            yield {"student": job.student, "assignment": job.assignment, "status": "error",
+                   "reason": "the grader failed (RuntimeError); the full log is in logs/",
+                   "log": "RuntimeError: the kernel zygote did not start\n", "grades": {},
+                   "comments": {}, "events": [], "notebook": None, "feedback": None,
+                   "sha256": "", "timestamp": None}
+
+    alone = run
+
+
+def test_a_grader_failure_keeps_the_earlier_grade_and_is_graded_again(graded, tmp_path):
+    grading = tmp_path / "grading"
+    shutil.copytree(graded["course"].grading, grading)
+    for student in (grading / "submitted").iterdir():  # two students, to grade quickly
+        if student.name not in ("solution", "blank"):
+            shutil.rmtree(student)
+    course = pipeline.Course(REPO, grading)
+    page = course.feedback / "solution" / A / f"{A}.html"
+    before = page.read_bytes()
+
+    pipeline.grade_class(course, AlwaysFails(), [A], LIMITS, regrade=True, progress=False)
+    from nbgrader.api import Gradebook
+
+    with Gradebook(f"sqlite:///{course.gradebook}") as gradebook:
+        assert gradebook.find_submission_notebook(A, A, "solution").score == FULL
+    assert page.read_bytes() == before
+    rows = {row["student"]: row for row in csv.DictReader((grading / "grades.csv").open())}
+    assert float(rows["solution"]["score"]) == FULL and rows["solution"]["status"] == "error"
+    assert "the grade shown is the earlier one, kept" in rows["solution"]["notes"]
+    assert "the kernel zygote did not start" in (grading / "logs/solution" / f"{A}.log"
+                                                 ).read_text()
+    # The next run grades them again, though their files did not change.
+    jobs, done = pipeline.find_jobs(course, [A], LIMITS, regrade=False)
+    assert sorted(job.student for job in jobs) == ["blank", "solution"] and done == 0
+    pipeline.grade_class(course, LocalPool(2), [A], LIMITS, progress=False)
+    assert not list(grading.glob(f"autograded/*/{A}/{pipeline.FAILURE}"))
+    rows = {row["student"]: row for row in csv.DictReader((grading / "grades.csv").open())}
+    assert rows["solution"]["status"] == rows["blank"]["status"] == "graded"
+
+
+REFUSED_BWRAP = """#!/bin/sh
+echo "bwrap: setting up uid map: Permission denied" >&2
+exit 1
+"""
+
+
+def files_of(folder: Path) -> dict[str, tuple[int, int]]:
+    return {str(p.relative_to(folder)): (p.stat().st_size, p.stat().st_mtime_ns)
+            for p in folder.rglob("*") if p.is_file()}
+
+
+def test_a_sandbox_that_cannot_start_stops_grading_before_anyone(graded, tmp_path):
+    """As on Ubuntu 24.04, where bwrap is installed but user namespaces are refused."""
+    grading = tmp_path / "grading"
+    shutil.copytree(graded["course"].grading, grading)
+    fake = tmp_path / "bin" / "bwrap"
+    fake.parent.mkdir()
+    fake.write_text(REFUSED_BWRAP)
+    fake.chmod(0o755)
+    before = files_of(grading)
+    env = {**os.environ, "PATH": f"{fake.parent}{os.pathsep}{os.environ['PATH']}"}
+    command = [sys.executable, "-m", "autograder.grading", "--grading", str(grading),
+               "--assignment", A, "--regrade"]
+    stopped = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=300,
+                             env=env)
+    assert stopped.returncode == 2
+    said = stopped.stderr.strip()
+    assert said.startswith("Nobody was graded: bubblewrap cannot start a sandbox here (bwrap: "
+                           "setting up uid map: Permission denied)"), said
+    assert "GRADE_ARGS=--unwalled" in said and "\n" not in said and "Traceback" not in said
+    assert files_of(grading) == before  # every earlier grade, page and row as it was
+
+    # Asked for, grading goes on without walls, and the report says so.
+    for student in (grading / "submitted").iterdir():
+        if student.name != "blank":
+            shutil.rmtree(student)
+    unwalled = subprocess.run([*command, "--unwalled"], cwd=REPO, capture_output=True,
+                              text=True, timeout=600, env=env)
+    assert unwalled.returncode == 0, unwalled.stderr[-3000:]
+    report = (grading / "report.md").read_text()
+    assert "Graded without the sandbox, as asked (--unwalled)" in report.split("##")[0]
+    assert json.loads((grading / "autograded/blank" / A / pipeline.RESULT).read_text()
+                      )["status"] == "graded"
+
+
+def test_a_zygote_that_cannot_start_says_what_bubblewrap_said(tmp_path):
+    fake = tmp_path / "bin" / "bwrap"
+    fake.parent.mkdir()
+    fake.write_text(REFUSED_BWRAP)
+    fake.chmod(0o755)
+    probe = ("from pathlib import Path; import sys\n"
+             "from autograder.kernels import forkserver\n"
+             "try:\n    forkserver.start_zygote(Path(sys.argv[1]), Path(sys.argv[1]))\n"
+             "except RuntimeError as error:\n    print(error)\n")
+    out = subprocess.run([sys.executable, "-c", probe, str(tmp_path)], cwd=REPO, text=True,
+                         capture_output=True, timeout=120,
+                         env={**os.environ, "PATH": f"{fake.parent}:{os.environ['PATH']}"})
+    assert out.stdout.strip() == ("the kernel zygote did not start (bwrap: setting up uid "
+                                  "map: Permission denied)"), out.stderr

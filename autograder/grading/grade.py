@@ -28,10 +28,12 @@ import secrets
 import shutil
 import sys
 import tempfile
+import time
 import warnings
+from datetime import UTC, datetime
 from pathlib import Path
 
-from autograder.grading import intake, report
+from autograder.grading import intake, privacy, report
 from autograder.grading.executors import DaskCluster, LocalPool
 from autograder.grading.worker import Job, Limits, grade
 from autograder.kernels import sandbox
@@ -39,6 +41,7 @@ from autograder.releases import release
 
 COURSE = Path(__file__).resolve().parents[2]
 RESULT = "grading_result.json"  # next to each autograded notebook: the marker of a finished job
+FAILURE = "grading_failure.json"  # beside it: the newest try failed (graded again next run)
 
 
 class Course:
@@ -58,6 +61,9 @@ class Course:
 
     def result_path(self, student: str, assignment: str) -> Path:
         return self.autograded / student / assignment / RESULT
+
+    def failure_path(self, student: str, assignment: str) -> Path:
+        return self.autograded / student / assignment / FAILURE
 
     def secret(self, student: str, assignment: str, submission: str = "") -> str:
         """The seed secret of one student's hidden checks: derived from the course's secret
@@ -115,7 +121,11 @@ def import_folder(course: Course, folder: Path) -> tuple[list[str], list[tuple[s
 
 def prepare_gradebooks(course: Course) -> None:
     """A template gradebook (every assignment, no students) that workers copy, and the
-    instructor's gradebook with the same assignments."""
+    instructor's gradebook with the same assignments. nbgrader's own commands (``collect``,
+    the Formgrader) may have made the instructor's gradebook first, with students and no
+    assignment: the missing assignments are added to it, and what it holds is kept."""
+    from nbgrader.api import Gradebook
+
     course.grading.mkdir(parents=True, exist_ok=True)
     if not course.template.exists():
         with tempfile.TemporaryDirectory() as tmp:
@@ -123,6 +133,12 @@ def prepare_gradebooks(course: Course) -> None:
             shutil.copyfile(Path(tmp) / "template.db", course.template)
     if not course.gradebook.exists():
         shutil.copyfile(course.template, course.gradebook)
+        return
+    with Gradebook(f"sqlite:///{course.gradebook}") as gradebook:
+        recorded = {assignment.name for assignment in gradebook.assignments}
+    if missing := [a for a in course.assignments() if a not in recorded]:
+        with tempfile.TemporaryDirectory() as tmp:
+            release.generate(Path(tmp) / "release", course.gradebook, missing)
 
 
 def find_jobs(course: Course, assignments: list[str], limits: Limits, regrade: bool,
@@ -134,7 +150,8 @@ def find_jobs(course: Course, assignments: list[str], limits: Limits, regrade: b
 
     def job(student, assignment, path="", refusal="", digest=""):
         return Job(student, assignment, str(path), str(course.root), str(course.template),
-                   limits, forked, course.secret(student, assignment, digest), refusal)
+                   limits, forked, course.secret(student, assignment, digest), refusal,
+                   sandbox.walled())
 
     for path in sorted(course.submitted.glob("*/*/*.ipynb")):
         student, assignment = path.parent.parent.name, path.parent.name
@@ -149,7 +166,8 @@ def find_jobs(course: Course, assignments: list[str], limits: Limits, regrade: b
             jobs.append(job(student, assignment, refusal=str(reason)))
             continue
         marker = course.result_path(student, assignment)
-        if not regrade and marker.exists():
+        failed = course.failure_path(student, assignment).exists()  # graded again until it works
+        if not regrade and not failed and marker.exists():
             if json.loads(marker.read_text()).get("sha256") == digest:
                 done += 1
                 continue
@@ -162,13 +180,52 @@ def find_jobs(course: Course, assignments: list[str], limits: Limits, regrade: b
 EXCHANGE_FILES = ("timestamp.txt", "submission_secret.txt")  # beside a collected submission
 
 
+def _write(path: Path, data: str | bytes) -> None:
+    """Replace ``path`` whole, whatever its mode (nbgrader leaves its files read-only, which
+    stops a plain write by anyone but root), and never half-written."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(f".{path.name}.{secrets.token_hex(4)}")
+    temporary.write_bytes(data.encode() if isinstance(data, str) else data)
+    os.replace(temporary, path)
+
+
+def _exchange_files(course: Course, student: str, assignment: str, timestamp: str | None
+                    ) -> dict[str, bytes]:
+    """What `nbgrader release_feedback` reads beside each feedback page: the hand-in time and
+    the key the page is released under. A submission collected from the exchange has both; an
+    imported one has neither, and gets a time and a key of its own, so that releasing the
+    class's feedback passes over it (nobody holds that key) instead of stopping."""
+    files = {}
+    for name in EXCHANGE_FILES:
+        try:
+            files[name] = intake.read(course.submitted / student / assignment / name, limit=4096)
+        except intake.Refused:  # missing, or not a plain file of its own
+            pass
+    if "timestamp.txt" not in files:  # when the file came in: imported, or copied by hand
+        notebook = course.submitted / student / assignment / f"{assignment}.ipynb"
+        when = datetime.fromtimestamp(notebook.stat().st_mtime if notebook.exists() else
+                                      time.time(), UTC)
+        files["timestamp.txt"] = (timestamp or f"{when:%Y-%m-%d %H:%M:%S.%f} UTC").encode()
+    files.setdefault("submission_secret.txt", secrets.token_hex(64).encode())
+    return files
+
+
 def merge(course: Course, result: dict) -> None:
-    """Record one result: gradebook rows, autograded notebook, feedback, then the marker."""
+    """Record one result: gradebook rows, autograded notebook, feedback, then the marker. A
+    grader failure changes none of them: it is recorded beside them, an earlier grade is
+    kept, and the next run grades the student again."""
     from nbgrader.api import Gradebook
     from nbgrader.utils import parse_utc
     from sqlalchemy.exc import SAWarning
 
     student, assignment = result["student"], result["assignment"]
+    folder = course.autograded / student / assignment
+    if result.get("log"):  # a grader failure: the sentence is in the report, the log here
+        _write(course.grading / f"logs/{student}/{assignment}.log", result["log"])
+    if result["status"] == "error":
+        summary = {k: v for k, v in result.items() if k not in ("notebook", "feedback", "log")}
+        _write(folder / FAILURE, json.dumps(summary, indent=1))
+        return
     with Gradebook(f"sqlite:///{course.gradebook}") as gradebook, warnings.catch_warnings():
         warnings.simplefilter("ignore", SAWarning)  # nbgrader's own ORM chatter
         gradebook.update_or_create_student(student)
@@ -187,33 +244,43 @@ def merge(course: Course, result: dict) -> None:
         result["exercises"] = {
             row.name: [row.score, row.max_score] for row in notebook.grades
         }
-    folder = course.autograded / student / assignment
     folder.mkdir(parents=True, exist_ok=True)
     if result["notebook"]:
-        (folder / f"{assignment}.ipynb").write_text(result["notebook"])
+        _write(folder / f"{assignment}.ipynb", result["notebook"])
         autograded = json.loads(result["notebook"])
         result["diagnoses"] = report.diagnoses(autograded)
         result["titles"] = report.titles(autograded)
         result["untouched"] = report.untouched(autograded)
+    feedback = course.feedback / student / assignment
     if result["feedback"]:
-        page = course.feedback / student / assignment / f"{assignment}.html"
-        page.parent.mkdir(parents=True, exist_ok=True)
-        page.write_text(result["feedback"])
+        _write(feedback / f"{assignment}.html", result["feedback"])
     # What nbgrader's own steps carry along, and `nbgrader release_feedback` reads.
-    for name in EXCHANGE_FILES:
-        try:
-            kept = intake.read(course.submitted / student / assignment / name, limit=4096)
-        except intake.Refused:  # missing, or not a plain file: nothing to carry
-            continue
-        for where in (folder, course.feedback / student / assignment):
+    for name, data in _exchange_files(course, student, assignment, result["timestamp"]).items():
+        for where in (folder, feedback):
             if where.exists():
-                (where / name).write_bytes(kept)
-    if result.get("log"):  # a grader failure: the sentence is in the report, the log here
-        log = course.grading / f"logs/{student}/{assignment}.log"
-        log.parent.mkdir(parents=True, exist_ok=True)
-        log.write_text(result["log"])
+                _write(where / name, data)
     summary = {k: v for k, v in result.items() if k not in ("notebook", "feedback", "log")}
-    (folder / RESULT).write_text(json.dumps(summary, indent=1))  # last: marks the job done
+    _write(folder / RESULT, json.dumps(summary, indent=1))  # last: marks the job done
+    course.failure_path(student, assignment).unlink(missing_ok=True)
+
+
+def outcomes(course: Course) -> list[dict]:
+    """Every student's standing result, for the report: the newest grade, or, where the grader
+    failed on the newest try, that failure, with the grade it keeps from before if any."""
+    found = []
+    for folder in sorted(p for p in course.autograded.glob("*/*") if p.is_dir()):
+        graded, failed = folder / RESULT, folder / FAILURE
+        result = json.loads(graded.read_text()) if graded.exists() else None
+        if failed.exists():
+            failure = json.loads(failed.read_text())
+            if result is None:
+                result = failure
+            else:
+                result.update(status="error", reason=f"{failure['reason']}; the grade shown "
+                              "is the earlier one, kept")
+        if result is not None:
+            found.append(result)
+    return found
 
 
 # Events that say a limit stopped the notebook (a cell, the notebook's budget, the kernel);
@@ -255,17 +322,45 @@ def finish(result: dict, first: dict | None = None) -> dict:
     return result
 
 
+class NoSandbox(Exception):
+    """No sandbox starts here, and the instructor did not ask to grade without one."""
+
+
+def walls(forked: bool, unwalled: bool) -> str:
+    """Decide, before anyone is graded, whether kernels are walled in; the report's note when
+    they are not. Raises ``NoSandbox``, with what to do, when no sandbox starts and the
+    instructor did not ask for ``--unwalled``."""
+    if unwalled:
+        os.environ[sandbox.WALLS_VARIABLE] = "0"
+        return ("Graded without the sandbox, as asked (--unwalled): student code could read "
+                "whatever this user can (the solutions, the gradebook, other students' work).")
+    if problem := sandbox.problem(forked):
+        raise NoSandbox(
+            f"Nobody was graded: {problem}, so student notebooks cannot be walled in. "
+            + ("Install Debian's or Ubuntu's bubblewrap (`make grade` does it when run as root)"
+               if not sandbox.available() else
+               "This machine refuses user namespaces to users other than root (Ubuntu 24.04 "
+               "does, through AppArmor): an administrator can allow them for bwrap (README, "
+               "\"Grading on a shared machine\"), or grade as root")
+            + "; or grade without walls, knowing that student code can then read what you "
+            "can: make grade GRADE_ARGS=--unwalled")
+    os.environ[sandbox.WALLS_VARIABLE] = "1"
+    return ""
+
+
 def grade_class(course: Course, executor, assignments: list[str] | None = None,
                 limits: Limits | None = None, regrade: bool = False, progress: bool = True,
-                forked: bool = True, refused: list[tuple[str, str, str]] = ()):
+                forked: bool = True, refused: list[tuple[str, str, str]] = (),
+                unwalled: bool = False):
     """Grade every submission (and record ``refused`` ones, from an import, as 0 with their
-    reason); write the grades, the report and the plot; the report's summary."""
+    reason); write the grades, the report and the plot; the report's summary. Before anyone
+    is graded: a sandbox must start here (``walls``), and the course is made private."""
     from tqdm.auto import tqdm
 
     os.environ["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"
-    if not sandbox.available():
-        print("Warning: bubblewrap (bwrap) is not installed, so student code runs with time and "
-              "memory limits but can read the course's files. `make grade` installs it as root.")
+    notes = [note for note in [walls(forked, unwalled)] if note]
+    for said in privacy.make_private([course.root, course.grading]):
+        print(f"Warning: {said}.")
     prepare_gradebooks(course)
     jobs, done = find_jobs(course, assignments or course.assignments(), limits or Limits(),
                            regrade, forked, refused)
@@ -282,8 +377,7 @@ def grade_class(course: Course, executor, assignments: list[str] | None = None,
         for result in executor.alone(grade, again):
             merge(course, finish(result, first[result["student"], result["assignment"]]))
             bar.update()
-    results = [json.loads(p.read_text()) for p in sorted(course.autograded.glob(f"*/*/{RESULT}"))]
-    return report.write(course, results)
+    return report.write(course, outcomes(course), notes)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -308,8 +402,15 @@ def main(argv: list[str] | None = None) -> int:
                         help="start every kernel afresh instead of forking it (slower)")
     parser.add_argument("--grading", type=Path, default=COURSE / "grading",
                         help="grading folder (default: grading/)")
+    parser.add_argument("--unwalled", action="store_true",
+                        help="grade without the sandbox (student code can read your files)")
     args = parser.parse_args(argv)
     course = Course(COURSE, args.grading)
+    try:
+        walls(args.forked, args.unwalled)  # before anything is imported, let alone graded
+    except NoSandbox as stop:
+        print(stop, file=sys.stderr)
+        return 2
     refused = []
     if args.folder:
         notes, refused = import_folder(course, args.folder)
@@ -319,7 +420,7 @@ def main(argv: list[str] | None = None) -> int:
     limits = Limits(args.cell_timeout, args.notebook_timeout, int(args.memory_gib * (1 << 30)),
                     cell_wall=args.cell_wall, notebook_wall=args.notebook_wall)
     summary = grade_class(course, executor, args.assignment, limits, args.regrade,
-                          forked=args.forked, refused=refused)
+                          forked=args.forked, refused=refused, unwalled=args.unwalled)
     print(report.plain(summary))
     return 0
 

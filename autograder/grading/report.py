@@ -107,7 +107,8 @@ def summary(results: list[dict]) -> str:
     names = _titles(results)
     lines = []
     for assignment, rows in sorted(by_assignment.items()):
-        scores = [r.get("score", 0) for r in rows]
+        # A student the grader failed on, with no earlier grade, has no score to count.
+        scores = [r["score"] for r in rows if "score" in r] or [0]
         maximum = _rounded(max(r.get("max_score", 0) for r in rows))
         median = _rounded(statistics.median(scores))
         lines.append(f"## {assignment}: {len(rows)} students, mean {statistics.mean(scores):.2f}"
@@ -171,7 +172,7 @@ def write_csv(path: Path, results: list[dict]) -> None:
                 else ""
                 for a, e in exercises
             ]
-            writer.writerow([_cell(r["student"]), r["assignment"], _rounded(r.get("score", 0)),
+            writer.writerow([_cell(r["student"]), r["assignment"], _rounded(r.get("score", "")),
                              _rounded(r.get("max_score", "")), r["status"], _cell(notes)]
                             + cells)
 
@@ -191,7 +192,7 @@ def plot(path: Path, results: list[dict]) -> None:
     for ax, name in zip(axes[0], names, strict=True):
         rows = by_assignment[name]
         maximum = _rounded(max(r.get("max_score", 0) for r in rows)) or 1
-        scores = [r.get("score", 0) for r in rows]
+        scores = [r["score"] for r in rows if "score" in r] or [0]
         ax.hist(scores, bins=10, range=(0, maximum), color="#4c72b0", edgecolor="white")
         mean = statistics.mean(scores)
         ax.axvline(mean, color="#c44e52", linestyle="--", label=f"mean {mean:.1f}")
@@ -212,11 +213,12 @@ def plain(markdown: str) -> str:
     return "\n".join(line.removeprefix("## ").replace("**", "") for line in lines)
 
 
-def write(course, results: list[dict]) -> str:
-    """grades.csv, report.md and score_distribution.png in the grading folder; the summary."""
-    text = summary(results)
+def write(course, results: list[dict], notes: list[str] = ()) -> str:
+    """grades.csv, report.md and score_distribution.png in the grading folder; the summary,
+    after ``notes`` on the whole run (kernels that ran unwalled, say)."""
+    text = "".join(f"**{note}**\n\n" for note in notes) + summary(results)
     if not results:
-        return "Nothing was graded."
+        return "\n".join([*notes, "Nothing was graded."])
     write_csv(course.grading / "grades.csv", results)
     (course.grading / "report.md").write_text("# Grading report\n\n" + text)
     plot(course.grading / "score_distribution.png", results)

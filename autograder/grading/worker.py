@@ -66,6 +66,7 @@ class Job:
     forked_kernels: bool = True  # kernels forked from a zygote (autograder/kernels/forkserver.py)
     secret: str = ""  # seeds this student's hidden checks (autograder/trusted/checker.py)
     refused: str = ""  # why the submission is not read at all (autograder/grading/intake.py)
+    walled: bool = True  # kernels in the sandbox (False only when the instructor asked)
 
 
 def released(course: Path) -> dict[str, dict]:
@@ -238,9 +239,10 @@ def _socket_folder(prefix: str) -> Path:
     return folder
 
 
-def _prepare_process(course: Path, forked: bool, limits: Limits) -> str:
+def _prepare_process(course: Path, forked: bool, limits: Limits, walled: bool) -> str:
     """Ready this process to grade; the name of the kernel to use."""
     state = _Process
+    os.environ[sandbox.WALLS_VARIABLE] = "1" if walled else "0"  # read by the kernels' launchers
     if state.course != course:
         kernels = Path(tempfile.mkdtemp(prefix="course-kernels-"))
         sandbox.install_kernelspec(kernels / "kernels")
@@ -302,7 +304,9 @@ def _config(course: Path, private: Path, limits: Limits, events: Path, kernel: s
             "feedback_directory": "feedback",
             "db_url": f"sqlite:///{private / 'gradebook.db'}",
         },
-        "Autograde": {"autograde_preprocessors": steps},
+        # Its files stay writable by their owner: nbgrader makes them read-only (444), which
+        # only root could then rewrite (the hidden tests are taken out of the copy below).
+        "Autograde": {"autograde_preprocessors": steps, "permissions": 644},
         "SafeExecute": {
             "kernel_name": kernel,
             "timeout": int(limits.cell_timeout),
@@ -356,7 +360,7 @@ def grade(job: Job) -> dict:
             result["events"].append({"kind": "format", "cell": None, "message":
                                      f"the file bends the notebook format ({problem}); graded"
                                      " anyway"})
-        kernel = _prepare_process(course, job.forked_kernels, job.limits)
+        kernel = _prepare_process(course, job.forked_kernels, job.limits, job.walled)
         with warnings.catch_warnings():  # nbgrader's and nbformat's own chatter, not the student's
             warnings.simplefilter("ignore")
             _autograde(job, notebook, private, result, kernel)

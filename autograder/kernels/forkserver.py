@@ -54,12 +54,12 @@ def start_zygote(run_dir: Path, work_root: Path, cgroup: walls.Cgroup | None = N
     kernels' sockets) writable; wait until it listens. Its kernels cover ``run_dir`` and
     ``work_root`` with empty folders."""
     path = run_dir / "zygote.sock"
-    walled = sandbox.available()
+    walled = sandbox.walled()
     command = [sys.executable, "-m", "autograder.kernels.forkserver", "serve", str(path),
                "walled" if walled else "unwalled", str(run_dir), str(work_root)]
     if walled:
         command = sandbox.bwrap_command(command, [str(run_dir), str(work_root)], [],
-                                        capabilities=["CAP_SYS_ADMIN", "CAP_SETPCAP"])
+                                        capabilities=sandbox.ZYGOTE_CAPABILITIES)
 
     def before_exec():  # in the child, as the grader: join the worker's group, stay alive
         if cgroup is not None:
@@ -88,7 +88,11 @@ def start_zygote(run_dir: Path, work_root: Path, cgroup: walls.Cgroup | None = N
         except OSError:
             time.sleep(0.05)
     zygote.kill()
-    raise RuntimeError("the kernel zygote did not start")
+    zygote.wait()
+    said = [line for line in (run_dir / "zygote.log").read_text(errors="replace").splitlines()
+            if line.strip()]
+    raise RuntimeError("the kernel zygote did not start"
+                       + (f" ({said[-1].strip()})" if said else ""))
 
 
 def serve(path: str, walled: str, *covered: str) -> None:

@@ -19,21 +19,86 @@ Limits and views (set by the grading worker through environment variables):
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import resource
 import shutil
 import signal
+import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 KERNEL_NAME = "course-sandbox"
 SCRATCH_BYTES = 256 << 20  # a private /tmp, in memory
 
 
+# The grader's choice, made once before a class is graded (``problem()``) and inherited by
+# its workers and kernels: "0" runs kernels unwalled, which only the instructor can ask for.
+WALLS_VARIABLE = "COURSE_SANDBOX_WALLS"
+# What the zygote keeps of root's powers inside its sandbox: making namespaces for its kernels.
+ZYGOTE_CAPABILITIES = ("CAP_SYS_ADMIN", "CAP_SETPCAP")
+
+
 def available() -> bool:
-    """Whether bubblewrap is installed (without it kernels run with limits only)."""
+    """Whether bubblewrap is installed (``problem()`` says whether it also starts here)."""
     return shutil.which("bwrap") is not None
+
+
+def walled() -> bool:
+    """Whether kernels are walled in: always, unless the grader was told otherwise."""
+    return os.environ.get(WALLS_VARIABLE, "1") != "0"
+
+
+@functools.cache  # the machine's answer, asked once per grading process
+def problem(forked: bool = True) -> str | None:
+    """Why no sandbox can start on this machine for this user, or None when one can.
+
+    A sandbox is started as grading starts one (with the zygote's capabilities when kernels
+    are forked, which needs user namespaces when the grader is not root) and builds a
+    kernel's walls inside it (``walls.enter``, ``walls.lock``). Being installed is not enough:
+    a distribution that refuses unprivileged user namespaces (Ubuntu 24.04's AppArmor does)
+    lets ``bwrap`` start and fail at once ("setting up uid map: Permission denied")."""
+    if not available():
+        return "bubblewrap (bwrap) is not installed"
+    package = Path(__file__).resolve().parents[1]  # autograder/, which holds this probe
+    with tempfile.TemporaryDirectory(prefix="course-probe-") as folder:
+        command = bwrap_command([sys.executable, "-m", "autograder.kernels.sandbox", "--probe",
+                                 "forked" if forked else "plain"], [folder], [str(package)],
+                                ZYGOTE_CAPABILITIES if forked else ())
+        environment = kernel_environment(folder) | {"PYTHONPATH": str(package.parent)}
+        try:
+            probe = subprocess.run(command, env=environment, capture_output=True, text=True,
+                                   timeout=120, stdin=subprocess.DEVNULL)
+        except (OSError, subprocess.TimeoutExpired) as error:
+            return f"bubblewrap could not be run ({error})"
+    if probe.returncode == 0:
+        return None
+    said = [line.strip() for line in (probe.stderr or probe.stdout).splitlines() if line.strip()]
+    return f"bubblewrap cannot start a sandbox here ({said[-1] if said else probe.returncode})"
+
+
+def _probe(mode: str) -> None:
+    """Inside the probe's sandbox: a kernel's walls, built as a forked kernel builds them."""
+    if mode != "forked":
+        return
+    from autograder.kernels import walls
+
+    def child(work) -> int:  # a fork that reports its failure and never returns
+        try:
+            os._exit(work())
+        except BaseException as error:
+            print(f"a kernel's walls could not be built: {error}", file=sys.stderr, flush=True)
+            os._exit(1)
+
+    def keeper() -> int:  # as the zygote's fork: wall in, then fork the kernel, which locks
+        walls.enter(os.getcwd(), [], [sys.prefix, sys.base_prefix])
+        kernel = os.fork() or child(lambda: walls.lock("/tmp/work") or 0)
+        return os.waitstatus_to_exitcode(os.waitpid(kernel, 0)[1])
+
+    pid = os.fork() or child(keeper)
+    sys.exit(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
 
 
 def install_kernelspec(kernels_dir: Path, name: str = KERNEL_NAME,
@@ -65,6 +130,10 @@ def kernel_environment(workdir: str) -> dict[str, str]:
     env.update(PATH=os.pathsep.join([os.path.dirname(sys.executable), "/usr/bin", "/bin"]),
                OMP_NUM_THREADS="1", MKL_NUM_THREADS="1", PYTHONWARNINGS="ignore",
                MPLCONFIGDIR=os.path.join(workdir, ".matplotlib"), HOME=workdir)
+    # The course's packages come from where the grader took them, not from an older copy
+    # installed in the interpreter's environment (a hub's shared one, say).
+    if roots := dict.fromkeys(os.path.dirname(folder) for folder in exposed()):
+        env["PYTHONPATH"] = os.pathsep.join(roots)
     return env
 
 
@@ -110,7 +179,8 @@ def bwrap_command(command: list[str], writable: list[str], readable: list[str],
     system's libraries, the interpreter, the course's packages (``exposed()``), ``readable``
     files and ``writable`` folders; no network (not even loopback: kernels talk over Unix
     sockets), its own PID namespace and session, no capabilities but ``capabilities``."""
-    wrapped = ["bwrap", "--tmpfs", "/", *_system_view(), "--dev", "/dev", "--proc", "/proc"]
+    wrapped = [shutil.which("bwrap") or "bwrap", "--tmpfs", "/", *_system_view(), "--dev",
+               "/dev", "--proc", "/proc"]
     scratch = ["--size", str(SCRATCH_BYTES), "--tmpfs"]
     wrapped += [*scratch, "/tmp", *scratch, "/dev/shm", "--unshare-pid", "--unshare-ipc",
                 "--unshare-net", "--unshare-uts", "--new-session"]
@@ -135,7 +205,7 @@ def main(argv: list[str]) -> None:
               "--HistoryManager.hist_file=:memory:"]
     info = json.loads(Path(connection_file).read_text())
     sockets = [os.path.dirname(info["ip"])] if info.get("transport") == "ipc" else []
-    command = (bwrap_command(kernel, [workdir, *sockets], [connection_file]) if available()
+    command = (bwrap_command(kernel, [workdir, *sockets], [connection_file]) if walled()
                else kernel)
     command[0] = shutil.which(command[0]) or command[0]
     environment = kernel_environment(workdir)
@@ -149,4 +219,7 @@ def main(argv: list[str]) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    if sys.argv[1] == "--probe":
+        _probe(sys.argv[2])
+    else:
+        main(sys.argv[1:])

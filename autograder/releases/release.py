@@ -48,13 +48,14 @@ def release_welcome(release_dir: Path, course: Path = COURSE) -> None:
     (release_dir / WELCOME).write_text(text)
 
 
-def generate(release_dir: Path, db_path: Path) -> None:
-    """Release every assignment into ``release_dir``; on failure exit with nbgrader's log."""
+def generate(release_dir: Path, db_path: Path, only: list[str] | None = None) -> None:
+    """Release every assignment (or ``only`` these) into ``release_dir``, recording them in the
+    gradebook ``db_path``; on failure exit with nbgrader's log."""
     config = course_config()
     config.CourseDirectory.release_directory = str(release_dir)
     config.CourseDirectory.db_url = f"sqlite:///{db_path}"
     api = NbGraderAPI(config=config)
-    for assignment in assignments():
+    for assignment in assignments() if only is None else only:
         result = api.generate_assignment(assignment, force=True)
         if not result["success"]:
             sys.exit(
