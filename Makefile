@@ -3,14 +3,14 @@
 
 SHELL := /bin/bash
 PYTHON ?= python3
-VENV := $(CURDIR)/.venv
+# The course's environment: .venv, made here on first use; or, on a hub, the one installed
+# for the whole machine (deploy/hub), named by COURSE_VENV and used as it is.
+VENV := $(or $(COURSE_VENV),$(CURDIR)/.venv)
 BIN := $(VENV)/bin
 READY := $(VENV)/.ready
 DEV_READY := $(VENV)/.dev-ready
 DEV_EXTRAS := .[lab,dev]
 LAB_SETTINGS := $(VENV)/share/jupyter/lab/settings/overrides.json
-LAB_OVERRIDES := {"@jupyterlab/apputils-extension:notification": \
-	{"fetchNews": "false", "checkForUpdates": false}}
 LAB_PORT ?= 8888
 
 # nbgrader's commands (and `alembic`, which it calls) come from the venv, and its
@@ -21,7 +21,7 @@ export JUPYTER_CONFIG_PATH := $(CURDIR)/autograder
 export JUPYTER_PREFER_ENV_PATH := 1
 
 .PHONY: setup lab test lint release check-release images bench clean progress check browser \
-	sandbox grade bench-grade bench-load student-release mutants export instructor lm-curve
+	sandbox grade bench-grade bench-load student-release mutants export instructor lm-curve hub
 
 # pip install $(1), showing each package as pip gets it; pip's full log goes to
 # .venv/install.log and is shown whole only if the install fails.
@@ -31,6 +31,12 @@ define pip_install
 		test $${PIPESTATUS[0]} = 0 || { cat $(VENV)/install.log; exit 1; }
 endef
 
+ifneq ($(COURSE_VENV),)
+# An environment installed for the whole machine is never changed from here.
+$(READY) $(DEV_READY):
+	@test -x $(BIN)/python || { echo "COURSE_VENV=$(COURSE_VENV) holds no Python environment."; \
+		exit 1; }
+else
 # What the notebooks need (make lab); re-runs when pyproject.toml or constraints.txt changes.
 $(READY): pyproject.toml constraints.txt
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -47,13 +53,14 @@ $(DEV_READY): $(READY)
 	@echo "Installing the tests' and tools' extras into .venv..."
 	$(call pip_install,-e '$(DEV_EXTRAS)' -c constraints.txt)
 	@touch $@
+endif
 
 setup: $(READY) $(LAB_SETTINGS)
 
 # JupyterLab's settings for the course: no pop-up about Jupyter news over the first notebook.
 $(LAB_SETTINGS): $(READY)
 	@mkdir -p $(dir $@)
-	@echo '$(LAB_OVERRIDES)' > $@
+	@cp autograder/student_lab/lab_overrides.json $@
 
 ## Open the course in JupyterLab (localhost only) at the welcome notebook, as a student:
 ## Validate, without nbgrader's instructor tools (autograder/student_lab/).
@@ -108,10 +115,10 @@ browser:
 	$(call apt_install,chromium,chromium,the browser test will be skipped)
 
 sandbox:
-	$(call apt_install,bubblewrap,bwrap,grading runs without the sandbox and its tests are skipped)
+	$(call apt_install,bubblewrap,bwrap,`make grade` will stop and say what to do)
 
 lint: $(DEV_READY)
-	ruff check transformer_course course_checks tests autograder images benchmarks
+	ruff check transformer_course course_checks tests autograder images benchmarks deploy
 
 ## Regenerate the student release notebooks/ from solutions/ (first bringing the source
 ## notebooks' set-up cells, self-check cells and embedded figures up to date).
@@ -134,7 +141,7 @@ check-release: $(READY)
 ## Check one notebook as a student, without an instructor: make check NB=notebooks/01_.../01_....ipynb
 check: $(READY)
 	@test -n "$(NB)" || { echo "usage: make check NB=path/to/notebook.ipynb"; exit 2; }
-	python -m course_checks.selfcheck $(NB)
+	python -m course_checks.selfcheck --report-only $(NB)
 
 ## Your progress over every notebook in notebooks/: a table, and a chart in progress.png.
 progress: $(READY)
@@ -145,6 +152,15 @@ progress: $(READY)
 ## autograder/grading/grade.py in GRADE_ARGS (e.g. GRADE_ARGS="--assignment 01_vector_attention").
 grade: $(DEV_READY) sandbox
 	python -m autograder.grading $(if $(IMPORT),--import $(IMPORT)) $(GRADE_ARGS)
+
+## Make this machine a JupyterHub for the course (as root, from the instructor's clone, which it
+## never writes into): users from a class list, one environment for every server, nbgrader's
+## exchange, the servers' configuration (deploy/hub/install.py; README, "On a JupyterHub").
+##   sudo make hub INSTRUCTOR=ann STUDENTS=class.txt [HUB_ARGS="--ip 0.0.0.0 --port 8000"]
+hub:
+	@test -n "$(INSTRUCTOR)" -a -n "$(STUDENTS)" || { \
+		echo "usage: sudo make hub INSTRUCTOR=<user> STUDENTS=<class list, a name a line>"; exit 2; }
+	python3 deploy/hub/install.py --instructor $(INSTRUCTOR) --students $(STUDENTS) $(HUB_ARGS)
 
 ## nbgrader's own export of the gradebook that `make grade` fills: grading/nbgrader_grades.csv
 ## (`make grade` also writes grading/grades.csv, with the course's notes and exercise titles).

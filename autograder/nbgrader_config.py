@@ -22,10 +22,30 @@ c.CourseDirectory.autograded_directory = "grading/autograded"
 c.CourseDirectory.feedback_directory = "grading/feedback"
 c.CourseDirectory.solution_directory = "grading/solution"
 c.CourseDirectory.db_url = f"sqlite:///{course_root / 'grading' / 'gradebook.db'}"
-# nbgrader's exchange (release_assignment, fetch, submit, collect, feedback) on this machine,
-# with the rest of the grading state: `make instructor` and its course tools find it there.
-c.Exchange.root = str(course_root / "grading" / "exchange")
-(course_root / "grading" / "exchange").mkdir(exist_ok=True)
+
+
+def machine_exchange() -> str | None:
+    """The exchange this machine names for every course, if it does: a shared machine's
+    nbgrader_config.py in the Python environment's or the system's Jupyter configuration
+    (deploy/hub writes the environment's). It would lose to this file, which nbgrader reads
+    last, so it is read here."""
+    from jupyter_core.paths import ENV_CONFIG_PATH, SYSTEM_CONFIG_PATH
+    from traitlets.config import PyFileConfigLoader
+
+    for folder in [*ENV_CONFIG_PATH, *SYSTEM_CONFIG_PATH]:
+        if (Path(folder) / "nbgrader_config.py").is_file():
+            machine = PyFileConfigLoader("nbgrader_config.py", path=folder).load_config()
+            if "root" in machine.Exchange:
+                return machine.Exchange.root
+    return None
+
+
+# nbgrader's exchange (release_assignment, fetch, submit, collect, feedback): the machine's
+# (a hub's), or else one beside the rest of the grading state, which `make instructor` and
+# its course tools find there.
+c.Exchange.root = machine_exchange() or str(course_root / "grading" / "exchange")
+if c.Exchange.root == str(course_root / "grading" / "exchange"):
+    (course_root / "grading" / "exchange").mkdir(exist_ok=True)
 # Only notebooks travel with an assignment; the helper package is installed, not copied.
 # nbgrader's collect keeps the hand-in time and the key its feedback is released under.
 c.CourseDirectory.include = ["*.ipynb", "timestamp.txt", "submission_secret.txt"]

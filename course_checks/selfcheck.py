@@ -437,6 +437,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--chart", default="progress.png", help="where --progress saves its chart (PNG)"
     )
     parser.add_argument("--timeout", type=int, default=120, help="seconds allowed per cell")
+    parser.add_argument(
+        "--report-only",
+        action="store_true",
+        help="exit status 0 unless it cannot run (`make check`: an unfinished notebook is no "
+        "error)",
+    )
     args = parser.parse_args(argv)
 
     paths = notebooks_in(args.paths)
@@ -460,7 +466,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         chart = progress_chart(checked, Path(args.chart))
         print(f"\nChart saved to {chart}")
         return 0  # a progress report is information, not a verdict
-    return 0 if all(nb.ok for nb in checked) else 1
+    return 0 if args.report_only or all(nb.ok for nb in checked) else 1
 
 
 if __name__ == "__main__":

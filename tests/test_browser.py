@@ -19,7 +19,6 @@ import json
 import os
 import re
 import secrets
-import shutil
 import signal
 import socket
 import subprocess
@@ -29,6 +28,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from browser import ARTIFACTS, CHROMIUM_ARGS, chromium, validate
 from conftest import (
     REPO,
     load,
@@ -45,33 +45,6 @@ ASSIGNMENT = "01_vector_attention"
 TYPED = "ex1_project"  # the answer cell the test types in the browser
 CHECK = "ex1_tests"  # the check cell right below it
 MISTAKE = "no_scaling"  # a known mistake in another exercise, which Validate must name
-ARTIFACTS = REPO / "test-artifacts"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
-
-def chromium() -> str:
-    """The system's Chromium, or a skip that says why there is none."""
-    path = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-    if not os.access(path, os.X_OK):
-        log = ARTIFACTS / "apt-chromium.log"
-        pytest.skip(
-            f"no Chromium at {path}: `make test` installs Debian's chromium package only when "
-            "it runs as root or with passwordless sudo and apt-get works"
-            + (f" (what apt said: {log})" if log.exists() else "")
-            + "; install it (or set CHROMIUM=/path/to/chromium) to run the browser test"
-        )
-    return path
-
-
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -183,23 +156,6 @@ def scroll_to(page, locator, step: int = -500, tries: int = 60) -> None:
         if where and box["y"] <= where["y"] and where["y"] + 20 <= box["y"] + box["height"]:
             return
     raise AssertionError(f"never scrolled into view: {locator}")
-
-
-def validate(page, outcome: str, screenshot: str, show=None) -> str:
-    """Press Validate (it saves, then runs the notebook on the server), wait for
-    its dialog to show ``outcome`` ("success" or "failed"), save a screenshot (with
-    ``show`` scrolled to the bottom of the notebook's view, below the dialog), close it."""
-    page.locator(".validate-button").click()
-    dialog = page.locator(".jp-Dialog")
-    expect(dialog).to_contain_text("Validation Results")
-    expect(dialog.locator(f".validation-{outcome}")).to_be_visible()
-    text = dialog.text_content()
-    if show is not None:
-        show.evaluate("node => node.scrollIntoView({block: 'end'})")
-    page.screenshot(path=ARTIFACTS / screenshot)
-    dialog.get_by_role("button", name="Ok").click()
-    expect(dialog).to_have_count(0)
-    return text
 
 
 def type_answer(page, now_showing: str, answer: str) -> None:
@@ -320,6 +276,8 @@ def test_make_lab_opens_the_welcome_notebook_with_nothing_over_it(tmp_path):
             expect(current).to_contain_text("00_welcome.ipynb", timeout=60_000)
             expect(page.locator(".jp-NotebookPanel")).to_be_visible()
             page.wait_for_timeout(3000)  # the news question, when asked, comes after a moment
+            # Its kernel has started, and the notebook is not marked changed by it.
+            expect(current).not_to_have_class(re.compile("jp-mod-dirty"))
             page.screenshot(path=ARTIFACTS / "browser-make-lab.png")
             assert page.get_by_text("official Jupyter news").count() == 0
             expect(page.locator(".validate-button")).to_be_visible()
