@@ -605,3 +605,45 @@ def test_a_zygote_that_cannot_start_says_what_bubblewrap_said(tmp_path):
                          env={**os.environ, "PATH": f"{fake.parent}:{os.environ['PATH']}"})
     assert out.stdout.strip() == ("the kernel zygote did not start (bwrap: setting up uid "
                                   "map: Permission denied)"), out.stderr
+
+
+NO_FRESH_KERNEL = """
+import json, sys
+from pathlib import Path
+from autograder.grading import grade as pipeline, worker
+from autograder.grading.execute import SafeExecute
+
+started = []
+real = SafeExecute.start_new_kernel_client
+
+def start_once(self):  # the first kernel starts; none after it (all slots taken, say)
+    started.append(1)
+    if len(started) > 1:
+        raise RuntimeError("Kernel died before replying to kernel_info")
+    return real(self)
+
+SafeExecute.start_new_kernel_client = start_once
+course = pipeline.Course(Path(sys.argv[1]), Path(sys.argv[2]))
+pipeline.prepare_gradebooks(course)
+(job,), _ = pipeline.find_jobs(course, [sys.argv[3]], worker.Limits(cell_timeout=8), False)
+result = worker.grade(job)
+print(json.dumps({k: result[k] for k in ("status", "reason", "events", "grades")}))
+"""
+
+
+def test_a_kernel_that_will_not_start_again_ends_the_notebook_not_the_grading(tmp_path):
+    """A notebook whose kernel died and whose fresh kernel would not start (a fork bomb's
+    processes may hold every slot of its worker) is graded on what ran."""
+    if not sandbox.available():
+        pytest.skip("bubblewrap (bwrap) is not installed")
+    grading = tmp_path / "grading"
+    submit(grading / "submitted", "os_exit", notebook_for("os_exit"))
+    output = subprocess.run([sys.executable, "-c", NO_FRESH_KERNEL, str(REPO), str(grading), A],
+                            cwd=REPO, capture_output=True, text=True, timeout=600)
+    assert output.returncode == 0, output.stderr[-3000:]
+    result = json.loads(output.stdout.splitlines()[-1])
+    assert result["status"] == "graded", result["reason"]
+    said = [e["message"] for e in result["events"] if e["kind"] == "kernel"]
+    assert "a fresh kernel would not start (Kernel died before replying to kernel_info); the " \
+           "remaining cells were not run" in said, said
+    assert sum(g["score"] or 0 for g in result["grades"].values()) == 0

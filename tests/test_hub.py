@@ -19,6 +19,7 @@ Screenshots of each step go to test-artifacts/hub-*.png.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
 import re
@@ -50,6 +51,22 @@ def hub():
         course.close()
 
 
+@contextlib.contextmanager
+def session(hub, browser, user: str, name: str):
+    """A browser of ``user``'s own, logged in through the hub; a screenshot if it fails."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(120_000)
+    try:
+        hub.login(page, user)
+        yield page
+    except Exception:
+        page.screenshot(path=ARTIFACTS / f"{name}-failure.png")
+        raise
+    finally:
+        context.close()
+
+
 def open_menu_item(page, menu: str, item: str) -> None:
     page.locator(".lm-MenuBar-item", has_text=re.compile(f"^{menu}$")).click()
     page.locator(".lm-Menu-item", has_text=re.compile(f"^{item}$")).first.click()
@@ -70,11 +87,7 @@ def answers_for(student: int) -> tuple[dict[str, str], str | None]:
 def student_round(hub, browser, student: int) -> str:
     """Log in, fetch, answer, validate, submit; what Validate said."""
     user = hub.students[student]
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    page.set_default_timeout(120_000)
-    try:
-        hub.login(page, user)
+    with session(hub, browser, user, f"hub-student{student}") as page:
         current = page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab.lm-mod-current")
         expect(current).to_contain_text("00_welcome.ipynb")  # delivered, and opened first
         expect(current).not_to_have_class(re.compile("jp-mod-dirty"))  # not marked changed
@@ -82,6 +95,12 @@ def student_round(hub, browser, student: int) -> str:
         assert page.get_by_text("official Jupyter news").count() == 0
         page.screenshot(path=ARTIFACTS / f"hub-student{student}-welcome.png")
 
+        # nbgrader's menu holds the Assignments tab only: no instructor tools.
+        page.locator(".lm-MenuBar-item", has_text=re.compile("^Nbgrader$")).click()
+        items = [t for t in page.locator(".lm-Menu-itemLabel").all_inner_texts() if t]
+        assert items == ["Assignment List"], items
+        page.keyboard.press("Escape")
+        assert page.get_by_text("Create Assignment").count() == 0
         open_menu_item(page, "Nbgrader", "Assignment List")
         released = page.locator("#released_assignments_list .list_item", has_text=A)
         released.get_by_role("button", name="Fetch").click()
@@ -112,21 +131,12 @@ def student_round(hub, browser, student: int) -> str:
                ).to_be_visible()
         page.screenshot(path=ARTIFACTS / f"hub-student{student}-submitted.png")
         return said
-    except Exception:
-        page.screenshot(path=ARTIFACTS / f"hub-student{student}-failure.png")
-        raise
-    finally:
-        context.close()
 
 
 def student_feedback(hub, browser, student: int) -> str:
     """Fetch the feedback from the Assignments tab and open it; its text."""
     user = hub.students[student]
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    page.set_default_timeout(120_000)
-    try:
-        hub.login(page, user)
+    with session(hub, browser, user, f"hub-student{student}") as page:
         open_menu_item(page, "Nbgrader", "Assignment List")
         submitted = page.locator("#submitted_assignments_list .list_item", has_text=A).first
         submitted.get_by_role("button", name="Fetch Feedback").click()
@@ -136,25 +146,17 @@ def student_feedback(hub, browser, student: int) -> str:
         relative = page_file.relative_to(hub.home(user))
         page.goto(f"{hub.base}/user/{user}/files/{relative}")
         expect(page.get_by_text("Exercise 6 · self_attention").first).to_be_visible()
-        page.screenshot(path=ARTIFACTS / f"hub-student{student}-feedback.png", full_page=False)
+        page.screenshot(path=ARTIFACTS / f"hub-student{student}-feedback.png")
         return page_file.read_text()
-    finally:
-        context.close()
 
 
 def instructor_formgrader(hub, browser) -> None:
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    page.set_default_timeout(120_000)
-    try:
-        hub.login(page, hub.instructor)
+    with session(hub, browser, hub.instructor, "hub-instructor") as page:
         open_menu_item(page, "Nbgrader", "Formgrader")
         frame = page.frame_locator("iframe").first
         expect(frame.get_by_text("Manage Assignments").first).to_be_visible()
         expect(frame.get_by_text(A).first).to_be_visible()
         page.screenshot(path=ARTIFACTS / "hub-instructor-formgrader.png")
-    finally:
-        context.close()
 
 
 def test_a_class_round_through_the_hub(hub):

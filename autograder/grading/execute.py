@@ -437,11 +437,21 @@ class SafeExecute(Execute):
         return cell
 
     def _fresh_kernel(self) -> None:
-        """Start a new kernel and replay the cells that ran, unless out of restarts or time."""
+        """Start a new kernel and replay the cells that ran, unless out of restarts or time.
+        One that will not start (the notebook's own processes may still hold every slot its
+        worker has) ends the run there: what ran is graded, and the rest is not run."""
         self._cleanup_kernel()
         self.km = self.create_kernel_manager()
-        self.start_new_kernel()
-        self.start_new_kernel_client()
+        try:
+            self.start_new_kernel()
+            self.start_new_kernel_client()
+        except Exception as error:  # noqa: BLE001 - RuntimeError, TimeoutError, zmq's
+            self.km = self.km or self.create_kernel_manager()  # for nbclient's clean-up
+            self._deadline = time.monotonic()
+            said = (str(error).splitlines() or [type(error).__name__])[0][:200]
+            self._event("kernel", f"a fresh kernel would not start ({said}); the remaining "
+                        "cells were not run")
+            return
         self._restarts += 1
         if self._restarts > self.max_restarts:
             self._deadline = time.monotonic()  # no more chances: the rest is not run

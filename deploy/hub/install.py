@@ -131,7 +131,7 @@ def environment(prefix: Path, python: Path) -> Path:
         run(str(python), "-m", "venv", str(venv))
     with tempfile.TemporaryDirectory(prefix="course-install-") as tmp:
         copy = Path(tmp) / "course"
-        shutil.copytree(COURSE, copy, ignore=NOT_INSTALLED)
+        shutil.copytree(COURSE, copy, ignore=NOT_INSTALLED, symlinks=True)
         stamp, source = venv / "course-source.sha256", digest(copy)
         if stamp.exists() and stamp.read_text() == source:
             say(f"{venv}: the course is installed as it stands")
