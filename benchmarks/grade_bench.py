@@ -44,6 +44,7 @@ from conftest import (  # noqa: E402
 from submissions import OTHER_STYLE, WRONG  # noqa: E402
 
 from autograder.grading import grade as pipeline  # noqa: E402
+from autograder.grading import records  # noqa: E402
 from autograder.grading.executors import LocalPool  # noqa: E402
 
 README_START, README_END = "<!-- bench-grade:start -->", "<!-- bench-grade:end -->"
@@ -143,7 +144,7 @@ def main() -> None:
         reference = plain_scores(tmp / "plain")
         results = {
             (p.parent.parent.name, p.parent.name): json.loads(p.read_text())
-            for p in grading.glob(f"autograded/*/*/{pipeline.RESULT}")
+            for p in grading.glob(f"autograded/*/*/{records.RESULT}")
         }
         def identical(key) -> bool:
             return {e: s[0] for e, s in results[key]["exercises"].items()} == reference[key]

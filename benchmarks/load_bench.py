@@ -42,6 +42,7 @@ from conftest import REPO  # noqa: E402
 from load import busy, load_average  # noqa: E402
 
 from autograder.grading import grade as pipeline  # noqa: E402
+from autograder.grading import records  # noqa: E402
 from autograder.grading.executors import LocalPool  # noqa: E402
 from autograder.grading.worker import Limits  # noqa: E402
 
@@ -145,7 +146,7 @@ def grading(students: int) -> dict:
                                  regrade=True)
             seconds = time.perf_counter() - start
             scores[condition] = {p.parent.parent.name: json.loads(p.read_text())["score"]
-                                 for p in grading_folder.glob(f"autograded/*/*/{pipeline.RESULT}")}
+                                 for p in grading_folder.glob(f"autograded/*/*/{records.RESULT}")}
             found[condition] = {"seconds": seconds, "load": load_average()}
             print(f"  class of {students}, {condition}: {seconds:.0f} s, load {load_average()}",
                   flush=True)

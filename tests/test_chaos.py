@@ -17,6 +17,7 @@ from conftest import REPO
 from load import busy, load_average
 
 from autograder.grading import grade as pipeline
+from autograder.grading import records
 from autograder.grading.executors import LocalPool
 from autograder.grading.worker import Limits
 from autograder.kernels import sandbox
@@ -53,7 +54,7 @@ def grade(grading) -> dict[str, dict]:
     pipeline.grade_class(pipeline.Course(REPO, grading), LocalPool(2), [A], LIMITS,
                          progress=False)
     return {p.parent.parent.name: json.loads(p.read_text())
-            for p in grading.glob(f"autograded/*/{A}/{pipeline.RESULT}")}
+            for p in grading.glob(f"autograded/*/{A}/{records.RESULT}")}
 
 
 def test_a_busy_machine_gives_the_grades_of_a_quiet_one(tmp_path):
@@ -96,7 +97,7 @@ def test_a_notebook_the_grader_failed_on_is_graded_again_alone(tmp_path):
     write(grading, "copies_a_check_cell", honest.notebook("copies_a_check_cell"))
     pipeline.grade_class(pipeline.Course(REPO, grading), FailsFirst(), [A], LIMITS,
                          progress=False)
-    result = json.loads((grading / "autograded" / "copies_a_check_cell" / A / pipeline.RESULT)
+    result = json.loads((grading / "autograded" / "copies_a_check_cell" / A / records.RESULT)
                         .read_text())
     assert result["status"] == "graded" and result["score"] == honest.FULL
     assert result["events"][0]["message"].startswith("graded again, alone, after the first "

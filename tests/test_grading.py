@@ -34,6 +34,7 @@ from conftest import (
 
 from autograder.cells import HIDDEN
 from autograder.grading import grade as pipeline
+from autograder.grading import records
 from autograder.grading.executors import DaskCluster, LocalPool
 from autograder.grading.worker import Limits
 from autograder.kernels import sandbox
@@ -184,7 +185,7 @@ def graded(tmp_path_factory):
     seconds = time.perf_counter() - started
     results = {
         p.parent.parent.name: json.loads(p.read_text())
-        for p in grading.glob(f"autograded/*/{A}/{pipeline.RESULT}")
+        for p in grading.glob(f"autograded/*/{A}/{records.RESULT}")
     }
     return {"course": course, "summary": summary, "results": results, "seconds": seconds}
 
@@ -355,12 +356,12 @@ def test_an_interrupted_run_resumes_without_redoing_anyone(tmp_path):
     run = subprocess.Popen(command, cwd=REPO, stdout=subprocess.DEVNULL,
                            stderr=subprocess.DEVNULL, start_new_session=True)
     deadline = time.monotonic() + 300
-    while not list(grading.glob(f"autograded/*/{A}/{pipeline.RESULT}")):
+    while not list(grading.glob(f"autograded/*/{A}/{records.RESULT}")):
         assert time.monotonic() < deadline and run.poll() is None
         time.sleep(0.2)
     os.killpg(run.pid, signal.SIGKILL)  # as hard as an interruption gets
     run.wait()
-    markers = grading.glob(f"autograded/*/{A}/{pipeline.RESULT}")
+    markers = grading.glob(f"autograded/*/{A}/{records.RESULT}")
     finished = {p: p.stat().st_mtime_ns for p in markers}
     assert 0 < len(finished) < 4
     # The second run's temporary folder: long (sockets need short paths), and to see its
@@ -373,7 +374,7 @@ def test_an_interrupted_run_resumes_without_redoing_anyone(tmp_path):
     assert output.returncode == 0, output.stderr[-3000:]
     assert f"({len(finished)} already graded)" in output.stdout
     assert not list(scratch.iterdir())  # a grading server runs class after class
-    results = list(grading.glob(f"autograded/*/{A}/{pipeline.RESULT}"))
+    results = list(grading.glob(f"autograded/*/{A}/{records.RESULT}"))
     assert len(results) == 4
     assert all(p.stat().st_mtime_ns == t for p, t in finished.items())  # not redone
     scores = {p.parent.parent.name: json.loads(p.read_text())["score"] for p in results}
@@ -395,7 +396,7 @@ def test_a_dask_cluster_grades_like_the_local_pool(tmp_path):
                              progress=False)
         executor.client.close()
     scores = {p.parent.parent.name: json.loads(p.read_text())["score"]
-              for p in grading.glob(f"autograded/*/{A}/{pipeline.RESULT}")}
+              for p in grading.glob(f"autograded/*/{A}/{records.RESULT}")}
     assert scores["solution"] == FULL
     assert 0 < scores["no_scaling"] < FULL
 
@@ -471,7 +472,7 @@ def test_a_notebook_over_its_time_budget_stops_there(tmp_path):
     budget = Limits(cell_timeout=30, notebook_timeout=6)  # CPU seconds; the clock's: 24 s
     pipeline.grade_class(pipeline.Course(REPO, grading), LocalPool(1), [A], budget,
                          progress=False)
-    result = json.loads((grading / "autograded" / "slow" / A / pipeline.RESULT).read_text())
+    result = json.loads((grading / "autograded" / "slow" / A / records.RESULT).read_text())
     said = events(result, "time") + events(result, "busy")
     assert any(re.fullmatch(r"the notebook used up its (6 s of CPU time|24 s by the clock.*); "
                             "later cells were not run", message) for message in said), said
@@ -495,7 +496,7 @@ def test_every_assignments_reference_answers_earn_full_marks_through_the_wall(tm
     pipeline.grade_class(pipeline.Course(REPO, grading), LocalPool(2), ASSIGNMENTS, limits,
                          progress=False)
     for assignment in ASSIGNMENTS:
-        result = json.loads((grading / "autograded" / "reference" / assignment / pipeline.RESULT)
+        result = json.loads((grading / "autograded" / "reference" / assignment / records.RESULT)
                             .read_text())
         short = {cell: g for cell, g in result["grades"].items() if g["score"] != g["max"]}
         assert result["grades"] and not short, (assignment, short, result["reason"])
@@ -541,7 +542,7 @@ def test_a_grader_failure_keeps_the_earlier_grade_and_is_graded_again(graded, tm
     jobs, done = pipeline.find_jobs(course, [A], LIMITS, regrade=False)
     assert sorted(job.student for job in jobs) == ["blank", "solution"] and done == 0
     pipeline.grade_class(course, LocalPool(2), [A], LIMITS, progress=False)
-    assert not list(grading.glob(f"autograded/*/{A}/{pipeline.FAILURE}"))
+    assert not list(grading.glob(f"autograded/*/{A}/{records.FAILURE}"))
     rows = {row["student"]: row for row in csv.DictReader((grading / "grades.csv").open())}
     assert rows["solution"]["status"] == rows["blank"]["status"] == "graded"
 
@@ -587,7 +588,7 @@ def test_a_sandbox_that_cannot_start_stops_grading_before_anyone(graded, tmp_pat
     assert unwalled.returncode == 0, unwalled.stderr[-3000:]
     report = (grading / "report.md").read_text()
     assert "Graded without the sandbox, as asked (--unwalled)" in report.split("##")[0]
-    assert json.loads((grading / "autograded/blank" / A / pipeline.RESULT).read_text()
+    assert json.loads((grading / "autograded/blank" / A / records.RESULT).read_text()
                       )["status"] == "graded"
 
 

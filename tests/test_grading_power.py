@@ -131,6 +131,7 @@ def test_dropout_left_on_is_named_through_the_sandboxed_kernel(tmp_path):
     from conftest import load, release_path, solution_sources, student_submission
 
     from autograder.grading import grade as pipeline
+    from autograder.grading import records
     from autograder.grading.executors import LocalPool
     from autograder.grading.worker import Limits
     from autograder.kernels import sandbox
@@ -148,7 +149,7 @@ def test_dropout_left_on_is_named_through_the_sandboxed_kernel(tmp_path):
     course = pipeline.Course(REPO, tmp_path / "grading")
     pipeline.grade_class(course, LocalPool(1), [assignment], Limits(), progress=False)
     result = json.loads(next(tmp_path.glob(f"grading/autograded/*/{assignment}/"
-                                           f"{pipeline.RESULT}")).read_text())
+                                           f"{records.RESULT}")).read_text())
     assert 0 < result["grades"][cell]["score"] < result["grades"][cell]["max"]
     feedback = next(tmp_path.glob(f"grading/feedback/*/{assignment}/*.html")).read_text()
     assert f"This matches {RANDOM}." in html.unescape(feedback)

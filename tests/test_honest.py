@@ -18,6 +18,7 @@ import pytest
 from conftest import REPO
 
 from autograder.grading import grade as pipeline
+from autograder.grading import records
 from autograder.grading.executors import LocalPool
 from autograder.grading.worker import Limits
 from autograder.kernels import sandbox
@@ -40,7 +41,7 @@ def graded(tmp_path_factory):
     course = pipeline.Course(REPO, grading)
     summary = pipeline.grade_class(course, LocalPool(2), [A], LIMITS, progress=False)
     results = {p.parent.parent.name: json.loads(p.read_text())
-               for p in grading.glob(f"autograded/*/{A}/{pipeline.RESULT}")}
+               for p in grading.glob(f"autograded/*/{A}/{records.RESULT}")}
     return {"course": course, "summary": summary, "results": results}
 
 

@@ -23,6 +23,7 @@ from conftest import REPO, load, release_path, solution_sources, student_submiss
 
 from autograder.cells import grade_id
 from autograder.grading import grade as pipeline
+from autograder.grading import records
 from autograder.grading.executors import DaskCluster, LocalPool
 from autograder.grading.worker import Limits
 from autograder.kernels import sandbox
@@ -90,7 +91,7 @@ def graded(tmp_path_factory):
     course = pipeline.Course(REPO, grading)
     summary = pipeline.grade_class(course, LocalPool(2), [A], LIMITS, progress=False)
     results = {p.parent.parent.name: json.loads(p.read_text())
-               for p in grading.glob(f"autograded/*/{A}/{pipeline.RESULT}")}
+               for p in grading.glob(f"autograded/*/{A}/{records.RESULT}")}
     return {"course": course, "summary": summary, "results": results, "before": before,
             "after": git_status()}
 
@@ -166,7 +167,7 @@ def test_a_hostile_student_cannot_reach_the_dask_worker(tmp_path):
                              progress=False)
         executor.client.close()
     scores = {p.parent.parent.name: json.loads(p.read_text())["score"]
-              for p in grading.glob(f"autograded/*/{A}/{pipeline.RESULT}")}
+              for p in grading.glob(f"autograded/*/{A}/{records.RESULT}")}
     assert scores == {"attacker": 0, "honest": FULL}
     assert not marker.exists()
     printed = outputs(grading / "autograded" / "attacker" / A / f"{A}.ipynb")
@@ -218,7 +219,7 @@ def graded_round_2(tmp_path_factory, elsewhere):
     finally:
         del os.environ["COURSE_GRADER_TOKEN"]
     results = {p.parent.parent.name: json.loads(p.read_text())
-               for p in grading.glob(f"autograded/*/{A}/{pipeline.RESULT}")}
+               for p in grading.glob(f"autograded/*/{A}/{records.RESULT}")}
     return {"course": course, "summary": summary, "results": results, "before": before,
             "after": git_status()}
 

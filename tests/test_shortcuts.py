@@ -20,6 +20,7 @@ from conftest import (
 )
 
 from autograder.grading import grade as pipeline
+from autograder.grading import records
 from autograder.grading.executors import LocalPool
 from autograder.grading.worker import Limits
 from autograder.kernels import sandbox
@@ -118,7 +119,7 @@ def graded(tmp_path_factory):
 
 @pytest.mark.parametrize("assignment", ASSIGNMENTS)
 def test_grading_refuses_every_declared_shortcut(graded, assignment):
-    result = json.loads((graded / "autograded" / "shortcuts" / assignment / pipeline.RESULT)
+    result = json.loads((graded / "autograded" / "shortcuts" / assignment / records.RESULT)
                         .read_text())
     notebook = load(graded / "autograded" / "shortcuts" / assignment / f"{assignment}.ipynb")
     for cell in notebook["cells"]:
