@@ -46,6 +46,9 @@ def machine_exchange() -> str | None:
 c.Exchange.root = machine_exchange() or str(course_root / "grading" / "exchange")
 if c.Exchange.root == str(course_root / "grading" / "exchange"):
     (course_root / "grading" / "exchange").mkdir(exist_ok=True)
+# Hand-ins are collected only from the students they name, and never through a link
+# (autograder/grading/exchange.py): on a shared machine students may attack the exchange.
+c.ExchangeFactory.collect = "autograder.grading.exchange.CourseCollect"
 # Only notebooks travel with an assignment; the helper package is installed, not copied.
 # nbgrader's collect keeps the hand-in time and the key its feedback is released under.
 c.CourseDirectory.include = ["*.ipynb", "timestamp.txt", "submission_secret.txt"]

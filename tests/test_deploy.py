@@ -87,3 +87,15 @@ def test_the_set_up_says_it_needs_root(monkeypatch, tmp_path):
     (tmp_path / "class.txt").write_text("alice\n")
     with pytest.raises(SystemExit, match="run it as root"):
         install.main(["--instructor", "ann", "--students", str(tmp_path / "class.txt")])
+
+
+def test_the_environment_is_installed_from_every_module_of_the_course(tmp_path):
+    install = install_module()
+    copy = install.course_copy(tmp_path / "course")
+    for package in ("transformer_course", "course_checks", "autograder"):
+        modules = {p.relative_to(REPO) for p in (REPO / package).rglob("*.py")
+                   if "__pycache__" not in p.parts}
+        assert modules and {p.relative_to(copy) for p in (copy / package).rglob("*.py")} \
+            == modules, package
+    for left in ("grading", ".git", ".venv"):
+        assert not (copy / left).exists()

@@ -12,9 +12,12 @@ a shared machine or a hub (tests/test_hub.py runs the same round through a real 
 from __future__ import annotations
 
 import json
+import os
+import pwd
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from conftest import REPO, load, solution_sources, student_submission, tool_env
@@ -90,3 +93,35 @@ def test_release_fetch_submit_collect_grade_and_feedback(tmp_path):
     text = page.read_text()
     assert "Exercise 6 · self_attention: 4 of 4 checks passed" in text
     assert "BEGIN HIDDEN TESTS" not in text
+
+
+def test_collect_takes_only_hand_ins_of_their_own_and_follows_no_link(tmp_path):
+    """What a student who may write into the exchange could hand in, and what the course's
+    collect (autograder/grading/exchange.py) makes of it: a hand-in whose notebook is a link
+    to the instructor's solutions, and one named for another student, are not collected;
+    the student's own earlier hand-in is."""
+    course = fresh_clone(tmp_path / "course", [A])
+    me, other = pwd.getpwuid(os.getuid()).pw_name, "nobody" if os.getuid() else "daemon"
+    inbound = tmp_path / "exchange" / COURSE_ID / "inbound"
+    inbound.mkdir(parents=True)
+
+    def hand_in(student: str, hour: int) -> Path:
+        folder = inbound / f"{student}+{A}+2026-11-27 {hour:02d}:00:00.000000 UTC+abc{hour}"
+        folder.mkdir()
+        return folder / f"{A}.ipynb"
+
+    honest = json.dumps(load(course / "notebooks" / A / f"{A}.ipynb"))
+    hand_in(me, 9).write_text(honest)
+    hand_in(me, 10).symlink_to(course / "solutions" / A / f"{A}.ipynb")  # newer, a link
+    hand_in(other, 11).write_text(honest)  # named for someone else, handed in by me
+    instructor = {k: v for k, v in tool_env().items() if k != "JUPYTER_CONFIG_PATH"}
+    collected = run(course, "nbgrader", "collect", A,
+                    f"--Exchange.root={tmp_path / 'exchange'}", env=instructor)
+    submitted = course / "grading" / "submitted"
+    assert sorted(p.name for p in submitted.iterdir()) == [me]
+    copy = submitted / me / A / f"{A}.ipynb"
+    assert not copy.is_symlink() and copy.read_text() == honest
+    said = collected.stderr
+    assert f"Not collected: {me}+{A}+2026-11-27 10" in said and "is a link" in said, said
+    assert f"Not collected: {other}+{A}+2026-11-27 11" in said, said
+    assert f"handed in by {me}, not by {other}" in said, said

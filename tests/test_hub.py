@@ -59,6 +59,9 @@ def session(hub, browser, user: str, name: str):
     page.set_default_timeout(120_000)
     try:
         hub.login(page, user)
+        if user != hub.instructor:  # the welcome notebook opens first: wait for it
+            expect(page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab.lm-mod-current")
+                   ).to_contain_text("00_welcome.ipynb")
         yield page
     except Exception:
         page.screenshot(path=ARTIFACTS / f"{name}-failure.png")
@@ -159,6 +162,20 @@ def instructor_formgrader(hub, browser) -> None:
         page.screenshot(path=ARTIFACTS / "hub-instructor-formgrader.png")
 
 
+PLANT = f"""
+import getpass, os, sys
+exchange, victim, solutions = sys.argv[1:]
+inbound = os.path.join(exchange, "transformer-course", "inbound")
+later = "2099-01-01 00:00:00.000000 UTC"
+mine = os.path.join(inbound, f"{{getpass.getuser()}}+{A}+{{later}}+link")
+os.mkdir(mine)
+os.symlink(solutions, os.path.join(mine, "{A}.ipynb"))
+theirs = os.path.join(inbound, f"{{victim}}+{A}+{{later}}+forged")
+os.mkdir(theirs)
+open(os.path.join(theirs, "{A}.ipynb"), "w").write("{{}}")
+"""
+
+
 def test_a_class_round_through_the_hub(hub):
     timings = dict(hub.timings)
     instructor, clone = hub.instructor, hub.clone
@@ -183,7 +200,14 @@ def test_a_class_round_through_the_hub(hub):
             student_round(hub, browser, student)
         timings["students: log in, fetch, validate, submit"] = time.perf_counter() - started
 
-        as_instructor("nbgrader", "collect", A)
+        # The second student attacks the exchange before the instructor collects: a newer
+        # hand-in whose notebook is a link to the instructor's solutions, and one in the
+        # first student's name. Neither is collected; each keeps their own hand-in.
+        attack = hub.run(hub.students[1], "python3", "-c", PLANT, str(hub.exchange),
+                         hub.students[0], str(clone / "solutions" / A / f"{A}.ipynb"))
+        assert attack.returncode == 0, attack.stderr
+        collected = as_instructor("nbgrader", "collect", A)
+        assert collected.stderr.count("Not collected") == 2, collected.stderr
         graded = as_instructor("make", "grade")
         assert f"{A}: 2 students" in graded.stdout, graded.stdout
         assert "readable by every user" not in graded.stdout  # the set-up made it private

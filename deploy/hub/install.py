@@ -54,10 +54,12 @@ JUPYTERHUB = "jupyterhub>=6.1,<7"
 PROXY = "configurable-http-proxy@5"
 USER_NAME = re.compile(r"[a-z_][a-z0-9_-]{0,31}")
 # What the environment is installed from: the course without what grading, tests and
-# builds leave in a clone (and without .git, whose history holds the solutions too).
-NOT_INSTALLED = shutil.ignore_patterns(".git", ".venv", "grading", "build", "dist", "*.egg-info",
-                                       "__pycache__", "test-artifacts", ".pytest_cache",
-                                       ".ruff_cache", ".ipynb_checkpoints", "node_modules")
+# builds leave in a clone (and without .git, whose history holds the solutions too): these
+# at its top ...
+LEFT_AT_THE_TOP = {".git", ".venv", "grading", "build", "dist", "test-artifacts",
+                   ".pytest_cache", ".ruff_cache"}
+# ... and these anywhere.
+LEFT_ANYWHERE = shutil.ignore_patterns("*.egg-info", "__pycache__", ".ipynb_checkpoints")
 
 
 def say(text: str) -> None:
@@ -121,6 +123,16 @@ def digest(folder: Path) -> str:
     return sha.hexdigest()
 
 
+def course_copy(destination: Path) -> Path:
+    """The course as the environment is installed from it, copied to ``destination``."""
+    def left_out(folder: str, names: list[str]) -> set[str]:
+        top = LEFT_AT_THE_TOP if Path(folder) == COURSE else set()
+        return (top & set(names)) | set(LEFT_ANYWHERE(folder, names))
+
+    shutil.copytree(COURSE, destination, ignore=left_out, symlinks=True)
+    return destination
+
+
 def environment(prefix: Path, python: Path) -> Path:
     """``PREFIX/venv`` with the hub, JupyterLab, nbgrader and the course (a copy of it)."""
     venv = prefix / "venv"
@@ -130,8 +142,7 @@ def environment(prefix: Path, python: Path) -> Path:
     if not (venv / "bin" / "python").exists():
         run(str(python), "-m", "venv", str(venv))
     with tempfile.TemporaryDirectory(prefix="course-install-") as tmp:
-        copy = Path(tmp) / "course"
-        shutil.copytree(COURSE, copy, ignore=NOT_INSTALLED, symlinks=True)
+        copy = course_copy(Path(tmp) / "course")
         stamp, source = venv / "course-source.sha256", digest(copy)
         if stamp.exists() and stamp.read_text() == source:
             say(f"{venv}: the course is installed as it stands")
