@@ -114,6 +114,10 @@ def test_collect_takes_only_hand_ins_of_their_own_and_follows_no_link(tmp_path):
     hand_in(me, 9).write_text(honest)
     hand_in(me, 10).symlink_to(course / "solutions" / A / f"{A}.ipynb")  # newer, a link
     hand_in(other, 11).write_text(honest)  # named for someone else, handed in by me
+    if os.getuid() == 0:  # nbgrader leaves hand-ins writable by all: one with another's file
+        planted = hand_in(me, 12)
+        planted.write_text(honest)
+        os.chown(planted, pwd.getpwnam(other).pw_uid, -1)
     instructor = {k: v for k, v in tool_env().items() if k != "JUPYTER_CONFIG_PATH"}
     collected = run(course, "nbgrader", "collect", A,
                     f"--Exchange.root={tmp_path / 'exchange'}", env=instructor)
@@ -125,3 +129,6 @@ def test_collect_takes_only_hand_ins_of_their_own_and_follows_no_link(tmp_path):
     assert f"Not collected: {me}+{A}+2026-11-27 10" in said and "is a link" in said, said
     assert f"Not collected: {other}+{A}+2026-11-27 11" in said, said
     assert f"handed in by {me}, not by {other}" in said, said
+    if os.getuid() == 0:
+        assert f"Not collected: {me}+{A}+2026-11-27 12" in said, said
+        assert f"{A}.ipynb was put there by {other}" in said, said

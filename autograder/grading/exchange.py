@@ -48,10 +48,12 @@ def check(path: str, student: str) -> None:
         raise Untrusted(f"it was handed in by {_name(info.st_uid)}, not by {student}")
     for folder, folders, files in os.walk(path):
         for name in folders + files:
-            mode = os.lstat(os.path.join(folder, name)).st_mode
-            if not (stat.S_ISDIR(mode) or stat.S_ISREG(mode)):
-                raise Untrusted(f"{os.path.relpath(os.path.join(folder, name), path)} is a "
-                                "link or a special file")
+            entry = os.lstat(os.path.join(folder, name))
+            where = os.path.relpath(os.path.join(folder, name), path)
+            if not (stat.S_ISDIR(entry.st_mode) or stat.S_ISREG(entry.st_mode)):
+                raise Untrusted(f"{where} is a link or a special file")
+            if entry.st_uid != owner:  # nbgrader leaves hand-ins writable by everyone
+                raise Untrusted(f"{where} was put there by {_name(entry.st_uid)}")
 
 
 def _name(uid: int) -> str:
@@ -134,8 +136,10 @@ class CourseCollect(ExchangeCollect):
     def _copy_file(self, folder: int, name: str, dest: str, budget: list[float]) -> None:
         source = os.open(name, FILE, dir_fd=folder)
         try:
-            size = os.fstat(source).st_size
-            if not stat.S_ISREG(os.fstat(source).st_mode):
+            info = os.fstat(source)
+            size = info.st_size
+            if not stat.S_ISREG(info.st_mode) or info.st_uid != os.fstat(folder).st_uid:
+                self.log.error("Not collected: %s, not a file of the student's own", name)
                 return
             if size > 1000 * self.coursedir.max_file_size or size > budget[0]:
                 self.log.warning("Not collected: %s, too large (%d bytes)", name, size)

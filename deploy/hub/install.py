@@ -9,7 +9,7 @@ From the instructor's clone of the course, and never writing into it, this sets 
   ``PREFIX/passwords.csv``, readable by root only);
 - one Python environment for every single-user server, ``PREFIX/venv``, from a Python every
   user may run: JupyterHub, JupyterLab, nbgrader and the course's package, installed from a
-  copy of the course (pip builds in the copy, not in the clone);
+  copy of the package's folders (pip builds in the copy, not in the clone);
 - configurable-http-proxy (npm) in ``PREFIX/proxy``;
 - nbgrader's exchange (``/srv/nbgrader/exchange``: every user may hand in, none may read
   another's hand-in) and the machine's nbgrader configuration, in the environment, that names
@@ -53,13 +53,11 @@ from autograder.grading import privacy  # noqa: E402 (the clone's own, found jus
 JUPYTERHUB = "jupyterhub>=6.1,<7"
 PROXY = "configurable-http-proxy@5"
 USER_NAME = re.compile(r"[a-z_][a-z0-9_-]{0,31}")
-# What the environment is installed from: the course without what grading, tests and
-# builds leave in a clone (and without .git, whose history holds the solutions too): these
-# at its top ...
-LEFT_AT_THE_TOP = {".git", ".venv", "grading", "build", "dist", "test-artifacts",
-                   ".pytest_cache", ".ruff_cache"}
-# ... and these anywhere.
-LEFT_ANYWHERE = shutil.ignore_patterns("*.egg-info", "__pycache__", ".ipynb_checkpoints")
+# What the environment is installed from: the package's folders and what pip reads to build
+# it, and nothing else of the clone (no solutions, tests, git history or grading state).
+INSTALLED = ("pyproject.toml", "README.md", "constraints.txt", "transformer_course",
+             "course_checks", "autograder")
+LEFT_OUT = shutil.ignore_patterns("__pycache__", "*.egg-info", ".ipynb_checkpoints")
 
 
 def say(text: str) -> None:
@@ -124,12 +122,13 @@ def digest(folder: Path) -> str:
 
 
 def course_copy(destination: Path) -> Path:
-    """The course as the environment is installed from it, copied to ``destination``."""
-    def left_out(folder: str, names: list[str]) -> set[str]:
-        top = LEFT_AT_THE_TOP if Path(folder) == COURSE else set()
-        return (top & set(names)) | set(LEFT_ANYWHERE(folder, names))
-
-    shutil.copytree(COURSE, destination, ignore=left_out, symlinks=True)
+    """What the environment is installed from, copied to ``destination``."""
+    for name in INSTALLED:
+        if (COURSE / name).is_dir():
+            shutil.copytree(COURSE / name, destination / name, ignore=LEFT_OUT, symlinks=True)
+        else:
+            destination.mkdir(parents=True, exist_ok=True)
+            shutil.copy(COURSE / name, destination / name, follow_symlinks=False)
     return destination
 
 
@@ -148,8 +147,8 @@ def environment(prefix: Path, python: Path) -> Path:
             say(f"{venv}: the course is installed as it stands")
             return venv
         say(f"{venv}: installing JupyterHub, JupyterLab, nbgrader and the course (minutes)")
-        run(str(venv / "bin" / "python"), "-m", "pip", "install", "--no-cache-dir",
-            f"{copy}[lab,hub]", "-c", str(copy / "constraints.txt"))
+        run(str(venv / "bin" / "python"), "-m", "pip", "install", f"{copy}[lab,hub]", "-c",
+            str(copy / "constraints.txt"))
         stamp.write_text(source)
     run(str(venv / "bin" / "jupyter"), "labextension", "enable", "@jupyter/nbgrader")
     settings = venv / "share" / "jupyter" / "lab" / "settings"  # no pop-up about Jupyter news
