@@ -118,3 +118,51 @@ def test_code_the_reader_cannot_follow_to_its_end_is_refused_not_read_halfway():
         findings(chain + "def softmax(z):\n    return _s3000(z, 0)\n")
     short = "".join(f"a{n + 1} = a{n}\n" for n in range(MAX_ALIASES - 2))
     assert findings("a0 = torch.exp\n" + short + HONEST) == ([], [])
+
+
+def test_names_aliased_in_many_ways_cost_steps_not_paths():
+    """180 names that each alias two others (2^90 ways through them: a web like it once held a
+    class run for 421 s before anyone was graded) are read in a moment, and the refused
+    function at the end of them is still found."""
+    import time
+
+    pairs = "".join(f"a{n} = a{n + 1}\na{n} = b{n + 1}\nb{n} = a{n + 1}\nb{n} = b{n + 1}\n"
+                    for n in range(90))
+    started = time.perf_counter()
+    refused, _ = findings(pairs + "a90 = torch.softmax\nb90 = torch.exp\n"
+                          "def softmax(z):\n    return a0(z, 0)\n")
+    assert time.perf_counter() - started < 5
+    assert [f.what for f in refused] == ["torch.softmax"], refused
+
+
+def test_a_cycle_does_not_hide_what_a_name_stands_for():
+    """A name met again on the way is cut short there, and what was found behind the cut is
+    not remembered as the whole answer: asked from elsewhere, the name still reaches it."""
+    cycle = "a = b\nb = a\nb = torch.softmax\nc = a\n"
+    refused, _ = findings(cycle + "def softmax(z):\n    return b(c(z, 0), 0)\n")
+    assert [f.what for f in refused] == ["torch.softmax"], refused
+
+
+def test_names_aliased_in_too_many_ways_to_follow_are_refused_in_bounded_time():
+    """A web of aliases with cycles everywhere (nothing can be remembered) stops at the step
+    budget: refused, as code nested too deeply is, within a few seconds."""
+    import time
+
+    from autograder.trusted.uses import TooDeep
+
+    web = "".join(f"a{n} = a{(n + 1) % 60}\na{n} = a{(n + 7) % 60}\na{n} = a{(n + 13) % 60}\n"
+                  for n in range(60))
+    started = time.perf_counter()
+    with pytest.raises(TooDeep):
+        findings(web + "a59 = torch.softmax\ndef softmax(z):\n    return a0(z, 0)\n")
+    assert time.perf_counter() - started < 20
+
+
+@pytest.mark.parametrize("call", ["torch.native_layer_norm(x, (4,), None, None, 1e-5)[0]",
+                                  "torch.ops.aten.native_layer_norm(x, [4], None, None, 1e-5)[0]",
+                                  "torch._C._nn.layer_norm(x, [4])"])
+def test_another_spelling_of_a_refused_operation_is_refused(call):
+    """``torch.native_layer_norm`` answered 05's layer norm, neither refused nor flagged."""
+    refused, _ = findings(f"def layer_norm(x):\n    return {call}\n",
+                          refuses=shortcuts.LAYER_NORM, entries=("layer_norm",))
+    assert [f.kind for f in refused] == ["refused"], refused

@@ -48,6 +48,8 @@ OPAQUE_MODULES = ("importlib", "pickle", "marshal", "ctypes", "dill", "cloudpick
 
 
 MAX_ALIASES = 100  # names followed through plain aliases (``a = b``); no answer needs more
+MAX_STEPS = 1_000_000  # steps of following names, for a whole notebook (honest ones: < 10,000)
+NO_CUT = MAX_ALIASES + 1  # deeper than any name on the way: no cycle was cut
 
 
 class TooDeep(Exception):
@@ -110,6 +112,8 @@ class Program:
         self.star: list[tuple[str, str]] = []  # (module, cell) imported with *
         self.unreadable: list[str] = []  # student cells that do not parse
         self.student_cells: list[tuple[str, ast.AST]] = []
+        self._known: dict[str, tuple[str, ...]] = {}  # name -> what it may stand for
+        self._steps = 0
         for label, source, student in cells:
             try:
                 tree = ast.parse(_clean(source))
@@ -164,30 +168,57 @@ class Program:
 
     # --- resolving a reference to the object it names ---------------------------------
 
-    def dotted(self, node: ast.AST, seen: frozenset = frozenset()) -> list[str]:
+    def dotted(self, node: ast.AST) -> list[str]:
         """The dotted names ``node`` may stand for (``F.softmax`` -> torch.nn.functional.
         softmax), through imports and plain aliases; [] when it is no such reference."""
+        return self._dotted(node, {})[0]
+
+    def _dotted(self, node: ast.AST, seen: dict[str, int]) -> tuple[list[str], int]:
+        """``dotted``, following names not in ``seen`` (name -> depth on the way here); and
+        the lowest depth where a name already on the way was met (a cycle cut short).
+
+        A name's answer is kept, and every later question about it answered from memory,
+        when no cycle through it was cut above it: so 240 names that each alias two others
+        cost 480 steps, not 2^240. Every step counts against ``MAX_STEPS``."""
+        self._step()
         if isinstance(node, ast.Attribute):
-            return [f"{base}.{node.attr}" for base in self.dotted(node.value, seen)]
+            bases, cut = self._dotted(node.value, seen)
+            return [f"{base}.{node.attr}" for base in bases], cut
         if isinstance(node, ast.Call) and _call_name(node) == "getattr" \
                 and len(node.args) >= 2 and isinstance(node.args[1], ast.Constant) \
                 and isinstance(node.args[1].value, str):
-            return [f"{base}.{node.args[1].value}" for base in self.dotted(node.args[0], seen)]
-        if not isinstance(node, ast.Name) or node.id in seen:
-            return []
-        if len(seen) >= MAX_ALIASES:
-            raise TooDeep(f"names aliased more than {MAX_ALIASES} deep")
+            bases, cut = self._dotted(node.args[0], seen)
+            return [f"{base}.{node.args[1].value}" for base in bases], cut
+        if not isinstance(node, ast.Name):
+            return [], NO_CUT
         name = node.id
+        if name in seen:
+            return [], seen[name]
         if name in self.imports:
-            return [self.imports[name]]
-        found = []
+            return [self.imports[name]], NO_CUT
+        if name in self._known:
+            return list(self._known[name]), NO_CUT
+        depth = len(seen)
+        if depth >= MAX_ALIASES:
+            raise TooDeep(f"names aliased more than {MAX_ALIASES} deep")
+        found, cut = [], NO_CUT
         for binding in self.bindings.get(name, []):
-            value = binding.node
-            if isinstance(value, (ast.Name, ast.Attribute, ast.Call)):
-                found += self.dotted(value, seen | {name})
+            if isinstance(binding.node, (ast.Name, ast.Attribute, ast.Call)):
+                more, below = self._dotted(binding.node, {**seen, name: depth})
+                found += more
+                cut = min(cut, below)
         if not self.bindings.get(name):
             found += [f"{module}.{name}" for module, _ in self.star]
-        return found
+        found = list(dict.fromkeys(found))
+        self._step(len(found))
+        if cut >= depth:  # nothing above this name was cut from its answer
+            self._known[name] = tuple(found)
+        return found, cut
+
+    def _step(self, count: int = 1) -> None:
+        self._steps += count
+        if self._steps > MAX_STEPS:
+            raise TooDeep(f"names aliased in more than {MAX_STEPS:,} ways")
 
 
 def _harmless_magic(call: ast.Call) -> bool:
@@ -229,6 +260,12 @@ def _private_torch(dotted: str) -> bool:
                                        for p in parts[1:])
 
 
+def _operation(name: str) -> str:
+    """The operation a library name spells, without PyTorch's marks of another spelling of
+    it: ``_softmax``, ``softmax_``, ``native_layer_norm`` are ``softmax`` and ``layer_norm``."""
+    return name.strip("_").removeprefix("native_")
+
+
 def _opaque(dotted: str) -> str | None:
     for module in OPAQUE_MODULES:
         if dotted == module or dotted.startswith(module + "."):
@@ -254,7 +291,7 @@ class Reader:
         # ``torch.ops.aten.softmax.int``): refused by its name, not by a list of every place
         # the library keeps it. (The course's own parts, allowed in later exercises, may
         # share a name with a refused PyTorch function: another library, not refused.)
-        self.refused_names = {(name.split(".")[0], name.rsplit(".", 1)[-1].strip("_")): name
+        self.refused_names = {(name.split(".")[0], _operation(name.rsplit(".", 1)[-1])): name
                               for name in self.refuses}
         self.roots = {name.split(".")[0] for name in self.refuses}
 
@@ -378,7 +415,7 @@ class Reader:
             yield Finding("refused", self.refused_objects[id(obj)][1], where)
             return
         for part in parts[1:]:
-            if (refused := self.refused_names.get((parts[0], part.strip("_")))) is not None:
+            if (refused := self.refused_names.get((parts[0], _operation(part)))) is not None:
                 yield Finding("refused", f"{dotted}, the same operation as {refused}", where)
                 return
         if (module := _opaque(dotted)) is not None:
