@@ -78,7 +78,7 @@ class FailsFirst:
     def __init__(self):
         self.pool = LocalPool(1)
 
-    def run(self, function, jobs):
+    def run(self, function, jobs, *_):
         for job in jobs:
             yield {"student": job.student, "assignment": job.assignment, "status": "error",
                    "reason": "the grader failed (RuntimeError); the full log is in logs/",
@@ -86,8 +86,8 @@ class FailsFirst:
                    "comments": {}, "events": [], "notebook": None, "feedback": None,
                    "sha256": "", "timestamp": None}
 
-    def alone(self, function, jobs):
-        return self.pool.alone(function, jobs)
+    def alone(self, function, jobs, *limits):
+        return self.pool.alone(function, jobs, *limits)
 
 
 def test_a_notebook_the_grader_failed_on_is_graded_again_alone(tmp_path):

@@ -506,7 +506,7 @@ class AlwaysFails:
     """A pool on which the grader fails on every notebook, as it does when its kernels stop
     starting half-way through a class."""
 
-    def run(self, function, jobs):
+    def run(self, function, jobs, *_):
         for job in jobs:
             yield {"student": job.student, "assignment": job.assignment, "status": "error",
                    "reason": "the grader failed (RuntimeError); the full log is in logs/",
@@ -545,6 +545,30 @@ def test_a_grader_failure_keeps_the_earlier_grade_and_is_graded_again(graded, tm
     assert not list(grading.glob(f"autograded/*/{A}/{records.FAILURE}"))
     rows = {row["student"]: row for row in csv.DictReader((grading / "grades.csv").open())}
     assert rows["solution"]["status"] == rows["blank"]["status"] == "graded"
+
+
+
+def test_a_notebook_over_its_limit_in_the_pool_is_stopped_and_the_class_graded(
+        graded, tmp_path, monkeypatch):
+    """Whatever holds a job (here: a limit of 3 s for one student's), the pool stops that job
+    with its worker, reports it, keeps its earlier grade, and grades everyone else."""
+    grading = tmp_path / "grading"
+    shutil.copytree(graded["course"].grading, grading)
+    for student in (grading / "submitted").iterdir():
+        if student.name not in ("solution", "blank"):
+            shutil.rmtree(student)
+    course = pipeline.Course(REPO, grading)
+    real = pipeline.job_seconds
+    monkeypatch.setattr(pipeline, "job_seconds",
+                        lambda job: 3.0 if job.student == "solution" else real(job))
+    started = time.perf_counter()
+    pipeline.grade_class(course, LocalPool(2), [A], LIMITS, regrade=True, progress=False)
+    assert time.perf_counter() - started < real(pipeline.Job("", A, "", "", "", LIMITS))
+    rows = {row["student"]: row for row in csv.DictReader((grading / "grades.csv").open())}
+    assert rows["solution"]["status"] == "error" and float(rows["solution"]["score"]) == FULL
+    assert "took longer than its limit of 3 s" in rows["solution"]["notes"]
+    assert "the grade shown is the earlier one, kept" in rows["solution"]["notes"]
+    assert rows["blank"]["status"] == "graded"
 
 
 REFUSED_BWRAP = """#!/bin/sh

@@ -1,19 +1,30 @@
 """Where the per-student grading jobs run: one interface, two executors.
 
-``executor.run(function, jobs)`` yields each job's result as soon as it is done, in any order;
-``executor.alone(function, jobs)`` runs jobs one at a time with nothing beside them (a
-notebook stopped by a limit is graded again that way).
-- ``LocalPool(workers)``: worker processes on this machine (the default, one per core).
+``executor.run(function, jobs, limit, stopped)`` yields each job's result as soon as it is
+done, in any order; a job still running ``limit(job)`` seconds after it started is stopped, and
+``stopped(job, why)`` is its result, so one notebook costs at most its own limit and the rest
+of the class is graded. ``executor.alone(...)`` runs jobs one at a time with nothing beside
+them (a notebook stopped by a limit is graded again that way).
+- ``LocalPool(workers)``: worker processes on this machine (the default, one per core). A job
+  over its limit is stopped with its worker process and everything the worker started.
 - ``DaskCluster(address)``: a ``dask.distributed`` scheduler, for a class too big for one
   machine. Every worker needs the course installed at the same path (``pip install -e .``).
+  A job over its limit is given up (cancelled); Dask cannot stop a task that is running.
 """
 
 from __future__ import annotations
 
+import math
 import os
+import signal
+import time
+import traceback
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from multiprocessing import get_context
+from multiprocessing.connection import wait
+
+Limit = Callable[[object], float]  # a job's seconds by the clock
+Stopped = Callable[[object, str], object]  # the result of a job that could not finish
 
 
 def _one_thread_each() -> None:
@@ -21,27 +32,103 @@ def _one_thread_each() -> None:
     os.environ["OMP_NUM_THREADS"] = os.environ["MKL_NUM_THREADS"] = "1"
 
 
+def _serve(connection, function: Callable) -> None:
+    """A worker process: run each job it is sent, send back (True, result) or (False, error)."""
+    os.setpgid(0, 0)  # its own process group: stopped with whatever it starts
+    _one_thread_each()
+    while (job := connection.recv()) is not None:
+        try:
+            connection.send((True, function(job)))
+        except Exception:  # noqa: BLE001 - the caller raises it
+            connection.send((False, traceback.format_exc()))
+
+
+class _Worker:
+    """One worker process ("spawn": a fresh interpreter, nothing inherited from the caller)."""
+
+    def __init__(self, function: Callable):
+        context = get_context("spawn")
+        self.connection, theirs = context.Pipe()
+        self.process = context.Process(target=_serve, args=(theirs, function), daemon=True)
+        self.process.start()
+        theirs.close()
+        self.job, self.deadline = None, math.inf
+
+    def start(self, job, seconds: float) -> None:
+        self.job, self.deadline = job, time.monotonic() + seconds
+        self.connection.send(job)
+
+    def stop(self) -> None:
+        """Kill the worker and its process group (kernels, zygotes, their children)."""
+        for kill in (lambda: os.killpg(self.process.pid, signal.SIGKILL),
+                     lambda: self.process.kill()):
+            try:
+                kill()
+            except (ProcessLookupError, PermissionError, OSError, ValueError):
+                pass
+        self.process.join(5)
+        self.connection.close()
+
+
 class LocalPool:
     def __init__(self, workers: int | None = None):
         self.workers = workers or os.cpu_count() or 1
 
-    def run(self, function: Callable, jobs: Iterable) -> Iterator:
-        # "spawn": a fresh interpreter per worker, nothing inherited from the caller's state.
-        with ProcessPoolExecutor(
-            self.workers, mp_context=get_context("spawn"), initializer=_one_thread_each
-        ) as pool:
-            futures = [pool.submit(function, job) for job in jobs]
-            try:
-                for future in as_completed(futures):
-                    yield future.result()
-            finally:  # interrupted: don't start what is still queued
-                for future in futures:
-                    future.cancel()
+    def run(self, function: Callable, jobs: Iterable, limit: Limit | None = None,
+            stopped: Stopped | None = None) -> Iterator:
+        queue = list(jobs)[::-1]
+        idle: list[_Worker] = []
+        busy: list[_Worker] = []
+        try:
+            while queue or busy:
+                while queue and len(busy) < self.workers:
+                    worker = idle.pop() if idle else _Worker(function)
+                    job = queue.pop()
+                    worker.start(job, limit(job) if limit else math.inf)
+                    busy.append(worker)
+                wake = min(w.deadline for w in busy) - time.monotonic()
+                ready = wait([w.connection for w in busy],
+                             timeout=None if wake == math.inf else max(0.0, wake))
+                for worker in list(busy):
+                    if worker.connection in ready:
+                        busy.remove(worker)
+                        try:
+                            ok, value = worker.connection.recv()
+                        except (EOFError, OSError):  # the worker died (killed, out of memory)
+                            worker.stop()
+                            yield self._stopped(stopped, worker.job,
+                                                "the grading process died while grading it")
+                            continue
+                        idle.append(worker)
+                        if not ok:
+                            raise RuntimeError(f"a grading job failed:\n{value}")
+                        yield value
+                    elif time.monotonic() >= worker.deadline:
+                        busy.remove(worker)
+                        worker.stop()
+                        yield self._stopped(stopped, worker.job,
+                                            f"grading it took longer than its limit of "
+                                            f"{limit(worker.job):.0f} s; it was stopped")
+        finally:  # done, or interrupted: nothing is left running
+            for worker in idle + busy:
+                if worker in idle:
+                    try:
+                        worker.connection.send(None)
+                    except OSError:
+                        pass
+                worker.stop()
 
-    def alone(self, function: Callable, jobs: list) -> Iterator:
+    @staticmethod
+    def _stopped(stopped: Stopped | None, job, why: str):
+        if stopped is None:
+            raise RuntimeError(f"a grading job could not finish: {why}")
+        return stopped(job, why)
+
+    def alone(self, function: Callable, jobs: list, limit: Limit | None = None,
+              stopped: Stopped | None = None) -> Iterator:
         """Run ``jobs`` one at a time, nothing else running beside them."""
         if jobs:
-            yield from LocalPool(1).run(function, jobs)
+            yield from LocalPool(1).run(function, jobs, limit, stopped)
 
     def __str__(self) -> str:
         return f"{self.workers} local worker process{'es' if self.workers > 1 else ''}"
@@ -53,21 +140,43 @@ class DaskCluster:
 
         self.client = Client(address)
 
-    def run(self, function: Callable, jobs: Iterable) -> Iterator:
-        from distributed import as_completed as dask_completed
+    def run(self, function: Callable, jobs: Iterable, limit: Limit | None = None,
+            stopped: Stopped | None = None) -> Iterator:
+        from distributed import wait as dask_wait
 
         self.client.run(_one_thread_each)
-        futures = [self.client.submit(function, job, pure=False) for job in jobs]
+        jobs = list(jobs)
+        futures = {self.client.submit(function, job, pure=False): job for job in jobs}
+        # Queued jobs wait for a worker: each is given its limit from when the one before
+        # it on a worker could have ended, a bound that counts the queue as well.
+        slots = max(1, len(self.client.scheduler_info().get("workers", {})))
+        started = time.monotonic()
+        deadlines = {future: started + (limit(job) * (1 + n // slots) if limit else math.inf)
+                     for n, (future, job) in enumerate(futures.items())}
         try:
-            for future in dask_completed(futures):
-                yield future.result()
+            while futures:
+                wake = min(deadlines[f] for f in futures) - time.monotonic()
+                try:
+                    done, _ = dask_wait(list(futures), return_when="FIRST_COMPLETED",
+                                        timeout=None if wake == math.inf else max(0.01, wake))
+                except TimeoutError:  # dask's way of saying none finished in time
+                    done = set()
+                for future in done:
+                    futures.pop(future)
+                    yield future.result()
+                for future in [f for f in futures if time.monotonic() >= deadlines[f]]:
+                    job = futures.pop(future)
+                    future.cancel()
+                    yield LocalPool._stopped(stopped, job, "grading it took longer than its "
+                                             "limit; it was given up")
         finally:
-            self.client.cancel(futures)
+            self.client.cancel(list(futures))
 
-    def alone(self, function: Callable, jobs: list) -> Iterator:
+    def alone(self, function: Callable, jobs: list, limit: Limit | None = None,
+              stopped: Stopped | None = None) -> Iterator:
         """Run ``jobs`` one at a time (each on one worker, none beside it)."""
         for job in jobs:
-            yield from self.run(function, [job])
+            yield from self.run(function, [job], limit, stopped)
 
     def __str__(self) -> str:
         workers = len(self.client.scheduler_info().get("workers", {}))

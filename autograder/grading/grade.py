@@ -31,7 +31,7 @@ from pathlib import Path
 from autograder.grading import intake, privacy, report
 from autograder.grading.executors import DaskCluster, LocalPool
 from autograder.grading.records import COURSE, Course, merge, outcomes
-from autograder.grading.worker import Job, Limits, grade
+from autograder.grading.worker import Job, Limits, grade, job_seconds, stopped
 from autograder.kernels import sandbox
 from autograder.releases import release
 
@@ -150,7 +150,8 @@ def grade_again(result: dict) -> bool:
     its CPU limit, or one that slept, would be stopped again.)"""
     earned, possible = points(result)
     busy = any(e["kind"] == "busy" for e in result["events"])
-    return result["status"] == "error" or (busy and earned < possible)
+    return (result["status"] == "error" and not result.get("stopped")) \
+        or (busy and earned < possible)
 
 
 def finish(result: dict, first: dict | None = None) -> dict:
@@ -217,14 +218,14 @@ def grade_class(course: Course, executor, assignments: list[str] | None = None,
     print(f"{len(jobs)} notebooks to grade ({done} already graded) on {executor}.")
     first: dict[tuple[str, str], dict] = {}  # results stopped by a limit, until graded again
     with tqdm(total=len(jobs), unit="notebook", disable=not progress) as bar:
-        for result in executor.run(grade, jobs):
+        for result in executor.run(grade, jobs, job_seconds, stopped):
             if grade_again(result):
                 first[result["student"], result["assignment"]] = result
             else:
                 merge(course, finish(result))
                 bar.update()
         again = [job for job in jobs if (job.student, job.assignment) in first]
-        for result in executor.alone(grade, again):
+        for result in executor.alone(grade, again, job_seconds, stopped):
             merge(course, finish(result, first[result["student"], result["assignment"]]))
             bar.update()
     return report.write(course, outcomes(course), notes)

@@ -55,6 +55,9 @@ class Limits:
         self.notebook_wall = self.notebook_wall or 4 * self.notebook_timeout
 
 
+GRADER_SECONDS = 300  # the grader's own work on one notebook, beyond its kernel's limits
+
+
 @dataclass
 class Job:
     student: str
@@ -325,15 +328,33 @@ def _config(course: Path, private: Path, limits: Limits, events: Path, kernel: s
     return config
 
 
+def _result(job: Job) -> dict:
+    return {"student": job.student, "assignment": job.assignment, "status": "graded",
+            "reason": "", "grades": {}, "comments": {}, "events": [], "notebook": None,
+            "feedback": None, "sha256": None, "timestamp": None, "outcomes": {}}
+
+
+def job_seconds(job: Job) -> float:
+    """How long grading one notebook may take by the clock, everything included: the
+    kernel's time, a last cell's and the grader's own work (reading, checking, pages)."""
+    return job.limits.notebook_wall + job.limits.cell_wall + GRADER_SECONDS
+
+
+def stopped(job: Job, why: str) -> dict:
+    """The result of a job the pool had to stop: a grader failure, kept apart from the
+    gradebook like any other (its earlier grade stands), and not graded again at once."""
+    result = _result(job)
+    result.update(status="error", stopped=True,
+                  reason=f"the grader failed: {why}; the full log is in {log_name(job)}",
+                  log=f"{why} (its limit: {job_seconds(job):.0f} s)\n")
+    return result
+
+
 def grade(job: Job) -> dict:
     """Grade one submission; never raises (a failure is reported in the result)."""
     started = time.perf_counter()
     course, submission = Path(job.course), Path(job.submission)
-    result = {
-        "student": job.student, "assignment": job.assignment, "status": "graded",
-        "reason": "", "grades": {}, "comments": {}, "events": [], "notebook": None,
-        "feedback": None, "sha256": None, "timestamp": None,
-    }
+    result = _result(job)
     private = Path(tempfile.mkdtemp(prefix="grade-"))
     try:
         releases = released(course)
@@ -384,6 +405,8 @@ def _autograde(job: Job, notebook: dict, private: Path, result: dict, kernel: st
     from nbgrader.api import Gradebook
     from nbgrader.apps import NbGraderAPI
 
+    from autograder.grading.execute import OUTCOME
+
     student, assignment, limits = job.student, job.assignment, job.limits
     folder = private / "submitted" / student / assignment
     folder.mkdir(parents=True)
@@ -406,7 +429,12 @@ def _autograde(job: Job, notebook: dict, private: Path, result: dict, kernel: st
         outcome = api.autograde(assignment, student, force=True, create=True)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
-    result["events"] += [json.loads(line) for line in events.read_text().splitlines()]
+    for event in map(json.loads, events.read_text().splitlines()):
+        if event["kind"] == OUTCOME:  # a test cell's outcome: data for the report
+            result["outcomes"][event["cell"]] = {k: v for k, v in event.items()
+                                                 if k not in ("kind", "cell")}
+        else:
+            result["events"].append(event)
     if not outcome["success"]:
         raise GraderFailed("nbgrader could not autograde the notebook",
                            outcome.get("log", "") + outcome.get("error", ""))
