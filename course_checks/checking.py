@@ -660,7 +660,7 @@ class Checks:
         if name:  # the self-check table shows the first problem, and what it matches
             first = next(i for i, (_, message) in enumerate(results) if message)
             results[first] = (results[first][0], f"{results[first][1]} This matches {name}.")
-        _selfcheck.record(self.exercise, self.points, round(earned, 2), results)
+        _selfcheck.record(self.exercise, self.points, round(earned, 2), results, name or "")
         return float(round(earned, 2))
 
     def named(self) -> str | None:

@@ -70,6 +70,7 @@ class Result:
     earned: float
     points: float
     diagnosis: str = ""
+    named: str = ""  # the mistake the checks named, completing "This matches ..."
 
 
 # The kernel's results, by exercise name, in the order the check cells ran.
@@ -92,12 +93,14 @@ def record(
     points: float,
     earned: float,
     checks: Sequence[tuple[str, str | None]],
+    named: str = "",
 ) -> Result:
     """Store a check cell's outcome (``checks.score()`` calls this); returns the stored result.
 
     ``checks`` holds ``(description, None or what went wrong)`` per check. All passing is
     *passed*; every check reporting an untouched answer is *not attempted*; anything else is
-    *failed*, with the first real problem as the diagnosis.
+    *failed*, with the first real problem as the diagnosis; ``named`` is the mistake the
+    checks named, if any.
     """
     failures = [(description, message) for description, message in checks if message]
     if not checks:
@@ -111,7 +114,7 @@ def record(
         else:
             description, message = next((f for f in failures if f not in untouched), failures[0])
             status, diagnosis = FAILED, f"{description}: {message}"
-    result = Result(exercise, status, float(earned), float(points), diagnosis)
+    result = Result(exercise, status, float(earned), float(points), diagnosis, named)
     _RESULTS.pop(exercise, None)
     _RESULTS[exercise] = result
     return result

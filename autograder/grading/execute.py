@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import dataclasses
 import inspect
 import json
 import os
@@ -43,6 +44,7 @@ from traitlets import Float, Integer, Unicode
 
 from autograder.cells import grade_id, source
 from autograder.grading.normalise import Course, first_line
+from autograder.grading.safe_pages import plain_metadata
 from autograder.kernels import cpu
 from autograder.mutation.mutants import VariantAnswers, answer_sources
 from autograder.trusted import uses
@@ -53,6 +55,7 @@ SETUP = "setup"  # the grade id of the locked cell of imports that test cells re
 MAX_MESSAGE_BYTES = 64 << 20  # the largest message a kernel may send (a reply, an output)
 SEND_MILLISECONDS = 10_000  # how long a message to the kernel may wait to be taken
 POLL_SECONDS = 0.5  # how often a running cell's CPU time is read
+OUTCOME = "outcome"  # the kind of event that holds a test cell's outcome (selfcheck.Result)
 
 
 def error_output(ename: str, evalue: str) -> NotebookNode:
@@ -142,7 +145,12 @@ class SafeExecute(Execute):
             resources = dict(resources or {})
             resources["metadata"] = dict(resources.get("metadata", {}), path=self.workdir)
         self.timeout_func = self._cell_timeout
-        return super().preprocess(nb, resources, km)
+        nb, resources = super().preprocess(nb, resources, km)
+        for cell in nb.cells:  # what pages write into HTML attributes: numbers, not text
+            for output in cell.get("outputs", []):
+                if "metadata" in output:
+                    output["metadata"] = plain_metadata(output["metadata"])
+        return nb, resources
 
     async def async_start_new_kernel_client(self):
         """Start the kernel client; a kernel that dies or does not answer while starting gets
@@ -200,6 +208,14 @@ class SafeExecute(Execute):
         event = {"kind": kind, "cell": grade_id(cell) if cell else None, "message": message}
         with open(self.events_path, "a") as log:
             log.write(json.dumps(event) + "\n")
+
+    def _outcome(self, cell, result: selfcheck.Result) -> None:
+        """A test cell's outcome, recorded by the checker itself: never read back from the
+        cell's printed output, where the student's own prints sit beside the checks'."""
+        if self.events_path:
+            with open(self.events_path, "a") as log:
+                log.write(json.dumps({"kind": OUTCOME, "cell": grade_id(cell),
+                                      **dataclasses.asdict(result)}) + "\n")
 
     def preprocess_cell(self, cell, resources, index):
         if cell.cell_type != "code" or not cell.source.strip():
@@ -405,7 +421,11 @@ class SafeExecute(Execute):
     def _check(self, cell):
         """Run a test cell in the trusted checker; its report and score become the output."""
         self.checker.link.begin_cell(self.timeout or 60, self._deadline)
+        before = {id(result) for result in selfcheck.results()}
         report, value, failure = self.checker.run(cell.source)
+        for result in selfcheck.results():  # what the checks found, as data for the report
+            if id(result) not in before:
+                self._outcome(cell, result)
         outputs = []
         if report:
             kept = report[: self.max_output_chars]

@@ -20,7 +20,7 @@ import warnings
 from datetime import UTC, datetime
 from pathlib import Path
 
-from autograder.grading import intake, report
+from autograder.grading import intake
 from autograder.releases import release
 
 COURSE = Path(__file__).resolve().parents[2]
@@ -134,10 +134,6 @@ def merge(course: Course, result: dict) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     if result["notebook"]:
         _write(folder / f"{assignment}.ipynb", result["notebook"])
-        autograded = json.loads(result["notebook"])
-        result["diagnoses"] = report.diagnoses(autograded)
-        result["titles"] = report.titles(autograded)
-        result["untouched"] = report.untouched(autograded)
     feedback = course.feedback / student / assignment
     if result["feedback"]:
         _write(feedback / f"{assignment}.html", result["feedback"])

@@ -4,62 +4,29 @@ from __future__ import annotations
 
 import csv
 import html
-import re
 import statistics
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from autograder.cells import grade_id, source
-from autograder.mutation.mutants import title
 from course_checks.plain import printable
+from course_checks.selfcheck import NOT_ATTEMPTED
 
-# "This matches <description>." ends a message line; the description may hold "." itself.
-MISCONCEPTION = re.compile(r"This matches (.+)\.\s*$", re.M)
-
-
-def _output_text(cell: dict) -> str:
-    return "".join(
-        o.get("text", "") if isinstance(o.get("text", ""), str) else "".join(o["text"])
-        for o in cell.get("outputs", [])
-    )
+def diagnoses(result: dict) -> dict[str, str]:
+    """The mistake the checks named, per test cell: grade_id -> "an answer that ..."."""
+    return {cell: o["named"] for cell, o in result.get("outcomes", {}).items() if o.get("named")}
 
 
-def diagnoses(notebook: dict) -> dict[str, list[str]]:
-    """The misconceptions the checks named, per test cell: grade_id -> descriptions."""
-    found = {}
-    for cell in notebook["cells"]:
-        cell_id = grade_id(cell)
-        if not cell_id or cell.get("cell_type") != "code":
-            continue
-        if names := sorted(set(MISCONCEPTION.findall(_output_text(cell)))):
-            found[cell_id] = names
-    return found
-
-
-def untouched(notebook: dict) -> bool:
-    """Whether every check of every test cell found its answer cell still holding the stub."""
-    texts = [_output_text(cell) for cell in notebook["cells"]
-             if cell.get("cell_type") == "code"
-             and cell.get("metadata", {}).get("nbgrader", {}).get("grade")]
-    return bool(texts) and all("not attempted" in t and "✓" not in t for t in texts)
-
-
-def titles(notebook: dict) -> dict[str, str]:
-    """The exercises' titles, per test cell: grade_id -> "Exercise 3 · attention"."""
-    found = {}
-    for cell in notebook["cells"]:
-        nbgrader = cell.get("metadata", {}).get("nbgrader", {})
-        if not grade_id(cell) or not nbgrader.get("grade") or nbgrader.get("solution"):
-            continue  # only test cells, whose source is the instructor's
-        if name := title(source(cell)):
-            found[grade_id(cell)] = name
-    return found
+def untouched(result: dict) -> bool:
+    """Whether every test cell found its answer still the stub."""
+    outcomes = result.get("outcomes", {}).values()
+    return bool(outcomes) and all(o.get("status") == NOT_ATTEMPTED for o in outcomes)
 
 
 def _text(text: str) -> str:
-    """Student-made text (a name, a message quoting their code) as plain text in Markdown."""
+    """Student-made text (a name, a message quoting their code) as plain text in Markdown,
+    in a table's cell too."""
     return html.escape(printable(text, 10_000), quote=False).replace(
-        "*", "\\*").replace("`", "'")
+        "*", "\\*").replace("`", "'").replace("|", "\\|").replace("[", "\\[")
 
 
 def _cell(text: str) -> str:
@@ -74,9 +41,9 @@ def _rounded(value):
 
 
 def _titles(results: list[dict]) -> dict[tuple[str, str], str]:
-    """(assignment, grade_id) -> title, from any student whose notebook showed it."""
-    return {(r["assignment"], cell): title
-            for r in results for cell, title in r.get("titles", {}).items()}
+    """(assignment, grade_id) -> the exercise's title, as its checks named it."""
+    return {(r["assignment"], cell): o["exercise"]
+            for r in results for cell, o in r.get("outcomes", {}).items() if o.get("exercise")}
 
 
 def _histogram(scores: list[float], maximum: float, bins: int = 5) -> str:
@@ -127,12 +94,13 @@ def summary(results: list[dict]) -> str:
                 if (s := r.get("exercises", {}).get(exercise)) and s[0] is not None
                 and s[0] >= s[1] > 0
             )
-            mistakes = Counter(d for r in rows for d in r.get("diagnoses", {}).get(exercise, []))
-            common = (f"{mistakes.most_common(1)[0][0]} ({mistakes.most_common(1)[0][1]})"
-                      if mistakes else "–")
-            title = names.get((assignment, exercise), "–")
-            lines.append(f"| {exercise} | {title} | {full / len(rows):.0%} | {common} |")
-        if blank := sorted(_text(r["student"]) for r in rows if r.get("untouched")):
+            mistakes = Counter(named for r in rows
+                               if (named := diagnoses(r).get(exercise)))
+            common = (f"{_text(mistakes.most_common(1)[0][0])} "
+                      f"({mistakes.most_common(1)[0][1]})" if mistakes else "–")
+            title = _text(names.get((assignment, exercise), "–"))
+            lines.append(f"| {_text(exercise)} | {title} | {full / len(rows):.0%} | {common} |")
+        if blank := sorted(_text(r["student"]) for r in rows if untouched(r)):
             lines.append("")
             lines.append(f"Untouched submissions, every answer still the stub ({len(blank)}): "
                          + ", ".join(blank))
