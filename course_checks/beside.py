@@ -8,9 +8,10 @@ grades (``autograder/trusted/checker.py``) it sets ``forward``, and a probe call
 to the kernel with the student's objects as handles; what comes back is plain data, checked
 like any answer. In a notebook, and in the mutation analysis, a probe runs where it is called.
 
-What a probe reports while grading comes from the student's process: a notebook that replaces
-the course's probes in its kernel can misreport the structure (the counts, not the values,
-which the checker computes itself).
+While grading, the probe travels as the source of the course's module, read by the checker
+and run afresh in the kernel, so a notebook that replaces ``transformer_course.probes`` in its
+own process changes nothing the checks read; the values a probe reports come from running the
+student's code there, and are compared with the checker's own reference values.
 """
 
 from __future__ import annotations

@@ -135,3 +135,43 @@ def test_a_call_made_under_a_seed_runs_seeded_in_the_kernel_and_leaves_its_state
     # a seed that is not an integer is no seed: the call runs on the kernel's own state
     unseeded = link.request("call", ref=draw._id, args=[], kwargs={}, seed=True)
     assert not torch.equal(unseeded, first)
+
+
+class Square(torch.autograd.Function):
+    """A student's autograd Function: x², with its backward pass."""
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x * x
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return 2 * x * grad
+
+
+def test_a_probe_runs_as_the_course_wrote_it_whatever_the_kernel_holds_under_its_name():
+    """Found by an attacker who read the grader: the probes travelled pickled by reference,
+    and a kernel whose ``transformer_course.probes`` a notebook had replaced answered the
+    checks of notebook 10 with the reference gradients. The probe now travels as source."""
+    import sys
+    import types
+    from unittest import mock
+
+    from transformer_course import probes
+
+    forged = types.ModuleType("transformer_course.probes")
+    forged.gradients = lambda *a, **k: {"output": torch.zeros(3), "grads": (), "saved": []}
+
+    class KernelWithForgedProbes(InProcessLink):
+        def _expression(self, expression: str) -> str:
+            with mock.patch.dict(sys.modules, {"transformer_course.probes": forged}):
+                return super()._expression(expression)
+
+    link = KernelWithForgedProbes({"Square": Square})
+    x, grad = torch.tensor([1.0, 2.0, 3.0]), torch.ones(3)
+    report = link.apply(probes.gradients, (link.request("lookup", name="Square"), (x,), grad),
+                        {})
+    assert torch.equal(report["output"], x * x) and torch.equal(report["grads"][0], 2 * x)
+    assert report["saved"] == [3]

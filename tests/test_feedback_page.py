@@ -185,3 +185,25 @@ def test_plain_nbgrader_kernels_start_without_the_tcp_warning():
     assert run.returncode == 0, run.stderr[-3000:]
     assert run.stdout.strip() == "42"
     assert "without encryption" not in run.stderr, run.stderr
+
+
+def test_an_outputs_metadata_reaches_a_page_as_numbers_only():
+    """nbconvert writes an image's width into the page without quotes: as text it could add
+    an attribute (``onload=``) in the Formgrader, which has no script policy of its own."""
+    import nbformat
+    from nbconvert import HTMLExporter
+
+    from autograder.grading.safe_pages import plain_metadata
+
+    hostile = {"image/png": {"width": "1 onload=alert(1)", "height": 40, "unconfined": True,
+                             "alt": "<b>"}, "needs_background": "light", "scale": float("nan")}
+    assert plain_metadata(hostile) == {"image/png": {"height": 40, "unconfined": True}}
+
+    def page(metadata: dict) -> str:
+        output = nbformat.v4.new_output("display_data", data={"image/png": "iVBORw0KGgo="},
+                                        metadata=metadata)
+        cell = nbformat.v4.new_code_cell("x", outputs=[output])
+        return HTMLExporter().from_notebook_node(nbformat.v4.new_notebook(cells=[cell]))[0]
+
+    assert re.search(r"onload=\W?alert\(1\)", page(hostile))  # what the cleaning is for
+    assert "onload" not in page(plain_metadata(hostile))

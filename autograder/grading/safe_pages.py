@@ -8,12 +8,15 @@ handlers (``<img onerror>``), ``<iframe srcdoc>``, ``javascript:`` links, SVG wi
 instructor's own Jupyter session): JavaScript outputs and widgets are dropped, and markdown
 and HTML outputs pass through :func:`clean_html` here, which keeps what the course's pages
 use (text, tables, code, images as data, links, MathML for the maths) and escapes the rest.
-Feedback pages also carry a Content-Security-Policy that forbids every script
+Outputs' metadata keeps numbers and truth values only (:func:`plain_metadata`): nbconvert's
+templates write an image's ``width`` into the page unquoted. Feedback pages also carry a
+Content-Security-Policy that forbids every script
 (``autograder/grading/feedback_template``), so even a hole in the cleaning runs nothing.
 """
 
 from __future__ import annotations
 
+import math
 import re
 
 import bleach
@@ -70,3 +73,20 @@ def markdown2html(context, source: str) -> str:
     cell = context.get("cell", {})
     renderer = IPythonRenderer(escape=False, attachments=cell.get("attachments", {}))
     return clean_html(MarkdownWithMath(renderer=renderer).render(source))
+
+
+def plain_metadata(metadata: dict) -> dict:
+    """An output's metadata with numbers and truth values only, at the top and per MIME type
+    (``{"image/png": {"width": 320}}``): what a page writes of it into HTML attributes
+    cannot be text (``"1 onerror=..."``)."""
+    def plain(value) -> bool:
+        return isinstance(value, bool) or (isinstance(value, (int, float))
+                                           and math.isfinite(value))
+
+    clean = {}
+    for key, value in (metadata or {}).items():
+        if isinstance(value, dict):
+            clean[key] = {k: v for k, v in value.items() if isinstance(k, str) and plain(v)}
+        elif plain(value):
+            clean[key] = value
+    return clean

@@ -21,7 +21,9 @@ import ast
 import base64
 import builtins
 import contextlib
+import functools
 import hashlib
+import importlib
 import inspect
 import io
 import json
@@ -199,8 +201,11 @@ class KernelLink:
 
     def apply(self, probe, args, kwargs):
         """Run the course's ``probe`` in the kernel, beside the student's objects among its
-        arguments (``course_checks/beside.py``); its report comes back as data."""
-        return self.request("apply", probe=self.out(probe), args=[self.out(a) for a in args],
+        arguments (``course_checks/beside.py``); its report comes back as data. The probe
+        travels as the source of its module, read here and run afresh there: never the
+        kernel's own copy of that module, which a notebook can replace."""
+        sent = {"source": _module_source(probe.__module__), "name": probe.__name__}
+        return self.request("apply", probe=sent, args=[self.out(a) for a in args],
                             kwargs={k: self.out(v) for k, v in kwargs.items()},
                             refuses=list(shortcuts.active()), seed=seeding.current())
 
@@ -267,6 +272,11 @@ class KernelLink:
         if not isinstance(text, str):
             raise wire.WireError("the kernel's reply is not plain data")
         return text
+
+
+@functools.cache
+def _module_source(name: str) -> str:
+    return inspect.getsource(importlib.import_module(name))
 
 
 def _argument_names(paths: list) -> list[str]:
