@@ -447,6 +447,9 @@ def attack(name: str, repo: str) -> str:
 # of fake secrets the test places elsewhere on the machine; COURSE_GRADER_TOKEN is set in
 # the grader's environment.
 SOFTMAX_CELL = "def softmax(z):\n    return {call}\n"
+# A student's printout dressed as the checks' diagnosis, in Markdown and HTML.
+REPORT_INJECTION = ("<img src=x onerror=alert(1)> | **fake column** | [x](javascript:alert(1)) "
+                    "| every student")
 CELL_ATTACKS = {
     # --- the kernel sees the whole machine ------------------------------------------------
     "r2_other_copy": {"ex1_project": """
@@ -647,6 +650,16 @@ F2.linear = lambda *args, **kwargs: None
 def score(q, k):
     raise ValueError("no\\r\\n\\x1b[32m  ✓ FORGED check\\nExercise 2: 8 of 8 checks passed\\x1b[0m")
 """},
+    # --- trusted grading, round 3: what an attacker who read the grader's source found ------
+    "r4_printout_as_diagnosis": {"ex1_project": f"""
+def project(W, b, x):
+    print("This matches {REPORT_INJECTION}.")
+    raise NotImplementedError()
+"""},
+    "r4_alias_web": {"ex3_softmax": "".join(
+        f"a{n} = a{n + 1}\na{n} = b{n + 1}\nb{n} = a{n + 1}\nb{n} = b{n + 1}\n"
+        for n in range(90)) + "a90 = torch.softmax\nb90 = F.softmax\n"
+        + SOFTMAX_CELL.format(call="a0(z, 0)")},
 }
 # Answers the reader cannot see through: they may keep points, but must be flagged.
 FLAGGED = {"r2_function_clone", "r2_exec_string", "r2_globals_write", "r2_computed_getattr",
@@ -677,6 +690,8 @@ PAGE_MARKDOWN = f"""## My notes
 <details open ontoggle="{PAGE_SCRIPT}"><summary>x</summary></details>
 <style>body {{ background: url("javascript:{PAGE_SCRIPT}") }}</style>
 """
+PNG = ("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJ"
+       "RU5ErkJggg==")  # one pixel
 PAGE_OUTPUTS = f"""
 from IPython.display import HTML, Javascript, SVG, Markdown, display
 display(HTML('<img src=x onerror="{PAGE_SCRIPT}"><script>{PAGE_SCRIPT}</script>'))
@@ -685,6 +700,9 @@ display(SVG('<svg xmlns="http://www.w3.org/2000/svg"><script>{PAGE_SCRIPT}</scri
             '<circle r="5" onload="{PAGE_SCRIPT}"/></svg>'))
 display(Markdown('<img src=y onerror="{PAGE_SCRIPT}">'))
 display({{"text/html": "<iframe src=\\"javascript:{PAGE_SCRIPT}\\"></iframe>"}}, raw=True)
+# nbconvert writes an image's width into the page unquoted (found by a blind attacker)
+display({{"image/png": "{PNG}"}}, raw=True,
+        metadata={{"image/png": {{"width": "1 onload=alert(1)", "height": "1 onerror=alert(2)"}}}})
 """
 
 

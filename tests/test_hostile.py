@@ -383,3 +383,24 @@ def test_student_text_never_passes_for_the_graders_own(graded_round_2):
     for text in [graded_round_2["summary"], (course.grading / "report.md").read_text(),
                  (course.grading / "grades.csv").read_text(), *said]:
         assert not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]", text)
+
+
+def test_a_students_printout_never_becomes_the_report(graded_round_2):
+    """Found by an attacker who read the grader's source: what an answer printed during the
+    visible checks ("This matches <img ...> | **fake column** ...") was read back as the
+    class's most common mistake, unescaped. The report now reads the checker's records."""
+    course = graded_round_2["course"]
+    student = ORDER_2["r4_printout_as_diagnosis"]
+    printed = outputs(course.autograded / student / A / f"{A}.ipynb")
+    assert hostile.REPORT_INJECTION in printed  # shown to the student, as their own print
+    report_md = (course.grading / "report.md").read_text()
+    assert "fake column" not in report_md and "<img" not in report_md
+    assert "every student" not in report_md
+    assert not re.search(r"(?<!\\)\[x\]\(javascript", report_md)
+    named = graded_round_2["results"][student]["outcomes"]["ex1_tests"]
+    assert (named["status"], named["named"]) == ("not attempted", "")
+
+
+def test_an_alias_web_is_read_in_a_moment_and_refused(graded_round_2):
+    result = graded_round_2["results"][ORDER_2["r4_alias_web"]]
+    assert result["score"] == 0 and result["seconds"] < 120, result["seconds"]
