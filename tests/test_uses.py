@@ -89,7 +89,8 @@ def test_honest_answers_are_neither_refused_nor_flagged(code):
     ("def softmax(z):\n    return getattr(torch, 'soft' + 'max')(z, 0)\n",
      "getattr() with a computed name"),
     ("import types\nsoftmax = types.FunctionType(F.relu.__code__, {})\n", "__code__"),
-    ("import importlib\nsoftmax = importlib.import_module('torch').softmax\n", "importlib"),
+    ("import importlib\nsoftmax = importlib.import_module('torch').softmax\n",
+     "an import of importlib"),
     ("import sys\nsoftmax = sys.modules['torch'].softmax\n", "sys.modules"),
     ("!pip install something\n" + HONEST, "get_ipython()"),
     ("def softmax(z)\n    return z\n", "code that does not parse"),
@@ -166,3 +167,86 @@ def test_another_spelling_of_a_refused_operation_is_refused(call):
     refused, _ = findings(f"def layer_norm(x):\n    return {call}\n",
                           refuses=shortcuts.LAYER_NORM, entries=("layer_norm",))
     assert [f.kind for f in refused] == ["refused"], refused
+
+
+# --- trusted grading, round 3: names read as Python reads them, and what cannot be proved ---
+
+ALLOWED_SOFTMAX = ("def attention(S):\n    P = torch.softmax(S, -1)\n    return P\n"
+                   "def table_a(n):\n    table = torch.softmax(torch.ones(n), 0)\n"
+                   "    return table\n")
+
+
+@pytest.mark.parametrize("answer", [
+    # a local P beside another exercise's local P = torch.softmax(...)
+    "def softmax(z):\n    P = torch.exp(z - z.max())\n    return P / P.sum()\n",
+    # a local table in two functions
+    "def softmax(z):\n    table = z.exp()\n    return table / table.sum()\n",
+    # a comprehension's variable, a lambda's parameter
+    "def softmax(z):\n    P = [e for e in z.exp()]\n    f = lambda P: P\n"
+    "    return f(torch.stack(P)) / z.exp().sum()\n",
+])
+def test_a_local_name_is_not_another_functions_local(answer):
+    """Found by the attacker who read the grader: it resolved every name in one table for the
+    whole notebook, so an honest ``softmax`` whose local ``P`` shared its name with a local of
+    another exercise (which may call ``torch.softmax``) lost its points."""
+    assert findings(ALLOWED_SOFTMAX, answer) == ([], [])
+
+
+@pytest.mark.parametrize("answer", [
+    "P = torch.softmax\ndef softmax(z):\n    return P(z, 0)\n",  # a global
+    "def softmax(z):\n    P = torch.softmax\n    def inner(x):\n        return P(x, 0)\n"
+    "    return inner(z)\n",  # a closure
+    "def softmax(z):\n    global P\n    P = torch.softmax\n    return P(z, 0)\n",
+    "class Box:\n    f = staticmethod(torch.softmax)\ndef softmax(z):\n    return Box.f(z, 0)\n",
+])
+def test_a_name_is_followed_to_the_scope_python_reads_it_from(answer):
+    refused, _ = findings(answer)
+    assert [f.what for f in refused] == ["torch.softmax"], refused
+
+
+ROUND_3 = {  # what reached a refused function past the reader, by the attacker's routes
+    "the base class": "def softmax(z):\n    return getattr(type(z).__base__, 'softmax')(z, 0)\n",
+    "a module the notebook wrote": "open('helper.py', 'w').write('import torch\\nsm = "
+                                   "torch.softmax\\n')\nimport helper\ndef softmax(z):\n"
+                                   "    return helper.sm(z, 0)\n",
+    "pydoc.locate": "import pydoc\nfns = [pydoc.locate('torch.softmax')]\n"
+                    "def softmax(z):\n    return fns[0](z, 0)\n",
+    "reduce over getattr": "import functools\nsm = functools.reduce(getattr, ['softmax'], "
+                           "torch)\ndef softmax(z):\n    return sm(z, 0)\n",
+    "getattr renamed": "look = getattr\ndef softmax(z):\n    return look(torch, 'soft' + "
+                       "'max')(z, 0)\n",
+    "__import__ renamed": "load = __import__\ndef softmax(z):\n    return load('torch')"
+                          ".softmax(z, 0)\n",
+    "timeit's globals": "import timeit\nbox = {}\ntimeit.timeit('box[0] = torch.softmax', "
+                        "globals={'box': box, 'torch': torch}, number=1)\n"
+                        "def softmax(z):\n    return box[0](z, 0)\n",
+    "an interpreter": "import code\nbox = {'torch': torch}\ncode.InteractiveInterpreter(box)"
+                      ".runsource('f = torch.softmax')\ndef softmax(z):\n"
+                      "    return box['f'](z, 0)\n",
+    "eval rebound": "eval = eval\ndef softmax(z):\n    return eval('torch.soft' + 'max')(z, 0)\n",
+}
+
+
+@pytest.mark.parametrize("how", ROUND_3)
+def test_what_the_reader_cannot_prove_is_flagged_with_its_line(how):
+    refused, flagged = findings(ROUND_3[how])
+    assert refused or flagged, how
+    assert all(", line " in f.where or ", an import" in f.where for f in flagged), flagged
+
+
+def test_a_course_cell_that_keeps_the_courses_function_counts_as_that_function():
+    """``step = yours_or_ours(online_softmax_step, tiled.online_softmax_step, ...)`` is a
+    course cell (the student did not write it) that hands the course's function over."""
+    program = Program([
+        ("the set-up cell", SETUP + "from transformer_course import tiled_attention as tiled\n"
+         "from course_checks.fallback import yours_or_ours\n", False),
+        ("your answer cell ex1", "def online_softmax_step(*a):\n    raise NotImplementedError"
+         "\n", True),
+        ("a course cell", "step = yours_or_ours(online_softmax_step, "
+         "tiled.online_softmax_step, 'exercise 1')\n", False),
+        ("your answer cell ex2", "def tiled_attention(Q, K, V):\n    return step(Q, K, V)\n",
+         True),
+    ])
+    refused = Reader(program, shortcuts.TILED).findings(["tiled_attention"])
+    assert [f.what for f in refused if f.kind == "refused"] == [
+        "transformer_course.tiled_attention.online_softmax_step"], refused

@@ -42,7 +42,7 @@ from nbgrader.preprocessors import Execute
 from nbgrader.utils import is_grade
 from traitlets import Float, Integer, Unicode
 
-from autograder.cells import grade_id, source
+from autograder.cells import grade_id
 from autograder.grading.normalise import Course, first_line
 from autograder.grading.safe_pages import plain_metadata
 from autograder.kernels import cpu
@@ -377,17 +377,11 @@ class SafeExecute(Execute):
         """Read the student's cells as data (``autograder/trusted/uses.py``): the checks
         refuse an answer that reaches a refused function, and what the reader cannot see
         through is flagged for the instructor."""
-        course_code = {source(c) for c in reference["cells"] if c["cell_type"] == "code"
-                       and not c.get("metadata", {}).get("nbgrader", {}).get("solution")}
-        cells = []
-        for number, cell in enumerate(nb.cells, start=1):
-            if cell.cell_type != "code":
-                continue
-            meta = cell.metadata.get("nbgrader", {})
-            student = not meta.get("locked") and cell.source not in course_code
-            label = (f"your answer cell {meta['grade_id']}" if meta.get("solution")
-                     and meta.get("grade_id") else f"cell {number} (yours or changed)")
-            cells.append((label, cell.source, student))
+        cells = uses.notebook_cells(nb.cells, reference["cells"])
+        # A test cell's place among the code cells: its checks run after the cells above it.
+        self._places = {id(c): n for n, c in enumerate(c for c in nb.cells
+                                                       if c.cell_type == "code")}
+        self._testing: tuple[int | None, str] = (None, "")
         # Code nested or aliased beyond any honest answer's is refused, not read halfway
         # (a refusal that failed open would let it through); any other failure of the
         # reader is its own bug: flagged, and it costs no point.
@@ -406,8 +400,10 @@ class SafeExecute(Execute):
         def refusals(exercise: str, refuses: tuple[str, ...]) -> list[str]:
             if program is None:
                 return [unreadable] if unreadable else []
+            place, test_cell = self._testing
             try:
-                found = uses.Reader(program, refuses).findings(self.checker.cell_names)
+                found = uses.Reader(program, refuses, place).findings(
+                    self.checker.cell_names, uses.course_names(reference["cells"], test_cell))
             except (uses.TooDeep, RecursionError) as error:
                 return [too_deep.format(str(error) or "nested too deeply")]
             except Exception as error:  # noqa: BLE001
@@ -421,6 +417,7 @@ class SafeExecute(Execute):
     def _check(self, cell):
         """Run a test cell in the trusted checker; its report and score become the output."""
         self.checker.link.begin_cell(self.timeout or 60, self._deadline)
+        self._testing = (self._places.get(id(cell)), grade_id(cell) or "")
         before = {id(result) for result in selfcheck.results()}
         report, value, failure = self.checker.run(cell.source)
         for result in selfcheck.results():  # what the checks found, as data for the report

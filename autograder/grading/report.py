@@ -11,6 +11,7 @@ from pathlib import Path
 from course_checks.plain import printable
 from course_checks.selfcheck import NOT_ATTEMPTED
 
+
 def diagnoses(result: dict) -> dict[str, str]:
     """The mistake the checks named, per test cell: grade_id -> "an answer that ..."."""
     return {cell: o["named"] for cell, o in result.get("outcomes", {}).items() if o.get("named")}

@@ -1,60 +1,74 @@
-"""What an answer uses, read from the student's source as data: the shortcut check that no
+"""What an answer uses, read from the notebook's source as data: the shortcut check that no
 code in the kernel can switch off.
 
 The in-kernel refusal (``course_checks/shortcuts.py``) is the student's learning aid: it
 raises while their own checks run. Whatever a notebook does to its own process can undo it,
-so grading also reads the source of every cell the student wrote, here, in the trusted
-process, and decides what each exercise's answer reaches:
+so grading also reads the source of every cell, here, in the trusted process, and decides
+what each exercise's answer reaches (``autograder/trusted/scopes.py`` resolves names as
+Python does):
 
 - starting from the names the exercise's checks call (``softmax``), it follows every name
   those definitions mention (defaults, decorators, base classes, closures, helper functions
-  in other cells, aliases made by imports and assignments) through the student's cells;
+  in other cells, aliases made by imports and assignments), in the student's cells and the
+  course's alike: a course cell that keeps the course's function (``yours_or_ours``) counts
+  as that function;
 - every dotted reference it meets (``F.softmax``, ``torch._softmax``, ``partial(sm, dim=0)``)
   is resolved through the notebook's imports and assignments to a real object of the
-  trusted process and compared, by identity, with the exercise's refused functions;
+  trusted process and compared, by identity, with the exercise's refused functions, and by
+  the operation it spells (``torch.ops.aten.softmax``, ``torch.native_layer_norm``);
   a method call ``x.softmax(...)`` counts as ``torch.Tensor.softmax``;
 - private PyTorch names (``torch._softmax``, ``torch._C``) are refused in any exercise that
-  refuses something;
-- constructs a reader cannot see through (``exec``, ``eval``, ``compile``, a computed
-  ``getattr``, ``__dict__``, ``__code__``, ``__globals__``, ``importlib``, ``sys.modules``,
-  ``pickle``, ``marshal``, ``ctypes``, ``types.FunctionType``, the checks' own modules ...)
-  do not cost points but are flagged for the instructor with their line.
+  refuses something.
 
-Names bound several times are followed through every binding (a reader cannot tell which
-one ran last), so an answer is judged by everything its names were ever bound to.
+What the reader cannot prove is flagged for the instructor with its line, whatever its name
+(it costs no points): an import of a module outside ``READABLE_MODULES`` (a module the
+notebook wrote, ``pydoc``, ``timeit``, ``code``, ``importlib`` ...); any reference to a
+builtin that runs or fetches code from text (``exec``, ``eval``, ``__import__`` ...), called
+or not, rebound or not; ``getattr`` with a name that is not a constant, or used as a value;
+an attribute with two underscores on each side (``type(z).__base__``); the checks' own
+modules; a change to a library's attribute.
 """
 
 from __future__ import annotations
 
 import ast
 import importlib
+import operator
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-# Calls, attributes and modules a reader cannot see through.
-OPAQUE_CALLS = {"exec", "eval", "compile", "__import__", "vars", "globals", "locals",
-                "breakpoint", "get_ipython"}
-# IPython magics that only time or capture the code they are given (read like plain code).
+from autograder.cells import source
+from autograder.trusted.scopes import MAX_ALIASES, Binding, Program, TooDeep
+
+__all__ = ["MAX_ALIASES", "Finding", "Program", "Reader", "TooDeep", "resolve"]
+
+# The modules an answer may import without a flag: what the course teaches with and Python's
+# plain helpers. Anything else (a module the notebook wrote included) is flagged.
+READABLE_MODULES = {"torch", "math", "numpy", "transformer_course", "matplotlib", "itertools",
+                    "functools", "collections", "typing", "dataclasses", "random", "time",
+                    "string", "statistics", "operator", "copy", "warnings", "contextlib",
+                    "enum", "fractions", "decimal", "abc", "re", "json", "heapq", "bisect",
+                    "textwrap", "pprint", "sys", "types", "__future__", "IPython", "tqdm"}
+# Within those, what reaches code or objects the reader cannot see.
+OPAQUE_OBJECTS = ("types.FunctionType", "types.CodeType", "types.LambdaType", "sys.modules",
+                  "operator.attrgetter", "operator.methodcaller", "IPython.core",
+                  "IPython.get_ipython", "torch.ops", "torch.library", "sys._getframe")
+# Builtins that run or fetch code given as text or reach namespaces: flagged wherever named.
+OPAQUE_BUILTINS = {"exec", "eval", "compile", "__import__", "vars", "globals", "locals",
+                   "breakpoint", "get_ipython"}
+NAMED_ACCESS = {"getattr", "setattr", "delattr"}  # readable with a constant name only
+# Dunder attributes an answer may use: Python's operator protocol (as the operator module
+# names it) and a few plain ones. Any other is flagged (``__base__``, ``__dict__`` ...), and
+# the attributes of frames and code objects too.
+PLAIN_DUNDERS = {name for name in dir(operator) if name.startswith("__") and name.endswith(
+    "__") and getattr(getattr(operator, name), "__module__", None) in ("operator", "_operator")
+} | {"__init__", "__name__", "__qualname__", "__doc__", "__module__", "__len__", "__iter__",
+     "__next__", "__enter__", "__exit__", "__repr__", "__str__", "__hash__", "__bool__",
+     "__post_init__"}
+INTROSPECTION = {"f_globals", "f_locals", "f_back", "f_builtins", "gi_frame", "cr_frame",
+                 "ag_frame", "co_code", "co_consts", "tb_frame"}
+# IPython magics that only time or capture the code they are given.
 HARMLESS_MAGICS = {"time", "timeit", "capture", "matplotlib"}
-OPAQUE_ATTRIBUTES = {"__dict__", "__code__", "__globals__", "__closure__", "__builtins__",
-                     "__subclasses__", "__bases__", "__mro__", "__func__", "__wrapped__",
-                     "__getattribute__", "__reduce__", "__reduce_ex__", "f_globals",
-                     "f_locals", "f_back", "gi_frame", "co_code"}
-OPAQUE_MODULES = ("importlib", "pickle", "marshal", "ctypes", "dill", "cloudpickle", "copyreg",
-                  "types.FunctionType", "types.CodeType", "types.LambdaType", "sys.modules",
-                  "sys._getframe", "inspect", "gc", "builtins", "operator.attrgetter",
-                  "operator.methodcaller", "course_checks", "autograder", "IPython.core",
-                  "IPython.get_ipython", "torch.ops", "torch.library")
-
-
-MAX_ALIASES = 100  # names followed through plain aliases (``a = b``); no answer needs more
-MAX_STEPS = 1_000_000  # steps of following names, for a whole notebook (honest ones: < 10,000)
-NO_CUT = MAX_ALIASES + 1  # deeper than any name on the way: no cycle was cut
-
-
-class TooDeep(Exception):
-    """Code the reader cannot follow to its end (aliases or nesting beyond any honest
-    answer's): the exercise is refused rather than read halfway."""
 
 
 @dataclass(frozen=True)
@@ -62,7 +76,7 @@ class Finding:
     """One thing an answer reaches: ``refused`` (costs the exercise) or ``opaque`` (flagged)."""
 
     kind: str
-    what: str  # "torch.softmax", or the construct: "exec"
+    what: str  # "torch.softmax", or the construct: "exec()"
     where: str  # "your answer cell ex3_softmax, line 4"
 
     def message(self) -> str:
@@ -72,169 +86,38 @@ class Finding:
         return f"{self.where} uses {self.what}, which the grader cannot read through"
 
 
-@dataclass
-class _Binding:
-    node: ast.AST  # a definition, or the expression a name was assigned
-    cell: str  # where it is, in words
-    student: bool
+def notebook_cells(cells: list[dict], reference: list[dict]) -> list[tuple[str, str, bool]]:
+    """A notebook's code cells for a :class:`Program`: (label in words, code, whether the
+    student wrote it: not locked, and not a copy of a code cell of the course's ``reference``
+    notebook that is not an answer)."""
+    course_code = {source(c) for c in reference if c["cell_type"] == "code"
+                   and not c.get("metadata", {}).get("nbgrader", {}).get("solution")}
+    found = []
+    for number, cell in enumerate(cells, start=1):
+        if cell["cell_type"] != "code":
+            continue
+        meta = cell.get("metadata", {}).get("nbgrader", {})
+        code = source(cell)
+        student = not meta.get("locked") and code not in course_code
+        label = (f"your answer cell {meta['grade_id']}" if meta.get("solution")
+                 and meta.get("grade_id") else f"cell {number} (yours or changed)" if student
+                 else f"the course's cell {number}")
+        found.append((label, code, student))
+    return found
 
 
-def _clean(source: str) -> str:
-    """A cell's code as Python: IPython's magics and shell escapes made into calls, and the
-    body of a ``%%time`` (or timeit, capture) cell read as the code it is; line numbers kept."""
-    first, _, rest = source.lstrip().partition("\n")
-    if first.startswith("%%") and first[2:].split(" ")[0] in HARMLESS_MAGICS:
-        source = "\n" * (source[: len(source) - len(rest)].count("\n")) + rest
-    if not any(line.lstrip()[:1] in ("%", "!") or line.rstrip().endswith("?")
-               for line in source.splitlines()):
-        return source
-    try:
-        from IPython.core.inputtransformer2 import TransformerManager
-
-        blank = len(source) - len(source.lstrip("\n"))  # IPython drops leading blank lines
-        return "\n" * blank + TransformerManager().transform_cell(source)
-    except Exception:  # noqa: BLE001 - without IPython, or a cell it cannot transform
-        return source
-
-
-class Program:
-    """The notebook's code cells as one program: bindings of every top-level name.
-
-    ``cells`` are ``(label, source, student)``: a label in words ("your answer cell
-    ex3_softmax", "a cell you added"), the code, and whether the student wrote it.
-    Instructor cells (the set-up cell's imports) bind names too, but only student code is
-    read for what it uses.
-    """
-
-    def __init__(self, cells: Iterable[tuple[str, str, bool]]):
-        self.bindings: dict[str, list[_Binding]] = {}
-        self.imports: dict[str, str] = {}  # name -> module or dotted object it stands for
-        self.star: list[tuple[str, str]] = []  # (module, cell) imported with *
-        self.unreadable: list[str] = []  # student cells that do not parse
-        self.student_cells: list[tuple[str, ast.AST]] = []
-        self._known: dict[str, tuple[str, ...]] = {}  # name -> what it may stand for
-        self._steps = 0
-        for label, source, student in cells:
-            try:
-                tree = ast.parse(_clean(source))
-            except (SyntaxError, ValueError):
-                if student:
-                    self.unreadable.append(label)
-                continue
-            for node in ast.walk(tree):  # parents, for what a call sits in
-                for child in ast.iter_child_nodes(node):
-                    child.parent = node
-                if isinstance(node, ast.Call):
-                    node.func.call = node
-            self._bind(tree, label, student)
-            if student:
-                self.student_cells.append((label, tree))
-
-    def _bind(self, tree: ast.AST, label: str, student: bool) -> None:
-        def bind(name: str, node: ast.AST) -> None:
-            self.bindings.setdefault(name, []).append(_Binding(node, label, student))
-
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Import):
-                for alias in node.names:
-                    name = alias.asname or alias.name.split(".")[0]
-                    self.imports[name] = alias.name if alias.asname else name
-                    bind(name, node)
-            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-                for alias in node.names:
-                    if alias.name == "*":
-                        self.star.append((node.module, label))
-                        continue
-                    name = alias.asname or alias.name
-                    self.imports[name] = f"{node.module}.{alias.name}"
-                    bind(name, node)
-            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                bind(node.name, node)
-            elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr)):
-                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                for target in targets:
-                    for name in ast.walk(target):
-                        if isinstance(name, ast.Name) and isinstance(name.ctx, ast.Store) \
-                                and node.value is not None:
-                            bind(name.id, node.value)
-            elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
-                for name in ast.walk(node.target):
-                    if isinstance(name, ast.Name) and isinstance(name.ctx, ast.Store):
-                        bind(name.id, node.iter)
-            elif isinstance(node, ast.withitem) and node.optional_vars is not None:
-                for name in ast.walk(node.optional_vars):
-                    if isinstance(name, ast.Name) and isinstance(name.ctx, ast.Store):
-                        bind(name.id, node.context_expr)
-
-    # --- resolving a reference to the object it names ---------------------------------
-
-    def dotted(self, node: ast.AST) -> list[str]:
-        """The dotted names ``node`` may stand for (``F.softmax`` -> torch.nn.functional.
-        softmax), through imports and plain aliases; [] when it is no such reference."""
-        return self._dotted(node, {})[0]
-
-    def _dotted(self, node: ast.AST, seen: dict[str, int]) -> tuple[list[str], int]:
-        """``dotted``, following names not in ``seen`` (name -> depth on the way here); and
-        the lowest depth where a name already on the way was met (a cycle cut short).
-
-        A name's answer is kept, and every later question about it answered from memory,
-        when no cycle through it was cut above it: so 240 names that each alias two others
-        cost 480 steps, not 2^240. Every step counts against ``MAX_STEPS``."""
-        self._step()
-        if isinstance(node, ast.Attribute):
-            bases, cut = self._dotted(node.value, seen)
-            return [f"{base}.{node.attr}" for base in bases], cut
-        if isinstance(node, ast.Call) and _call_name(node) == "getattr" \
-                and len(node.args) >= 2 and isinstance(node.args[1], ast.Constant) \
-                and isinstance(node.args[1].value, str):
-            bases, cut = self._dotted(node.args[0], seen)
-            return [f"{base}.{node.args[1].value}" for base in bases], cut
-        if not isinstance(node, ast.Name):
-            return [], NO_CUT
-        name = node.id
-        if name in seen:
-            return [], seen[name]
-        if name in self.imports:
-            return [self.imports[name]], NO_CUT
-        if name in self._known:
-            return list(self._known[name]), NO_CUT
-        depth = len(seen)
-        if depth >= MAX_ALIASES:
-            raise TooDeep(f"names aliased more than {MAX_ALIASES} deep")
-        found, cut = [], NO_CUT
-        for binding in self.bindings.get(name, []):
-            if isinstance(binding.node, (ast.Name, ast.Attribute, ast.Call)):
-                more, below = self._dotted(binding.node, {**seen, name: depth})
-                found += more
-                cut = min(cut, below)
-        if not self.bindings.get(name):
-            found += [f"{module}.{name}" for module, _ in self.star]
-        found = list(dict.fromkeys(found))
-        self._step(len(found))
-        if cut >= depth:  # nothing above this name was cut from its answer
-            self._known[name] = tuple(found)
-        return found, cut
-
-    def _step(self, count: int = 1) -> None:
-        self._steps += count
-        if self._steps > MAX_STEPS:
-            raise TooDeep(f"names aliased in more than {MAX_STEPS:,} ways")
-
-
-def _harmless_magic(call: ast.Call) -> bool:
-    """Whether ``call`` is ``get_ipython()`` inside ``get_ipython().run_line_magic("timeit",
-    ...)`` (how IPython writes ``%timeit``) for a magic that only times code."""
-    parent = getattr(call, "parent", None)
-    return isinstance(parent, ast.Attribute) and parent.attr in (
-        "run_line_magic", "run_cell_magic") and isinstance(getattr(parent, "call", None),
-                                                          ast.Call) \
-        and bool(parent.call.args) and isinstance(parent.call.args[0], ast.Constant) \
-        and parent.call.args[0].value in HARMLESS_MAGICS
-
-
-def _call_name(call: ast.Call) -> str | None:
-    func = call.func
-    return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+def course_names(reference: list[dict], test_cell: str) -> frozenset[str]:
+    """The names the course's own cells bind before the test cell ``test_cell`` (a grade id)
+    of its ``reference`` notebook: the data the checks read (``vocab``, ``text``), which the
+    course set up, not the answer."""
+    cells = []
+    for cell in reference:
+        meta = cell.get("metadata", {}).get("nbgrader", {})
+        if meta.get("grade_id") == test_cell:
+            break
+        if cell["cell_type"] == "code" and not meta.get("solution"):
+            cells.append(("", source(cell), False))
+    return frozenset(Program(cells).module.bindings)
 
 
 def resolve(dotted: str):
@@ -266,18 +149,30 @@ def _operation(name: str) -> str:
     return name.strip("_").removeprefix("native_")
 
 
-def _opaque(dotted: str) -> str | None:
-    for module in OPAQUE_MODULES:
-        if dotted == module or dotted.startswith(module + "."):
-            return module
-    return None
+def _harmless_magic(call: ast.Call | None) -> bool:
+    """Whether ``call`` is ``get_ipython()`` inside ``get_ipython().run_line_magic("timeit",
+    ...)`` (how IPython writes ``%timeit``) for a magic that only times code."""
+    parent = getattr(call, "parent", None)
+    return isinstance(parent, ast.Attribute) and parent.attr in (
+        "run_line_magic", "run_cell_magic") and isinstance(getattr(parent, "call", None),
+                                                          ast.Call) \
+        and bool(parent.call.args) and isinstance(parent.call.args[0], ast.Constant) \
+        and parent.call.args[0].value in HARMLESS_MAGICS
+
+
+def _library(dotted: list[str]) -> list[str]:
+    """The references among ``dotted`` that name a library's object, not a builtin's."""
+    return [d for d in dotted if not d.startswith("builtins.")]
 
 
 class Reader:
     """What one exercise's answer reaches in a :class:`Program`."""
 
-    def __init__(self, program: Program, refuses: Iterable[str]):
+    def __init__(self, program: Program, refuses: Iterable[str], before: int | None = None):
+        """``before``: the place of the exercise's test cell among the program's cells; only
+        the cells above it have run when its checks do."""
         self.program = program
+        self.before = before
         self.refuses = tuple(refuses)
         self.refused_objects = {}
         self.methods = set()
@@ -295,32 +190,44 @@ class Reader:
                               for name in self.refuses}
         self.roots = {name.split(".")[0] for name in self.refuses}
 
-    def findings(self, entries: Iterable[str]) -> list[Finding]:
-        """Findings for the answer whose checks call the names ``entries``."""
+    def findings(self, entries: Iterable[str], course: Iterable[str] = ()) -> list[Finding]:
+        """Findings for the answer whose checks call the notebook's global names ``entries``:
+        everything reachable from them, in any cell, read scope by scope. Of the names in
+        ``course`` (``course_names``), the course's own bindings are its data, not read;
+        everything the student's code reaches is, the course's cells included."""
+        program = self.program
         found: dict[tuple[str, str], Finding] = {}
-        todo, done = list(entries), set()
+        course = set(course)
+        todo = [(scope, [b for b in bindings if b.student or name not in course])
+                for name in entries
+                for scope, bindings in [self._resolve(program.global_name(name))]]
+        done: set[int] = set()
         while todo:
-            name = todo.pop()
-            if name in done:
-                continue
-            done.add(name)
-            for finding in self._imported(name):
-                found.setdefault((finding.kind, finding.what), finding)
-            for binding in self.program.bindings.get(name, []):
-                if binding.student:
-                    findings, used = self._read(binding)
-                    for finding in findings:
+            _, bindings = todo.pop()
+            for binding in bindings:
+                if id(binding) in done:
+                    continue
+                done.add(id(binding))
+                findings, used = self._read(binding)
+                for finding in findings:
+                    found.setdefault((finding.kind, finding.what), finding)
+                todo += used
+        for name in entries:  # a name only a star import can have bound
+            if not self._resolve(program.global_name(name))[1]:
+                for module, cell in program.stars(self.before):
+                    for finding in self._judge_name(f"{module}.{name}", f"{cell}, an import"):
                         found.setdefault((finding.kind, finding.what), finding)
-                    todo += sorted(used - done)
         return sorted(found.values(), key=lambda f: (f.kind != "refused", f.where, f.what))
 
     def anywhere(self) -> list[Finding]:
-        """Constructs the grader cannot read through, anywhere in the student's cells
-        (top-level code included: ``globals()['softmax'] = ...`` binds what no definition
-        shows), and cells that do not parse."""
+        """What the reader cannot prove, anywhere in the student's cells (top-level code
+        included: ``globals()['softmax'] = ...`` binds what no definition shows), and cells
+        that do not parse."""
         found = {}
-        for label, tree in self.program.student_cells:
-            findings, _ = self._read(_Binding(tree, label, True))
+        for label, tree, student in self.program.cells:
+            if not student:
+                continue
+            findings, _ = self._read(Binding(tree, label, True))
             for finding in findings:
                 if finding.kind == "opaque":
                     found.setdefault((finding.what, finding.where), finding)
@@ -329,78 +236,96 @@ class Reader:
                                                        label))
         return list(found.values())
 
-    def _imported(self, name: str) -> list[Finding]:
-        """Findings for a name that an import (or a star import) of the student's binds."""
-        program = self.program
-        cells = [b.cell for b in program.bindings.get(name, [])
-                 if b.student and isinstance(b.node, (ast.Import, ast.ImportFrom))]
-        if not program.bindings.get(name):  # perhaps from a star import
-            cells = [cell for _, cell in program.star]
-        if not cells:
-            return []
-        where = f"{cells[0]}, an import"
-        return [f for dotted in program.dotted(ast.Name(name, ast.Load()))
-                for f in self._judge_name(dotted, where)]
-
-    def _read(self, binding: _Binding) -> tuple[list[Finding], set[str]]:
-        """What one binding mentions: its findings, and the names to follow from it."""
+    def _read(self, binding: Binding) -> tuple[list[Finding], list]:
+        """What one binding mentions: its findings, and the bindings its names read."""
         node = binding.node
         if isinstance(node, (ast.Import, ast.ImportFrom)):
-            return [], set()
+            where = f"{binding.cell}, an import"
+            findings = [f for dotted in [binding.imported] if binding.student
+                        for f in self._judge_name(dotted, where)]
+            return findings + self._imports(node, where, binding.student), []
         own_methods = {item.name for item in node.body
                        if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))} \
             if isinstance(node, ast.ClassDef) else set()
         # Only the outermost of ``torch._C._nn.softmax`` is judged, not each prefix.
         inner = {id(sub.value) for sub in ast.walk(node) if isinstance(sub, ast.Attribute)}
-        findings, used = [], set()
+        findings, used = [], []
         for sub in ast.walk(node):
             if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load):
-                used.add(sub.id)
+                used.append(self._resolve(sub))
+            if isinstance(sub, (ast.Import, ast.ImportFrom)):
+                findings += self._imports(sub, f"{binding.cell}, line {sub.lineno}",
+                                          binding.student)
             if id(sub) not in inner or isinstance(sub, ast.Call):
                 where = f"{binding.cell}, line {getattr(sub, 'lineno', 1)}"
                 findings += self._judge(sub, own_methods, where)
         return findings, used
 
+    @staticmethod
+    def _imports(node: ast.AST, where: str, student: bool) -> list[Finding]:
+        """A student's import of a module the reader does not read is flagged."""
+        if not student:
+            return []
+        modules = [a.name for a in node.names] if isinstance(node, ast.Import) \
+            else [node.module or "."]
+        return [Finding("opaque", f"an import of {module}", where) for module in modules
+                if module.split(".")[0] not in READABLE_MODULES]
+
+    def _resolve(self, node: ast.Name):
+        return self.program.resolve(node, self.before)
+
+    def _dotted(self, node: ast.AST) -> list[str]:
+        return self.program.dotted(node, self.before)
+
     def _judge(self, node: ast.AST, own_methods: set[str], where: str):
         """The findings of one node (a call, an attribute, a name)."""
-        program = self.program
-        if isinstance(node, ast.Call):
-            name = _call_name(node)
-            if isinstance(node.func, ast.Name) and name in OPAQUE_CALLS \
-                    and name not in program.bindings and not _harmless_magic(node):
-                yield Finding("opaque", f"{name}()", where)
-            if name in ("getattr", "setattr", "delattr") and isinstance(node.func, ast.Name) \
-                    and len(node.args) >= 2 and not isinstance(node.args[1], ast.Constant) \
-                    and not (isinstance(node.args[0], ast.Name) and node.args[0].id == "self"):
-                yield Finding("opaque", f"{name}() with a computed name", where)
-            if isinstance(node.func, ast.Attribute) and node.func.attr in self.methods \
-                    and not program.dotted(node.func.value) \
-                    and not (isinstance(node.func.value, ast.Name)
-                             and node.func.value.id == "self" and node.func.attr in own_methods):
-                yield Finding("refused", f"torch.Tensor.{node.func.attr}", where)
-        if isinstance(node, ast.Call) and _call_name(node) == "getattr" \
-                and isinstance(node.func, ast.Name):
-            for dotted in program.dotted(node):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                and self._dotted(node.func) in (["builtins.getattr"], ["builtins.setattr"],
+                                                  ["builtins.delattr"]) \
+                and len(node.args) >= 2 and not isinstance(node.args[1], ast.Constant) \
+                and not (isinstance(node.args[0], ast.Name) and node.args[0].id == "self"):
+            yield Finding("opaque", f"{node.func.id}() with a computed name", where)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr in self.methods \
+                and not _library(self._dotted(node.func.value)) \
+                and not (isinstance(node.func.value, ast.Name)
+                         and node.func.value.id == "self" and node.func.attr in own_methods):
+            yield Finding("refused", f"torch.Tensor.{node.func.attr}", where)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                and "builtins.getattr" in self._dotted(node.func):
+            for dotted in _library(self._dotted(node)):
                 yield from self._judge_name(dotted, where)
-        if isinstance(node, ast.Attribute) and node.attr in OPAQUE_ATTRIBUTES:
+        if isinstance(node, ast.Attribute) and (
+                node.attr in INTROSPECTION or node.attr.startswith("__")
+                and node.attr.endswith("__") and node.attr not in PLAIN_DUNDERS):
             yield Finding("opaque", node.attr, where)
         # Rebinding something of a library (``torch.matmul = ...``, ``probes.op_counts =
         # ...``, ``setattr(F, "softmax", ...)``) changes what the checks and the grader's
         # probes see in the kernel: never an answer's business.
         changed = node.value if isinstance(node, ast.Attribute) and isinstance(
             node.ctx, (ast.Store, ast.Del)) else node.args[0] if isinstance(node, ast.Call) \
-            and _call_name(node) in ("setattr", "delattr") and node.args else None
-        if changed is not None and (library := program.dotted(changed)):
+            and isinstance(node.func, ast.Name) and node.args and set(self._dotted(
+                node.func)) & {"builtins.setattr", "builtins.delattr"} else None
+        if changed is not None and (library := _library(self._dotted(changed))):
             yield Finding("opaque", f"a change to {library[0]}", where)
-        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) \
-                and isinstance(node.slice.value, str):
-            for base in program.dotted(node.value):
-                if base.endswith("__dict__"):
-                    yield Finding("opaque", "__dict__", where)
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            yield from self._builtin(node, where)
         if isinstance(node, (ast.Name, ast.Attribute)) and isinstance(
                 getattr(node, "ctx", None), ast.Load):
-            for dotted in program.dotted(node):
+            for dotted in _library(self._dotted(node)):
                 yield from self._judge_name(dotted, where)
+
+    def _builtin(self, node: ast.Name, where: str):
+        """A name that may be one of the builtins the reader cannot read through."""
+        for dotted in self._dotted(node):
+            name = dotted.removeprefix("builtins.")
+            if dotted == name:
+                continue
+            call = getattr(node, "call", None)
+            if name in OPAQUE_BUILTINS and not (name == "get_ipython" and _harmless_magic(call)):
+                yield Finding("opaque", f"{name}()", where)
+            elif name in NAMED_ACCESS and call is None:
+                yield Finding("opaque", f"{name} as a value", where)
 
     def _judge_name(self, dotted: str, where: str):
         if self.refuses and _private_torch(dotted):
@@ -418,5 +343,7 @@ class Reader:
             if (refused := self.refused_names.get((parts[0], _operation(part)))) is not None:
                 yield Finding("refused", f"{dotted}, the same operation as {refused}", where)
                 return
-        if (module := _opaque(dotted)) is not None:
-            yield Finding("opaque", module, where)
+        for opaque in ("course_checks", "autograder", *OPAQUE_OBJECTS):
+            if dotted == opaque or dotted.startswith(opaque + "."):
+                yield Finding("opaque", opaque, where)
+                return

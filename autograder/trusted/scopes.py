@@ -1,0 +1,376 @@
+"""A notebook's code as Python reads it: every name bound in its scope, and every reference
+resolved as Python resolves it (function locals, closures, class bodies, the notebook's
+globals, builtins), never across unrelated functions.
+
+``Program(cells)`` parses the cells (one module: they share their globals), gives every scope
+its bindings and every ``ast.Name`` its scope, and answers ``dotted(node)``: the dotted names
+a reference may stand for (``F.softmax`` -> ``torch.nn.functional.softmax``), through imports
+and plain aliases, ``builtins.<name>`` for a builtin no cell rebinds before it is read.
+``autograder/trusted/uses.py`` judges what an answer reaches with it.
+
+Names bound several times in one scope are followed through every binding (a reader cannot
+tell which one ran last), so a name is judged by everything it was ever bound to there.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+# IPython magics that only time or capture the code they are given (read like plain code).
+HARMLESS_MAGICS = {"time", "timeit", "capture", "matplotlib"}
+MAX_ALIASES = 100  # names followed through plain aliases (``a = b``); no answer needs more
+MAX_STEPS = 1_000_000  # steps of following names, for a whole notebook (honest ones: < 10,000)
+NO_CUT = MAX_ALIASES + 1  # deeper than any name on the way: no cycle was cut
+BUILTINS = frozenset(dir(builtins)) | {"get_ipython", "display"}  # and IPython's kernel's
+FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+class TooDeep(Exception):
+    """Code the reader cannot follow to its end (aliases or nesting beyond any honest
+    answer's): the exercise is refused rather than read halfway."""
+
+
+@dataclass
+class Binding:
+    node: ast.AST  # a definition, an import, or the expression a name was assigned
+    cell: str  # where it is, in words
+    student: bool  # whether the student wrote it (a cell not the course's, or changed)
+    imported: str = ""  # for an import: the module or dotted object the name stands for
+    index: int = 0  # the cell's place among the program's cells
+
+
+@dataclass(eq=False)
+class Scope:
+    """A module, function, lambda, comprehension or class body, and the names bound in it."""
+
+    kind: str  # "module", "function", "class"
+    parent: Scope | None = None
+    bindings: dict[str, list[Binding]] = field(default_factory=dict)
+    globals: set[str] = field(default_factory=set)  # declared ``global`` here
+    nonlocals: set[str] = field(default_factory=set)  # declared ``nonlocal`` here
+
+    def module(self) -> Scope:
+        scope = self
+        while scope.parent is not None:
+            scope = scope.parent
+        return scope
+
+    def owner(self, name: str) -> Scope:
+        """The scope whose binding of ``name`` a reference in this one reads (Python's LEGB:
+        class bodies are skipped by the functions inside them)."""
+        if name in self.globals:
+            return self.module()
+        if name in self.bindings and name not in self.nonlocals or self.parent is None:
+            return self
+        scope = self.parent
+        while scope.parent is not None:
+            if scope.kind != "class" and name in scope.bindings and name not in scope.globals:
+                return scope
+            scope = scope.parent
+        return scope
+
+    def where_bound(self, name: str) -> Scope:
+        """The scope a binding of ``name`` made here goes to (``global``, ``nonlocal``)."""
+        if name in self.globals:
+            return self.module()
+        if name in self.nonlocals and self.parent is not None:
+            return self.parent.owner(name)
+        return self
+
+
+def clean(source: str) -> str:
+    """A cell's code as Python: IPython's magics and shell escapes made into calls, and the
+    body of a ``%%time`` (or timeit, capture) cell read as the code it is; line numbers kept."""
+    first, _, rest = source.lstrip().partition("\n")
+    if first.startswith("%%") and first[2:].split(" ")[0] in HARMLESS_MAGICS:
+        source = "\n" * (source[: len(source) - len(rest)].count("\n")) + rest
+    if not any(line.lstrip()[:1] in ("%", "!") or line.rstrip().endswith("?")
+               for line in source.splitlines()):
+        return source
+    try:
+        from IPython.core.inputtransformer2 import TransformerManager
+
+        blank = len(source) - len(source.lstrip("\n"))  # IPython drops leading blank lines
+        return "\n" * blank + TransformerManager().transform_cell(source)
+    except Exception:  # noqa: BLE001 - without IPython, or a cell it cannot transform
+        return source
+
+
+def call_name(call: ast.Call) -> str | None:
+    func = call.func
+    return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+
+
+class _Binder(ast.NodeVisitor):
+    """Walks one cell: records bindings in their scopes, and each name's scope on it."""
+
+    def __init__(self, program: Program, cell: str, student: bool, index: int):
+        self.program, self.cell, self.student, self.index = program, cell, student, index
+        self.scope = program.module
+
+    def bind(self, name: str, node: ast.AST, imported: str = "") -> None:
+        scope = self.scope
+        if isinstance(node, ast.NamedExpr):  # := in a comprehension binds outside it
+            while scope.kind == "comprehension":
+                scope = scope.parent
+        target = scope.where_bound(name)
+        target.bindings.setdefault(name, []).append(
+            Binding(node, self.cell, self.student, imported, self.index))
+
+    def bind_targets(self, target: ast.AST, value: ast.AST) -> None:
+        for name in ast.walk(target):
+            if isinstance(name, ast.Name) and isinstance(name.ctx, (ast.Store, ast.Del)):
+                self.bind(name.id, value)
+
+    def enter(self, kind: str, node: ast.AST, body: list[ast.AST]) -> None:
+        outer, self.scope = self.scope, Scope(kind, self.scope)
+        node.own_scope = self.scope
+        # Declarations first, and every name bound anywhere in the body is local to it from
+        # its first line (as Python decides it when it compiles the function).
+        local = set()
+        for statement in body:
+            for inner in _own_nodes(statement):
+                if isinstance(inner, ast.Global):
+                    self.scope.globals.update(inner.names)
+                elif isinstance(inner, ast.Nonlocal):
+                    self.scope.nonlocals.update(inner.names)
+                elif isinstance(inner, ast.Name) and not isinstance(inner.ctx, ast.Load):
+                    local.add(inner.id)
+                elif isinstance(inner, (*FUNCTIONS[:2], ast.ClassDef)):
+                    local.add(inner.name)
+                elif isinstance(inner, (ast.Import, ast.ImportFrom)):
+                    local.update((a.asname or a.name.split(".")[0]) for a in inner.names)
+                elif isinstance(inner, ast.ExceptHandler) and inner.name:
+                    local.add(inner.name)
+        for name in local - self.scope.globals - self.scope.nonlocals:
+            self.scope.bindings.setdefault(name, [])
+        if not isinstance(node, (ast.ClassDef, *COMPREHENSIONS)):
+            arguments = node.args
+            defaults = dict(zip(reversed(arguments.posonlyargs + arguments.args),
+                                reversed(arguments.defaults), strict=False))
+            defaults.update((a, d) for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults,
+                                                   strict=True) if d is not None)
+            for arg in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs,
+                        arguments.vararg, arguments.kwarg]:
+                if arg is not None:  # a default is what a parameter holds unless given
+                    self.bind(arg.arg, defaults.get(arg, arg))
+        for statement in body:
+            self.visit(statement)
+        self.scope = outer
+
+    # --- what binds, and where its parts are evaluated ----------------------------------
+
+    def visit_Name(self, node: ast.Name) -> None:
+        node.scope = self.scope
+
+    def visit_FunctionDef(self, node) -> None:
+        for part in [*node.decorator_list, *node.args.defaults,
+                     *[d for d in node.args.kw_defaults if d is not None]]:
+            self.visit(part)
+        self.bind(node.name, node)
+        self.enter("function", node, node.body)
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def visit_Lambda(self, node: ast.Lambda) -> None:
+        for part in [*node.args.defaults, *[d for d in node.args.kw_defaults if d is not None]]:
+            self.visit(part)
+        self.enter("function", node, [node.body])
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> None:
+        for part in [*node.decorator_list, *node.bases, *node.keywords]:
+            self.visit(part)
+        self.bind(node.name, node)
+        self.enter("class", node, node.body)
+
+    def visit_comprehension_scope(self, node) -> None:
+        first, *rest = node.generators
+        self.visit(first.iter)  # evaluated outside, as Python does
+        outer, self.scope = self.scope, Scope("comprehension", self.scope)
+        node.own_scope = self.scope
+        for number, generator in enumerate(node.generators):
+            if number:
+                self.visit(generator.iter)
+            self.bind_targets(generator.target, generator.iter)
+            self.visit(generator.target)
+            for condition in generator.ifs:
+                self.visit(condition)
+        for part in ("elt", "key", "value"):
+            if (value := getattr(node, part, None)) is not None:
+                self.visit(value)
+        self.scope = outer
+
+    visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = \
+        visit_comprehension_scope
+
+    def visit_Import(self, node) -> None:
+        for alias in node.names:
+            if isinstance(node, ast.ImportFrom):
+                if not node.module or node.level:
+                    continue  # a relative import: nothing a notebook has
+                if alias.name == "*":
+                    self.program.star.append((node.module, self.cell, self.index))
+                    continue
+                self.bind(alias.asname or alias.name, node, f"{node.module}.{alias.name}")
+            else:
+                name = alias.asname or alias.name.split(".")[0]
+                self.bind(name, node, alias.name if alias.asname else name)
+
+    visit_ImportFrom = visit_Import
+
+    def visit_Assign(self, node) -> None:
+        self.generic_visit(node)
+        if node.value is not None:
+            for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
+                self.bind_targets(target, node.value)
+
+    visit_AnnAssign = visit_AugAssign = visit_Assign
+
+    def visit_NamedExpr(self, node: ast.NamedExpr) -> None:
+        self.visit(node.value)
+        node.target.scope = self.scope
+        self.bind(node.target.id, node)
+
+    def visit_For(self, node) -> None:
+        self.generic_visit(node)
+        self.bind_targets(node.target, node.iter)
+
+    visit_AsyncFor = visit_For
+
+    def visit_withitem(self, node: ast.withitem) -> None:
+        self.generic_visit(node)
+        if node.optional_vars is not None:
+            self.bind_targets(node.optional_vars, node.context_expr)
+
+    def visit_ExceptHandler(self, node: ast.ExceptHandler) -> None:
+        self.generic_visit(node)
+        if node.name:
+            self.bind(node.name, node)
+
+
+def _own_nodes(node: ast.AST):
+    """``node`` and what is inside it in the same scope: a nested function or class is
+    yielded (its name is bound here), not gone into; of a comprehension, only := is here."""
+    yield node
+    if isinstance(node, (*FUNCTIONS, ast.ClassDef)):
+        return
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, COMPREHENSIONS):
+            yield from (n for n in ast.walk(child) if isinstance(n, ast.NamedExpr))
+            yield from (n.target for n in ast.walk(child) if isinstance(n, ast.NamedExpr))
+        else:
+            yield from _own_nodes(child)
+
+
+class Program:
+    """The notebook's code cells as one program.
+
+    ``cells`` are ``(label, source, student)``: a label in words ("your answer cell
+    ex3_softmax", "a cell you added"), the code, and whether the student wrote it.
+    """
+
+    def __init__(self, cells: Iterable[tuple[str, str, bool]]):
+        self.module = Scope("module")
+        self.star: list[tuple[str, str, int]] = []  # (module, cell, index) imported with *
+        self.unreadable: list[str] = []  # student cells that do not parse
+        self.cells: list[tuple[str, ast.AST, bool]] = []
+        self._known: dict[tuple, tuple[str, ...]] = {}
+        self._steps = 0
+        for index, (label, source, student) in enumerate(cells):
+            try:
+                tree = ast.parse(clean(source))
+            except (SyntaxError, ValueError):
+                if student:
+                    self.unreadable.append(label)
+                continue
+            for node in ast.walk(tree):  # parents, for what a call sits in
+                for child in ast.iter_child_nodes(node):
+                    child.parent = node
+                if isinstance(node, ast.Call):
+                    node.func.call = node
+            _Binder(self, label, student, index).visit(tree)
+            self.cells.append((label, tree, student))
+
+    def global_name(self, name: str) -> ast.Name:
+        """A reference to the notebook's global ``name`` (what a test cell calls)."""
+        node = ast.Name(name, ast.Load())
+        node.scope = self.module
+        return node
+
+    def resolve(self, node: ast.Name, before: int | None = None
+                ) -> tuple[Scope, list[Binding]]:
+        """The scope whose ``node.id`` the reference reads, and its bindings there; only those
+        of the cells before the ``before``-th when given (the checks of a test cell run
+        after those, and before any cell below it)."""
+        owner = getattr(node, "scope", self.module).owner(node.id)
+        bindings = owner.bindings.get(node.id, [])
+        if before is not None:
+            bindings = [b for b in bindings if b.index < before]
+        return owner, bindings
+
+    def stars(self, before: int | None = None) -> list[tuple[str, str]]:
+        """(module, cell) of every ``from module import *`` (before the ``before``-th cell)."""
+        return [(m, cell) for m, cell, index in self.star if before is None or index < before]
+
+    def dotted(self, node: ast.AST, before: int | None = None) -> list[str]:
+        """The dotted names ``node`` may stand for, through imports and plain aliases:
+        ``torch.nn.functional.softmax`` for ``F.softmax``, ``builtins.eval`` for ``eval``
+        (also where a cell rebinds it: before that line runs, the name is the builtin's);
+        [] when it is no such reference. ``before``: as in ``resolve``."""
+        return self._dotted(node, {}, before)[0]
+
+    def _dotted(self, node: ast.AST, seen: dict, before: int | None) -> tuple[list[str], int]:
+        """``dotted``, following names not in ``seen`` ((scope, name) -> depth on the way);
+        and the lowest depth where one already on the way was met (a cycle cut short).
+
+        A name's answer is kept, and later questions answered from memory, when no cycle
+        through it was cut above it: 180 names that each alias two others cost 360 steps, not
+        2^90. Every step counts against ``MAX_STEPS``."""
+        self._step()
+        if isinstance(node, ast.Attribute):
+            bases, cut = self._dotted(node.value, seen, before)
+            return [f"{base}.{node.attr}" for base in bases], cut
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                and self.dotted(node.func, before) == ["builtins.getattr"] \
+                and len(node.args) >= 2 \
+                and isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str):
+            bases, cut = self._dotted(node.args[0], seen, before)
+            return [f"{base}.{node.args[1].value}" for base in bases], cut
+        if not isinstance(node, ast.Name):
+            return [], NO_CUT
+        owner, bindings = self.resolve(node, before)
+        key = (id(owner), node.id, before)
+        if key in seen:
+            return [], seen[key]
+        if key in self._known:
+            return list(self._known[key]), NO_CUT
+        depth = len(seen)
+        if depth >= MAX_ALIASES:
+            raise TooDeep(f"names aliased more than {MAX_ALIASES} deep")
+        found, cut = [], NO_CUT
+        for binding in bindings:
+            if binding.imported:
+                found.append(binding.imported)
+            elif isinstance(binding.node, (ast.Name, ast.Attribute, ast.Call)):
+                more, below = self._dotted(binding.node, {**seen, key: depth}, before)
+                found += more
+                cut = min(cut, below)
+        if owner.parent is None:  # a global: perhaps never bound, or a builtin's name
+            if node.id in BUILTINS:
+                found.append(f"builtins.{node.id}")
+            elif not bindings:
+                found += [f"{module}.{node.id}" for module, _ in self.stars(before)]
+        found = list(dict.fromkeys(found))
+        self._step(len(found))
+        if cut >= depth:  # nothing above this name was cut from its answer
+            self._known[key] = tuple(found)
+        return found, cut
+
+    def _step(self, count: int = 1) -> None:
+        self._steps += count
+        if self._steps > MAX_STEPS:
+            raise TooDeep(f"names aliased in more than {MAX_STEPS:,} ways")
