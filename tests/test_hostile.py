@@ -404,3 +404,21 @@ def test_a_students_printout_never_becomes_the_report(graded_round_2):
 def test_an_alias_web_is_read_in_a_moment_and_refused(graded_round_2):
     result = graded_round_2["results"][ORDER_2["r4_alias_web"]]
     assert result["score"] == 0 and result["seconds"] < 120, result["seconds"]
+
+
+def test_what_the_reader_cannot_prove_is_flagged_with_its_line(graded_round_2):
+    """Round 4: every route past the reader that it cannot prove (an import of a module the
+    notebook wrote, pydoc, timeit, code, eval rebound, getattr renamed or folded, a dunder
+    of a computed object) is in "needs a look" with the line that holds it."""
+    for name in sorted(n for n in hostile.FLAGGED if n.startswith("r4_")):
+        said = [e["message"] for e in graded_round_2["results"][ORDER_2[name]]["events"]
+                if e["kind"] == "opaque"]
+        assert any(re.search(r"line \d+|an import", m) for m in said), (name, said)
+
+
+def test_a_course_fallback_counts_as_the_courses_function(graded_round_2):
+    result = graded_round_2["results"][ORDER_2["r4_calls_the_course_fallback"]]
+    assert result["score"] == 0
+    notebook = graded_round_2["course"].autograded / ORDER_2["r4_calls_the_course_fallback"]
+    assert "your answer calls transformer_course.columns.project" in outputs(
+        notebook / A / f"{A}.ipynb")
