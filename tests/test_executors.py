@@ -56,3 +56,54 @@ def test_one_at_a_time_keeps_the_limit():
                                       stopped=lambda job, why: "stopped"))
     assert results == ["stopped", "a done"]
     assert time.monotonic() - started < 40
+
+
+def test_no_temporary_file_outlives_the_run(tmp_path, monkeypatch):
+    """A grading server runs class after class: whatever a worker leaves in the temporary
+    folder goes with it, whether it ended by itself or was stopped."""
+    import tempfile
+
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    monkeypatch.setattr(tempfile, "tempdir", None)
+    results = list(LocalPool(2).run(leaves_a_file, ["a", "hang:/dev/null", "b"],
+                                    limit=lambda job: 5.0, stopped=lambda job, why: "stopped"))
+    assert sorted(results) == ["a done", "b done", "stopped"]
+    assert not list(tmp_path.iterdir())
+
+
+def leaves_a_file(job: str):
+    import tempfile
+
+    tempfile.mkstemp(prefix="left-behind-")
+    return work(job)
+
+
+def test_workers_die_with_the_command_that_started_them(tmp_path):
+    """The grading command killed outright (its process group, as a terminal's kill does):
+    its workers, in process groups of their own, do not grade on as orphans."""
+    import signal
+    import textwrap
+
+    pid_file = tmp_path / "child"
+    script = tmp_path / "run.py"
+    script.write_text(textwrap.dedent(f"""
+        import sys
+        sys.path[:0] = {sys.path!r}
+        from test_executors import work
+        from autograder.grading.executors import LocalPool
+        if __name__ == "__main__":
+            for _ in LocalPool(1).run(work, ["hang:{pid_file}"]):
+                pass
+    """))
+    run = subprocess.Popen([sys.executable, str(script)], start_new_session=True)
+    deadline = time.monotonic() + 60
+    while not (pid_file.exists() and pid_file.read_text()):
+        assert time.monotonic() < deadline and run.poll() is None
+        time.sleep(0.2)
+    os.killpg(run.pid, signal.SIGKILL)
+    run.wait()
+    child = int(pid_file.read_text())
+    deadline = time.monotonic() + 10
+    while alive(child) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not alive(child)

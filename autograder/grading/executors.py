@@ -14,9 +14,12 @@ them (a notebook stopped by a limit is graded again that way).
 
 from __future__ import annotations
 
+import ctypes
 import math
 import os
+import shutil
 import signal
+import tempfile
 import time
 import traceback
 from collections.abc import Callable, Iterable, Iterator
@@ -24,6 +27,8 @@ from multiprocessing import get_context
 from multiprocessing.connection import wait
 
 Limit = Callable[[object], float]  # a job's seconds by the clock
+CLOSE_SECONDS = 60  # how long an idle worker has to end by itself
+PR_SET_PDEATHSIG = 1
 Stopped = Callable[[object, str], object]  # the result of a job that could not finish
 
 
@@ -32,9 +37,23 @@ def _one_thread_each() -> None:
     os.environ["OMP_NUM_THREADS"] = os.environ["MKL_NUM_THREADS"] = "1"
 
 
-def _serve(connection, function: Callable) -> None:
-    """A worker process: run each job it is sent, send back (True, result) or (False, error)."""
-    os.setpgid(0, 0)  # its own process group: stopped with whatever it starts
+def _die_with_parent() -> None:
+    """Ask Linux to kill this process when the process that started it dies (the grading
+    command killed alone, by the machine's out-of-memory killer, say)."""
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):  # not Linux: its pipe closing ends it after the job
+        pass
+    if os.getppid() == 1:  # the parent was gone already
+        os._exit(1)
+
+
+def _serve(connection, function: Callable, scratch: str) -> None:
+    """A worker process: run each job it is sent, send back (True, result) or (False, error).
+    Its temporary files go in ``scratch``, which its parent removes however it ends."""
+    _die_with_parent()
+    os.environ["TMPDIR"] = scratch
+    tempfile.tempdir = None
     _one_thread_each()
     while (job := connection.recv()) is not None:
         try:
@@ -49,7 +68,9 @@ class _Worker:
     def __init__(self, function: Callable):
         context = get_context("spawn")
         self.connection, theirs = context.Pipe()
-        self.process = context.Process(target=_serve, args=(theirs, function), daemon=True)
+        self.scratch = tempfile.mkdtemp(prefix="grading-worker-")
+        self.process = context.Process(target=_serve, args=(theirs, function, self.scratch),
+                                       daemon=True)
         self.process.start()
         theirs.close()
         self.job, self.deadline = None, math.inf
@@ -58,16 +79,61 @@ class _Worker:
         self.job, self.deadline = job, time.monotonic() + seconds
         self.connection.send(job)
 
+    def close(self) -> None:
+        """Let an idle worker end as it does (its zygote stopped, its folders removed)."""
+        try:
+            self.connection.send(None)
+        except OSError:
+            pass
+        self.process.join(CLOSE_SECONDS)
+        self.stop()
+
     def stop(self) -> None:
-        """Kill the worker and its process group (kernels, zygotes, their children)."""
-        for kill in (lambda: os.killpg(self.process.pid, signal.SIGKILL),
-                     lambda: self.process.kill()):
-            try:
-                kill()
-            except (ProcessLookupError, PermissionError, OSError, ValueError):
-                pass
-        self.process.join(5)
+        """Kill the worker and every process below it (zygote, kernels, their children), if
+        still there; remove its temporary files."""
+        if self.process.exitcode is None:
+            for pid in _tree(self.process.pid):
+                _signal(pid, signal.SIGKILL)
+            self.process.join(5)
         self.connection.close()
+        shutil.rmtree(self.scratch, ignore_errors=True)
+
+
+def _signal(pid: int, number: int) -> None:
+    try:
+        os.kill(pid, number)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _children() -> dict[int, list[int]]:
+    """Every process's children, from /proc: parent pid -> pids."""
+    found: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                parent = int(stat.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        found.setdefault(parent, []).append(int(entry))
+    return found
+
+
+def _tree(root: int) -> list[int]:
+    """``root`` and its descendants, each stopped (SIGSTOP) as found, so that none forks
+    past the search; the caller kills them."""
+    stopped: list[int] = []
+    todo = [root]
+    while todo:
+        for pid in todo:
+            _signal(pid, signal.SIGSTOP)
+        stopped += todo
+        children = _children()
+        todo = [child for pid in todo for child in children.get(pid, [])
+                if child not in stopped]
+    return stopped
 
 
 class LocalPool:
@@ -110,12 +176,9 @@ class LocalPool:
                                             f"grading it took longer than its limit of "
                                             f"{limit(worker.job):.0f} s; it was stopped")
         finally:  # done, or interrupted: nothing is left running
-            for worker in idle + busy:
-                if worker in idle:
-                    try:
-                        worker.connection.send(None)
-                    except OSError:
-                        pass
+            for worker in idle:
+                worker.close()
+            for worker in busy:
                 worker.stop()
 
     @staticmethod

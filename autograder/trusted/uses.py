@@ -43,12 +43,15 @@ from autograder.trusted.scopes import MAX_ALIASES, Binding, Program, TooDeep
 __all__ = ["MAX_ALIASES", "Finding", "Program", "Reader", "TooDeep", "resolve"]
 
 # The modules an answer may import without a flag: what the course teaches with and Python's
-# plain helpers. Anything else (a module the notebook wrote included) is flagged.
-READABLE_MODULES = {"torch", "math", "numpy", "transformer_course", "matplotlib", "itertools",
-                    "functools", "collections", "typing", "dataclasses", "random", "time",
-                    "string", "statistics", "operator", "copy", "warnings", "contextlib",
-                    "enum", "fractions", "decimal", "abc", "re", "json", "heapq", "bisect",
-                    "textwrap", "pprint", "sys", "types", "__future__", "IPython", "tqdm"}
+# plain helpers, none of which turns text into code or fetches an object by a computed name
+# (where one can, that object is in OPAQUE_OBJECTS). Anything else (a module the notebook
+# wrote, importlib, pickle, pydoc, timeit, code, inspect, ctypes ...) is flagged.
+READABLE_MODULES = {"torch", "math", "cmath", "numpy", "transformer_course", "matplotlib",
+                    "itertools", "functools", "collections", "typing", "dataclasses", "random",
+                    "time", "datetime", "string", "statistics", "operator", "copy", "warnings",
+                    "contextlib", "enum", "fractions", "decimal", "numbers", "abc", "re",
+                    "json", "csv", "heapq", "bisect", "array", "struct", "textwrap", "pprint",
+                    "sys", "os", "pathlib", "io", "types", "__future__", "IPython", "tqdm"}
 # Within those, what reaches code or objects the reader cannot see.
 OPAQUE_OBJECTS = ("types.FunctionType", "types.CodeType", "types.LambdaType", "sys.modules",
                   "operator.attrgetter", "operator.methodcaller", "IPython.core",
