@@ -11,6 +11,7 @@ import functools
 import pytest
 from conftest import (
     ASSIGNMENTS,
+    REPO,
     load,
     release_path,
     solution_path,
@@ -22,6 +23,7 @@ from test_blind_set import ANSWERS as BLIND
 from test_refusals import EXERCISES
 
 from autograder.trusted import uses
+from autograder.trusted.vocabulary import Vocabulary
 
 
 def correct_answers() -> list[tuple[str, str, dict[str, str]]]:
@@ -51,10 +53,11 @@ def read(notebook: str, answers: dict[str, str]) -> list[str]:
              if c["cell_type"] == "code"]  # a code cell's place is its index here
     for assignment, cell, entries, refuses in EXERCISES:
         if assignment == notebook and refuses:
-            reader = uses.Reader(program, refuses, before=tests.index(cell))
-            said += [f"{cell} refused: {f.message()}"
+            reader = uses.Reader(program, refuses, before=tests.index(cell),
+                                vocabulary=Vocabulary(REPO / "solutions", notebook, cell))
+            said += [f"{cell} {f.kind}: {f.message()}"
                      for f in reader.findings(entries, course_names(notebook, cell))
-                     if f.kind == "refused"]
+                     if f.kind in ("refused", "untaught")]
     return said
 
 

@@ -250,3 +250,69 @@ def test_a_course_cell_that_keeps_the_courses_function_counts_as_that_function()
     refused = Reader(program, shortcuts.TILED).findings(["tiled_attention"])
     assert [f.what for f in refused if f.kind == "refused"] == [
         "transformer_course.tiled_attention.online_softmax_step"], refused
+
+
+STORED = {  # a refused function put into an object the answer reads (found by a blind attacker)
+    "appended after the def": "box = []\ndef softmax(z):\n    return box[0](z, 0)\n"
+                              "box.append(torch.softmax)\n",
+    "sent into a generator": "def keep():\n    held = []\n    while True:\n"
+                             "        got = yield held\n        held.append(got)\n"
+                             "g = keep()\nheld = next(g)\ng.send(torch.softmax)\n"
+                             "def softmax(z):\n    return held[0](z, 0)\n",
+    "carried by an exception": "try:\n    raise LookupError([torch.softmax])\n"
+                               "except LookupError as err:\n    box = err.args[0]\n"
+                               "def softmax(z):\n    return box[0](z, 0)\n",
+    "a class's attribute": "class Box:\n    pass\nBox.f = staticmethod(torch.softmax)\n"
+                           "def softmax(z):\n    return Box.f(z, 0)\n",
+    "setattr on a namespace": "import types\nns = types.SimpleNamespace()\n"
+                              "setattr(ns, 'f', torch.softmax)\ndef softmax(z):\n"
+                              "    return ns.f(z, 0)\n",
+    "a match capture": "match [torch.softmax]:\n    case [f]:\n        pass\n"
+                       "def softmax(z):\n    return f(z, 0)\n",
+    "a dictionary's item": "table = {}\ntable['f'] = F.softmax\ndef softmax(z):\n"
+                           "    return table['f'](z, dim=0)\n",
+}
+
+
+@pytest.mark.parametrize("how", STORED)
+def test_a_value_put_into_an_object_counts_for_the_name_that_holds_it(how):
+    refused, _ = findings(STORED[how])
+    assert [f.kind for f in refused if f.kind == "refused"][:1] == ["refused"], refused
+
+
+def test_a_module_is_not_what_is_passed_to_its_functions():
+    """``torch.allclose(x, torch.softmax(x, 0))`` in a comparison does not make ``torch``
+    hold torch.softmax for every answer that names torch."""
+    code = HONEST + ("print(torch.allclose(softmax(torch.ones(3)), "
+                     "torch.softmax(torch.ones(3), 0)))\n")
+    assert findings(code) == ([], [])
+
+
+def test_what_the_course_has_not_taught_is_flagged_in_an_exercise_that_refuses():
+    """A softmax of notebook 01 built from attention, or from a loss's gradient: PyTorch
+    offers the operation in other words, so the reader flags what the course has not shown
+    by that exercise; later, where the course has shown it, it is the student's to use."""
+    from conftest import REPO
+
+    from autograder.trusted.vocabulary import Vocabulary
+
+    early = Vocabulary(REPO / "solutions", "01_vector_attention", "ex3_tests")
+    later = Vocabulary(REPO / "solutions", "08_language_model", "ex3_tests")
+    for name in ("torch.nn.functional.scaled_dot_product_attention",
+                 "torch.nn.functional.cross_entropy", "torch.nn.TransformerEncoderLayer",
+                 "torch.jit.CompilationUnit", "torch.overrides.get_overridable_functions",
+                 "torch.serialization.pickle.loads", "torch.group_norm"):
+        assert not early.allows(name), name
+    for name in ("torch.exp", "torch.einsum", "torch.float32", "torch.Tensor.max",
+                 "torch.linalg.vector_norm", "torch.nn.init.zeros_"):
+        assert early.allows(name), name
+    assert later.allows("torch.nn.functional.cross_entropy")  # shown in 07
+    assert later.allows("torch.nn.CrossEntropyLoss")  # the same operation
+    assert later.allows("torch.softmax")  # built by the student in 01
+    code = "def softmax(z):\n    return F.scaled_dot_product_attention(z[None, None], " \
+           "z[None, None], z[None, None])\n"
+    program = Program([("the set-up cell", SETUP, False), ("cell 0", code, True)])
+    [found] = Reader(program, shortcuts.SOFTMAX, vocabulary=early).findings(["softmax"])
+    assert (found.kind, found.what) == ("untaught",
+                                        "torch.nn.functional.scaled_dot_product_attention")
+    assert "line 2" in found.message()

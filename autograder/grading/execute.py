@@ -30,6 +30,7 @@ import json
 import os
 import tempfile
 import time
+from pathlib import Path
 from queue import Empty
 
 import zmq
@@ -49,6 +50,7 @@ from autograder.kernels import cpu
 from autograder.mutation.mutants import VariantAnswers, answer_sources
 from autograder.trusted import uses
 from autograder.trusted.checker import MAX_REQUESTS, Checker, KernelLink, error_lines
+from autograder.trusted.vocabulary import Vocabulary
 from course_checks import cell_errors, checking, selfcheck
 
 SETUP = "setup"  # the grade id of the locked cell of imports that test cells rely on
@@ -397,12 +399,18 @@ class SafeExecute(Execute):
         except Exception as error:  # noqa: BLE001
             self._event("opaque", f"the grader could not read the notebook's code ({error})")
 
+        def vocabulary(test_cell: str) -> Vocabulary | None:
+            if not self.reference:  # outside the course (a test of the executor alone)
+                return None
+            solution = Path(self.reference)
+            return Vocabulary(solution.parent.parent, solution.parent.name, test_cell)
+
         def refusals(exercise: str, refuses: tuple[str, ...]) -> list[str]:
             if program is None:
                 return [unreadable] if unreadable else []
             place, test_cell = self._testing
             try:
-                found = uses.Reader(program, refuses, place).findings(
+                found = uses.Reader(program, refuses, place, vocabulary(test_cell)).findings(
                     self.checker.cell_names, uses.course_names(reference["cells"], test_cell))
             except (uses.TooDeep, RecursionError) as error:
                 return [too_deep.format(str(error) or "nested too deeply")]
@@ -410,6 +418,9 @@ class SafeExecute(Execute):
                 self._event("opaque", f"the grader could not read the answer to {exercise} "
                             f"({error})")
                 return []
+            for finding in found:
+                if finding.kind == "untaught":
+                    self._event("opaque", finding.message())
             return [finding.message() for finding in found if finding.kind == "refused"]
 
         checking.answer_refusals = refusals

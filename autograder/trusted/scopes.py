@@ -41,6 +41,7 @@ class Binding:
     student: bool  # whether the student wrote it (a cell not the course's, or changed)
     imported: str = ""  # for an import: the module or dotted object the name stands for
     index: int = 0  # the cell's place among the program's cells
+    stored: bool = False  # a value put into the object (``x.append(v)``, ``x.f = v``)
 
 
 @dataclass(eq=False)
@@ -222,11 +223,54 @@ class _Binder(ast.NodeVisitor):
 
     visit_ImportFrom = visit_Import
 
+    def store(self, target: ast.AST, value: ast.AST) -> None:
+        """``value`` put into the object a name holds (``x.f = v``, ``x[k] = v``,
+        ``x.append(v)``, ``setattr(x, "f", v)``): from then on the name may give it back."""
+        while isinstance(target, (ast.Attribute, ast.Subscript, ast.Call)):
+            target = target.func if isinstance(target, ast.Call) else target.value
+        if isinstance(target, ast.Name):
+            self.program.stored.append((self.scope, target.id, Binding(
+                value, self.cell, self.student, "", self.index, stored=True)))
+
     def visit_Assign(self, node) -> None:
         self.generic_visit(node)
         if node.value is not None:
             for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
                 self.bind_targets(target, node.value)
+                for inner in ast.walk(target):
+                    if isinstance(inner, (ast.Attribute, ast.Subscript)) \
+                            and isinstance(inner.ctx, ast.Store):
+                        self.store(inner, node.value)
+
+    def visit_Call(self, node: ast.Call) -> None:
+        self.generic_visit(node)
+        values = [*node.args, *(k.value for k in node.keywords)]
+        if isinstance(node.func, ast.Attribute):  # x.append(v), x.update(k=v), g.send(v)
+            for value in values:
+                self.store(node.func.value, value)
+        elif isinstance(node.func, ast.Name) and node.func.id in ("setattr", "setitem") \
+                and node.args:
+            for value in values[1:]:
+                self.store(node.args[0], value)
+
+    def visit_Raise(self, node: ast.Raise) -> None:
+        self.generic_visit(node)
+        if node.exc is not None:  # what an ``except ... as error`` may hold
+            self.program.raised.append(Binding(node.exc, self.cell, self.student, "",
+                                               self.index))
+
+    def visit_match_case(self, node: ast.match_case) -> None:
+        for name in ast.walk(node.pattern):  # a capture holds (part of) the subject
+            for capture in (getattr(name, "name", None), getattr(name, "rest", None)):
+                if isinstance(capture, str):
+                    self.bind(capture, self.subject)
+        self.generic_visit(node)
+
+    def visit_Match(self, node: ast.Match) -> None:
+        self.visit(node.subject)
+        self.subject = node.subject
+        for case in node.cases:
+            self.visit(case)
 
     visit_AnnAssign = visit_AugAssign = visit_Assign
 
@@ -276,6 +320,8 @@ class Program:
     def __init__(self, cells: Iterable[tuple[str, str, bool]]):
         self.module = Scope("module")
         self.star: list[tuple[str, str, int]] = []  # (module, cell, index) imported with *
+        self.stored: list[tuple[Scope, str, Binding]] = []  # values put into objects
+        self.raised: list[Binding] = []  # every raise's exception, for ``except as``
         self.unreadable: list[str] = []  # student cells that do not parse
         self.cells: list[tuple[str, ast.AST, bool]] = []
         self._known: dict[tuple, tuple[str, ...]] = {}
@@ -294,6 +340,8 @@ class Program:
                     node.func.call = node
             _Binder(self, label, student, index).visit(tree)
             self.cells.append((label, tree, student))
+        for scope, name, binding in self.stored:  # once every binding is known
+            scope.owner(name).bindings.setdefault(name, []).append(binding)
 
     def global_name(self, name: str) -> ast.Name:
         """A reference to the notebook's global ``name`` (what a test cell calls)."""
@@ -308,6 +356,10 @@ class Program:
         after those, and before any cell below it)."""
         owner = getattr(node, "scope", self.module).owner(node.id)
         bindings = owner.bindings.get(node.id, [])
+        if any(b.imported for b in bindings):  # a module's own calls are not put into it
+            bindings = [b for b in bindings if not b.stored]
+        bindings = [r for b in bindings for r in (
+            self.raised if isinstance(b.node, ast.ExceptHandler) else [b])]
         if before is not None:
             bindings = [b for b in bindings if b.index < before]
         return owner, bindings
@@ -355,7 +407,8 @@ class Program:
         for binding in bindings:
             if binding.imported:
                 found.append(binding.imported)
-            elif isinstance(binding.node, (ast.Name, ast.Attribute, ast.Call)):
+            elif isinstance(binding.node, (ast.Name, ast.Attribute, ast.Call)) \
+                    and not binding.stored:  # held inside the object, not the name's meaning
                 more, below = self._dotted(binding.node, {**seen, key: depth}, before)
                 found += more
                 cut = min(cut, below)

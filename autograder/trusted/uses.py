@@ -39,6 +39,7 @@ from dataclasses import dataclass
 
 from autograder.cells import source
 from autograder.trusted.scopes import MAX_ALIASES, Binding, Program, TooDeep
+from autograder.trusted.vocabulary import Vocabulary
 
 __all__ = ["MAX_ALIASES", "Finding", "Program", "Reader", "TooDeep", "resolve"]
 
@@ -48,14 +49,15 @@ __all__ = ["MAX_ALIASES", "Finding", "Program", "Reader", "TooDeep", "resolve"]
 # wrote, importlib, pickle, pydoc, timeit, code, inspect, ctypes ...) is flagged.
 READABLE_MODULES = {"torch", "math", "cmath", "numpy", "transformer_course", "matplotlib",
                     "itertools", "functools", "collections", "typing", "dataclasses", "random",
-                    "time", "datetime", "string", "statistics", "operator", "copy", "warnings",
+                    "time", "datetime", "statistics", "operator", "copy", "warnings",
                     "contextlib", "enum", "fractions", "decimal", "numbers", "abc", "re",
                     "json", "csv", "heapq", "bisect", "array", "struct", "textwrap", "pprint",
                     "sys", "os", "pathlib", "io", "types", "__future__", "IPython", "tqdm"}
 # Within those, what reaches code or objects the reader cannot see.
 OPAQUE_OBJECTS = ("types.FunctionType", "types.CodeType", "types.LambdaType", "sys.modules",
                   "operator.attrgetter", "operator.methodcaller", "IPython.core",
-                  "IPython.get_ipython", "torch.ops", "torch.library", "sys._getframe")
+                  "IPython.get_ipython", "torch.ops", "torch.library", "sys._getframe",
+                  "typing.get_type_hints", "typing.ForwardRef")
 # Builtins that run or fetch code given as text or reach namespaces: flagged wherever named.
 OPAQUE_BUILTINS = {"exec", "eval", "compile", "__import__", "vars", "globals", "locals",
                    "breakpoint", "get_ipython"}
@@ -76,7 +78,9 @@ HARMLESS_MAGICS = {"time", "timeit", "capture", "matplotlib"}
 
 @dataclass(frozen=True)
 class Finding:
-    """One thing an answer reaches: ``refused`` (costs the exercise) or ``opaque`` (flagged)."""
+    """One thing an answer reaches: ``refused`` (costs the exercise), ``opaque`` (flagged: the
+    reader cannot see through it) or ``untaught`` (flagged: outside the exercise's
+    vocabulary, ``autograder/trusted/vocabulary.py``)."""
 
     kind: str
     what: str  # "torch.softmax", or the construct: "exec()"
@@ -86,6 +90,9 @@ class Finding:
         if self.kind == "refused":
             return (f"this exercise asks you to write it yourself: your answer calls {self.what}"
                     f" ({self.where})")
+        if self.kind == "untaught":
+            return (f"{self.where} uses {self.what}, which the course has not taught by this "
+                    "exercise: see whether it does the exercise's work")
         return f"{self.where} uses {self.what}, which the grader cannot read through"
 
 
@@ -171,11 +178,14 @@ def _library(dotted: list[str]) -> list[str]:
 class Reader:
     """What one exercise's answer reaches in a :class:`Program`."""
 
-    def __init__(self, program: Program, refuses: Iterable[str], before: int | None = None):
+    def __init__(self, program: Program, refuses: Iterable[str], before: int | None = None,
+                 vocabulary: Vocabulary | None = None):
         """``before``: the place of the exercise's test cell among the program's cells; only
-        the cells above it have run when its checks do."""
+        the cells above it have run when its checks do. ``vocabulary``: what an exercise that
+        refuses something may use without a flag (``autograder/trusted/vocabulary.py``)."""
         self.program = program
         self.before = before
+        self.vocabulary = vocabulary
         self.refuses = tuple(refuses)
         self.refused_objects = {}
         self.methods = set()
@@ -350,3 +360,6 @@ class Reader:
             if dotted == opaque or dotted.startswith(opaque + "."):
                 yield Finding("opaque", opaque, where)
                 return
+        if self.vocabulary is not None and self.vocabulary.applies(self.refuses) \
+                and not self.vocabulary.allows(dotted):
+            yield Finding("untaught", dotted, where)
