@@ -106,20 +106,26 @@ def _refusals(code: str) -> list[str]:
 
 
 @functools.cache
+def _notebook(path: Path, until: str = "") -> frozenset[str]:
+    """What a notebook of the course shows, all of it or above the cell ``until``."""
+    cells = []
+    for cell in json.loads(path.read_text())["cells"]:
+        if until and cell.get("metadata", {}).get("nbgrader", {}).get("grade_id") == until:
+            break
+        cells.append(cell)
+    return frozenset(_shown(cells, _refusals))
+
+
+@functools.cache
 def taught(solutions: Path, notebook: str, test_cell: str) -> frozenset[str]:
     """What the course has shown by the test cell ``test_cell`` of ``notebook``: the code of
     every notebook before it and of this one above that cell, and what their checks refused
     (built by the student, so known)."""
-    cells: list[dict] = []
+    found = set(_notebook(solutions / notebook / f"{notebook}.ipynb", test_cell))
     for path in sorted(solutions.glob("*/*.ipynb")):
-        if path.parent.name > notebook:
-            continue
-        for cell in json.loads(path.read_text())["cells"]:
-            if path.parent.name == notebook and cell.get("metadata", {}).get(
-                    "nbgrader", {}).get("grade_id") == test_cell:
-                break
-            cells.append(cell)
-    return frozenset(_shown(cells, _refusals))
+        if path.parent.name < notebook:
+            found |= _notebook(path)
+    return frozenset(found)
 
 
 class Vocabulary:
