@@ -20,6 +20,10 @@ Python does):
 - private PyTorch names (``torch._softmax``, ``torch._C``) are refused in any exercise that
   refuses something.
 
+A value put into an object (appended, sent, stored, raised, matched) counts for the name that
+holds it (``scopes.py``). In an exercise that refuses PyTorch's parts, whatever PyTorch object
+the answer reaches outside the exercise's vocabulary (``vocabulary.py``) is flagged.
+
 What the reader cannot prove is flagged for the instructor with its line, whatever its name
 (it costs no points): an import of a module outside ``READABLE_MODULES`` (a module the
 notebook wrote, ``pydoc``, ``timeit``, ``code``, ``importlib`` ...); any reference to a
@@ -39,7 +43,7 @@ from dataclasses import dataclass
 
 from autograder.cells import source
 from autograder.trusted.scopes import MAX_ALIASES, Binding, Program, TooDeep
-from autograder.trusted.vocabulary import Vocabulary
+from autograder.trusted.vocabulary import Vocabulary, spelled
 
 __all__ = ["MAX_ALIASES", "Finding", "Program", "Reader", "TooDeep", "resolve"]
 
@@ -153,12 +157,6 @@ def _private_torch(dotted: str) -> bool:
                                        for p in parts[1:])
 
 
-def _operation(name: str) -> str:
-    """The operation a library name spells, without PyTorch's marks of another spelling of
-    it: ``_softmax``, ``softmax_``, ``native_layer_norm`` are ``softmax`` and ``layer_norm``."""
-    return name.strip("_").removeprefix("native_")
-
-
 def _harmless_magic(call: ast.Call | None) -> bool:
     """Whether ``call`` is ``get_ipython()`` inside ``get_ipython().run_line_magic("timeit",
     ...)`` (how IPython writes ``%timeit``) for a magic that only times code."""
@@ -199,7 +197,7 @@ class Reader:
         # ``torch.ops.aten.softmax.int``): refused by its name, not by a list of every place
         # the library keeps it. (The course's own parts, allowed in later exercises, may
         # share a name with a refused PyTorch function: another library, not refused.)
-        self.refused_names = {(name.split(".")[0], _operation(name.rsplit(".", 1)[-1])): name
+        self.refused_names = {(name.split(".")[0], spelled(name.rsplit(".", 1)[-1])): name
                               for name in self.refuses}
         self.roots = {name.split(".")[0] for name in self.refuses}
 
@@ -353,7 +351,7 @@ class Reader:
             yield Finding("refused", self.refused_objects[id(obj)][1], where)
             return
         for part in parts[1:]:
-            if (refused := self.refused_names.get((parts[0], _operation(part)))) is not None:
+            if (refused := self.refused_names.get((parts[0], spelled(part)))) is not None:
                 yield Finding("refused", f"{dotted}, the same operation as {refused}", where)
                 return
         for opaque in ("course_checks", "autograder", *OPAQUE_OBJECTS):

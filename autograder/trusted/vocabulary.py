@@ -47,17 +47,24 @@ def elementary(dotted: str) -> bool:
         return False  # in a submodule: nn, functional, jit, overrides, serialization ...
     value = getattr(torch, parts[1], None)
     if value is None or isinstance(value, type(torch)):
-        return False
-    return not callable(value) or isinstance(value, type) and not issubclass(
-        value, torch.nn.Module) or not hasattr(F, parts[1])
+        return False  # not PyTorch's, or a submodule itself
+    if not callable(value):
+        return True  # a dtype, a constant
+    if isinstance(value, type):
+        return not issubclass(value, torch.nn.Module)  # Tensor, Size, Generator ...
+    return not hasattr(F, parts[1])  # torch.exp, torch.einsum; not torch.layer_norm
+
+
+def spelled(name: str) -> str:
+    """The operation a library name spells, without PyTorch's marks of another spelling of
+    it: ``_softmax``, ``softmax_``, ``native_layer_norm`` are ``softmax`` and ``layer_norm``."""
+    return name.strip("_").removeprefix("native_")
 
 
 def operation(dotted: str) -> str:
     """The operation a PyTorch name spells, whatever the spelling: ``F.cross_entropy``,
     ``nn.CrossEntropyLoss``, ``torch._C._nn.cross_entropy_loss`` are all ``crossentropy``."""
-    from autograder.trusted.uses import _operation
-
-    name = _operation(dotted.rsplit(".", 1)[-1]).replace("_", "").lower()
+    name = spelled(dotted.rsplit(".", 1)[-1]).replace("_", "").lower()
     return name.removesuffix("loss") or name
 
 
