@@ -207,3 +207,29 @@ def test_an_outputs_metadata_reaches_a_page_as_numbers_only():
 
     assert re.search(r"onload=\W?alert\(1\)", page(hostile))  # what the cleaning is for
     assert "onload" not in page(plain_metadata(hostile))
+
+
+def test_text_a_page_cannot_render_is_shown_plain_and_the_page_is_written():
+    """Found by a blind attacker: a reference to an attachment the cell does not hold stopped
+    nbconvert, so the page, and with it the grade, was never written (an honest student can
+    do it by deleting an image); and 2.3 MB of pathological Markdown cost 7 minutes."""
+    import time
+
+    import nbformat
+    from nbconvert import HTMLExporter
+
+    from autograder.grading.safe_pages import MAX_MARKDOWN, renderable
+
+    bomb = "*a **b [c](" * 200_000
+    notebook = {"cells": [
+        {"cell_type": "markdown", "metadata": {}, "source": "![gone](attachment:gone.png)"},
+        {"cell_type": "markdown", "metadata": {}, "source": bomb},
+        {"cell_type": "markdown", "metadata": {}, "source": "fine *text*"}],
+        "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    said = renderable(notebook)
+    assert len(said) == 2 and "gone.png" in said[0] and "shown as plain text" in said[1]
+    assert len(notebook["cells"][1]["source"]) < MAX_MARKDOWN + 1000
+    assert notebook["cells"][2]["source"] == "fine *text*"
+    started = time.perf_counter()
+    page = HTMLExporter().from_notebook_node(nbformat.from_dict(notebook))[0]
+    assert "missing attachment gone.png" in page and time.perf_counter() - started < 30

@@ -16,6 +16,7 @@ Content-Security-Policy that forbids every script
 
 from __future__ import annotations
 
+import html
 import math
 import re
 
@@ -90,3 +91,36 @@ def plain_metadata(metadata: dict) -> dict:
         elif plain(value):
             clean[key] = value
     return clean
+
+
+MAX_MARKDOWN = 20_000  # characters of one text cell rendered as Markdown; longer is shown plain
+MAX_TEXT = 200_000  # characters of a notebook's text cells rendered in all (the course's longest: 36,000)
+ATTACHMENT = re.compile(r"attachment:([^\s)\"'>]+)")
+
+
+def renderable(notebook: dict) -> list[str]:
+    """Make the student's text cells safe to render, and say what changed: a reference to an
+    attachment the cell does not hold (nbconvert stops the whole page on it) becomes its
+    text, and a text cell too long to render in bounded time is shown as plain text."""
+    said, budget = [], MAX_TEXT
+    for number, cell in enumerate(notebook.get("cells", []), start=1):
+        if cell.get("cell_type") != "markdown":
+            continue
+        text = "".join(cell["source"]) if isinstance(cell.get("source"), list) \
+            else str(cell.get("source", ""))
+        held = cell.get("attachments") or {}
+        missing = sorted({m for m in ATTACHMENT.findall(text) if m not in held})
+        if missing:
+            text = ATTACHMENT.sub(lambda m: m.group(0) if m.group(1) in held
+                                  else f"(missing attachment {m.group(1)})", text)
+            said.append(f"text cell {number} refers to attachments it does not hold "
+                        f"({', '.join(missing[:3])}): shown as text")
+        if len(text) > MAX_MARKDOWN or budget < len(text):
+            kept = text[:max(0, min(MAX_MARKDOWN, budget))]
+            text = "<pre>" + html.escape(kept) + "\n[cut]</pre>" if kept else "[not shown]"
+            said.append(f"text cell {number} is longer than the pages render "
+                        f"({MAX_MARKDOWN:,} characters a cell, {MAX_TEXT:,} a notebook): "
+                        "shown as plain text, cut")
+        budget -= len(text)
+        cell["source"] = text
+    return said

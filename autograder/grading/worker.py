@@ -31,6 +31,7 @@ from pathlib import Path
 from autograder.cells import grade_id, grade_ids, source, strip_hidden_tests
 from autograder.grading import intake
 from autograder.grading.normalise import normalise, note_cell
+from autograder.grading.safe_pages import renderable
 from autograder.kernels import forkserver, sandbox, walls
 from autograder.releases.release import assignments as course_assignments
 from course_checks.plain import printable
@@ -369,7 +370,7 @@ def grade(job: Job) -> dict:
         except (Rejected, intake.Refused) as reason:
             result.update(status="rejected", reason=str(reason))
             return result
-        notes = normalise(notebook, release)
+        notes = normalise(notebook, release) + renderable(notebook)
         result["events"] += [{"kind": "cells", "cell": None, "message": note} for note in notes]
         if restore_order(notebook, release):
             result["events"].append({"kind": "order", "cell": None, "message":
