@@ -94,7 +94,7 @@ def plain_metadata(metadata: dict) -> dict:
 
 
 MAX_MARKDOWN = 20_000  # characters of one text cell rendered as Markdown; longer is shown plain
-MAX_TEXT = 200_000  # characters of a notebook's text cells rendered in all (the course's longest: 36,000)
+MAX_TEXT = 200_000  # characters of a notebook's text rendered in all (the course's most: 36,000)
 ATTACHMENT = re.compile(r"attachment:([^\s)\"'>]+)")
 
 
@@ -111,7 +111,7 @@ def renderable(notebook: dict) -> list[str]:
         held = cell.get("attachments") or {}
         missing = sorted({m for m in ATTACHMENT.findall(text) if m not in held})
         if missing:
-            text = ATTACHMENT.sub(lambda m: m.group(0) if m.group(1) in held
+            text = ATTACHMENT.sub(lambda m, held=held: m.group(0) if m.group(1) in held
                                   else f"(missing attachment {m.group(1)})", text)
             said.append(f"text cell {number} refers to attachments it does not hold "
                         f"({', '.join(missing[:3])}): shown as text")
