@@ -661,37 +661,14 @@ def project(W, b, x):
 def project(W, b, x):
     return project_(W, b, x)  # the locked cell below: yours_or_ours(project, columns.project)
 """},
-    # refused functions reached by routes a list of constructs does not name
+    # refused functions reached by routes a list of constructs does not name (pydoc, timeit,
+    # code, eval rebound, getattr renamed or folded ...: read without a kernel in test_uses)
     "r4_base_class_method": {"ex3_softmax": SOFTMAX_CELL.format(
         call="getattr(type(z).__base__, 'softmax')(z, 0)")},
     "r4_module_it_wrote": {"ex3_softmax": """
 open("shortcut_module.py", "w").write("import torch\\nsm = torch.softmax\\n")
 import shortcut_module
 """ + SOFTMAX_CELL.format(call="shortcut_module.sm(z, 0)")},
-    "r4_pydoc_locate": {"ex3_softmax": """
-import pydoc
-_found = [pydoc.locate("torch.nn.functional.softmax")]
-""" + SOFTMAX_CELL.format(call="_found[0](z, dim=0)")},
-    "r4_reduce_getattr": {"ex3_softmax": """
-import functools
-_sm = functools.reduce(getattr, ["nn", "functional", "softmax"], torch)
-""" + SOFTMAX_CELL.format(call="_sm(z, dim=0)")},
-    "r4_getattr_renamed": {"ex3_softmax": "look = getattr\n" + SOFTMAX_CELL.format(
-        call="look(torch, 'soft' + 'max')(z, 0)")},
-    "r4_import_renamed": {"ex3_softmax": "load = __import__\n" + SOFTMAX_CELL.format(
-        call="load('torch').softmax(z, 0)")},
-    "r4_timeit_globals": {"ex3_softmax": """
-import timeit
-_box = {"torch": torch}
-timeit.timeit("box = torch.softmax", globals=_box, number=1)
-""" + SOFTMAX_CELL.format(call="_box['box'](z, 0)")},
-    "r4_interpreter": {"ex3_softmax": """
-import code
-_box = {"torch": torch}
-code.InteractiveInterpreter(_box).runsource("sm = torch.softmax")
-""" + SOFTMAX_CELL.format(call="_box['sm'](z, 0)")},
-    "r4_eval_rebound": {"ex3_softmax": "eval = eval\n" + SOFTMAX_CELL.format(
-        call="eval('torch.soft' + 'max')(z, 0)")},
     "r4_alias_web": {"ex3_softmax": "".join(
         f"a{n} = a{n + 1}\na{n} = b{n + 1}\nb{n} = a{n + 1}\nb{n} = b{n + 1}\n"
         for n in range(90)) + "a90 = torch.softmax\nb90 = F.softmax\n"
@@ -700,8 +677,7 @@ code.InteractiveInterpreter(_box).runsource("sm = torch.softmax")
 # Answers the reader cannot see through: they may keep points, but must be flagged.
 FLAGGED = {"r2_function_clone", "r2_exec_string", "r2_globals_write", "r2_computed_getattr",
            "r2_sys_modules", "r3_rebinds_a_library", "r4_base_class_method",
-           "r4_module_it_wrote", "r4_pydoc_locate", "r4_reduce_getattr", "r4_getattr_renamed",
-           "r4_import_renamed", "r4_timeit_globals", "r4_interpreter", "r4_eval_rebound"}
+           "r4_module_it_wrote"}
 # The first line of a cell a student gave grade marks, quoted in the notes: terminal escapes
 # (clear the screen, set the title), a right-to-left override and a formula.
 ESCAPES_FIRST_LINE = ("\x1b[2J\x1b[3J\x1b]0;pwned\x07\x1b[32mAll students graded; none need a"

@@ -221,6 +221,9 @@ def test_rebinding_torch_allclose_does_not_fool_the_checks(monkeypatch):
 
 
 def test_mixed_dtypes_get_a_hint_and_dependencies_are_named(capsys):
+    from course_checks import selfcheck
+
+    selfcheck.forget()  # no exercise 3 passed in this process, whatever ran before
     checks = Checks("Exercise W", points=1, uses="your `softmax` (exercise 3)")
     checks.close("mixed", lambda: torch.ones(2, 2) @ torch.ones(2, 2, dtype=torch.float64), CORRECT)
     assert checks.score() == 0.0
