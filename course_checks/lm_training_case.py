@@ -110,7 +110,8 @@ class LoopCase:
 
         def windows(n):
             ids = torch.randint(0, vocab, (n, block + 1), generator=generator)
-            return ids[:, :-1], ids[:, 1:]
+            # contiguous, as the course's batches are: exercise 6's `.view` answers must pass
+            return ids[:, :-1].contiguous(), ids[:, 1:].contiguous()
 
         case.batches = _Batches(key, [windows(batch) for _ in range(steps)])
         case.evaluate = _Evaluate(key, windows(8))

@@ -173,6 +173,38 @@ def test_cached_logits_equal_a_full_recomputation_at_every_step(prompt):
     assert cache.nbytes() == 2 * 2 * 3 * 30 * 32 * 4  # layers · (k, v) · B · T · d_model · 4 bytes
 
 
+def test_the_cached_attention_is_the_models_and_a_learners_can_replace_it():
+    """``attend_with_cache`` aligns the causal mask to the bottom right (a block of new
+    tokens after stored ones) and ``CharLM.step`` runs the one it is given."""
+    g = torch.Generator().manual_seed(3)
+    q, k, v = torch.randn(3, 2, 2, 9, 4, generator=g)
+    cache_k, cache_v = torch.full((2, 2, 2, 12, 4), 99.0)
+    outputs, length = [], 0
+    for n in (4, 1, 3, 1):  # a prompt, one, a block after stored ones, one
+        outputs.append(language_model.attend_with_cache(
+            q[..., length:length + n, :], k[..., length:length + n, :],
+            v[..., length:length + n, :], cache_k, cache_v, length))
+        length += n
+    torch.testing.assert_close(torch.cat(outputs, dim=-2),
+                               F.scaled_dot_product_attention(q, k, v, is_causal=True))
+    torch.testing.assert_close(cache_k[..., :9, :], k)
+    calls = []
+
+    def counted(*args):
+        calls.append(args[-1])
+        return language_model.attend_with_cache(*args)
+
+    model = small_model(1)
+    idx = torch.randint(40, (2, 7))
+    with torch.no_grad():
+        full = model(idx)
+        model.cached_attention = counted
+        cache = KVCache(len(model.blocks))
+        stepped = torch.cat([model.step(idx[:, :5], cache), model.step(idx[:, 5:], cache)], 1)
+    torch.testing.assert_close(stepped, full, atol=1e-5, rtol=1e-5)
+    assert calls == [0, 0, 5, 5]  # every block, at each step's stored length
+
+
 def test_generation_with_and_without_the_cache_gives_the_same_text():
     model = small_model(2)
     prompt = torch.randint(40, (2, 4))

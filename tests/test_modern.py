@@ -107,6 +107,8 @@ def test_grouped_query_attention_equals_expanding_kv_and_pytorchs_gqa(n_kv_heads
     if modern.SDPA_HAS_GQA:
         torch.testing.assert_close(got, F.scaled_dot_product_attention(
             q, k, v, is_causal=True, enable_gqa=True))
+    # is_causal, the fused kernel's own path, is the same mask
+    torch.testing.assert_close(modern.grouped_query_attention(q, k, v, is_causal=True), got)
     with pytest.raises(ValueError, match="does not divide"):
         modern.grouped_query_attention(q, k[:, :1].expand(2, 3, 6, 8), v[:, :1].expand(2, 3, 6, 8))
 

@@ -148,6 +148,26 @@ def test_peak_memory_counts_tensors_while_they_live():
     assert probes.peak_memory(lambda x: x.mul_(2), big) == 0  # nor does an in-place change
 
 
+def test_the_allocator_peak_sees_inside_a_fused_kernel():
+    def two_then_one():
+        a = torch.ones(1024, 1024)  # 4 MiB
+        b = a * 2  # 4 MiB more, both alive
+        del a
+        return b + 1
+
+    # as the tensor count says, give or take a few bytes of PyTorch's own
+    assert 8 * 2**20 <= probes.allocator_peak(two_then_one) < 8 * 2**20 + 4096
+    T = 1024
+    Q, K, V, _ = qkv(8, (1, 1), T, T, 32, 32, dtype=torch.float32)
+    matrix = T * T * 4
+    # 4-D without a mask takes the fused path: less than half of one T × T matrix
+    assert probes.allocator_peak(F.scaled_dot_product_attention, Q, K, V) < matrix / 2
+    # an explicit mask sends it to the general path, which builds the scores
+    mask = torch.ones(T, T, dtype=torch.bool).tril()
+    assert probes.allocator_peak(
+        lambda: F.scaled_dot_product_attention(Q, K, V, attn_mask=mask)) >= matrix
+
+
 def test_naive_peak_grows_like_t_squared_and_tiled_like_t():
     def naive(Q, K, V):
         return torch.softmax(Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1]), dim=-1) @ V

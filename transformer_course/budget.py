@@ -11,10 +11,15 @@ machine as it is then (``transformer_course.threads``; a count you chose is kept
     for step in budget:
         ...one training step...
     print(budget.summary())   # "820 of 820 steps in 58 s" or "512 of 820 steps: ..."
+
+``COURSE_BUDGET_SCALE`` in the environment multiplies every time budget (0.1: a tenth), so
+that the course's tests can run a notebook as a machine ten times slower would, and read what
+it says after a training run that was cut short.
 """
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Iterator
 
@@ -36,7 +41,8 @@ class Budget:
         """``unit`` names what is counted in ``summary()``: "steps", or "seeds" for a loop
         over whole runs."""
         self.steps = int(steps)
-        self.seconds = seconds
+        scale = float(os.environ.get("COURSE_BUDGET_SCALE") or 1)
+        self.seconds = None if seconds is None else seconds * scale
         self.desc = desc
         self.progress = progress
         self.unit = unit

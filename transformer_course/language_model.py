@@ -44,6 +44,7 @@ __all__ = [
     "CharLM",
     "KVCache",
     "PreNormBlock",
+    "attend_with_cache",
     "bits_per_character",
     "evaluate_bits",
     "flops_per_character",
@@ -124,6 +125,7 @@ class CharLM(nn.Module):
         attention: Callable[[int, int], nn.Module] | None = None,
         wiring: Callable | None = None,
         logits: Callable | None = None,
+        cached_attention: Callable | None = None,
     ):
         super().__init__()
         self.max_len = max_len
@@ -140,6 +142,7 @@ class CharLM(nn.Module):
         self.final_norm = nn.LayerNorm(d_model)
         self.dropout = nn.Dropout(dropout)
         self.logits = logits
+        self.cached_attention = cached_attention
         # GPT-2's initialisation: small normal weights keep the first logits near uniform.
         for name, parameter in self.named_parameters():
             if parameter.dim() == 2:
@@ -192,7 +195,8 @@ class CharLM(nn.Module):
         x = self.embed(idx, start)
         for layer, block in enumerate(self.blocks):
             wiring = getattr(block, "wiring", pre_norm_block)
-            attend = partial(_cached_self_attention, block, cache, layer)
+            attend = partial(_cached_self_attention, block, cache, layer,
+                             self.cached_attention or attend_with_cache)
             x = wiring(x, attend, block.feed_forward, block.norm1, block.norm2)
         cache.length += idx.shape[1]
         return self.head(x)
@@ -210,20 +214,38 @@ def _heads(block: nn.Module, h: torch.Tensor) -> tuple[torch.Tensor, ...]:
     return tuple(split_heads(t, n_heads) for t in F.linear(h, weight, bias).chunk(3, dim=-1))
 
 
-def _cached_self_attention(block: nn.Module, cache: KVCache, layer: int, h: torch.Tensor,
-                           mask: torch.Tensor | None = None) -> tuple[torch.Tensor, None]:
+def _cached_self_attention(block: nn.Module, cache: KVCache, layer: int, attend: Callable,
+                           h: torch.Tensor, mask: torch.Tensor | None = None
+                           ) -> tuple[torch.Tensor, None]:
     """The block's attention for the new (normed) inputs h (B, T_new, d) over the cache and
-    h, as an attention module returns it: (output, None). (``mask`` is not used: the one a
-    cached step needs follows from the cache.)"""
+    h, as an attention module returns it: (output, None), with ``attend`` (like
+    ``attend_with_cache``) writing the new keys and values into the cache. (``mask`` is not
+    used: the one a cached step needs follows from the cache.)"""
     q, k, v = _heads(block, h)
-    k, v = cache.append(layer, k, v)
-    new, total = q.shape[-2], k.shape[-2]
-    # A single new character may see every stored one: no mask. Several (a prompt) at
-    # positions start .. start + new - 1 see the keys up to their own: the causal mask's
-    # last `new` rows.
-    mask = None if new == 1 else causal_mask(total, device=h.device)[total - new :]
-    output = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)
+    cache_k, cache_v = cache.room(layer, k, v)
+    output = attend(q, k, v, cache_k, cache_v, cache.length)
     return block.attention.out_proj(merge_heads(output)), None
+
+
+def attend_with_cache(q: torch.Tensor, k_new: torch.Tensor, v_new: torch.Tensor,
+                      cache_k: torch.Tensor, cache_v: torch.Tensor, length: int) -> torch.Tensor:
+    """q, k_new, v_new (B, H, n, d) of n new tokens at positions length … length+n−1;
+    cache_k, cache_v (B, H, C, d) with C >= length + n, the first ``length`` stored. Writes
+    the new keys and values after them (in place) and returns the new queries' causal
+    attention over all length + n: (B, H, n, d).
+
+    The query at position length + i sees keys 0 … length + i: the causal mask aligned to the
+    bottom right of the (n, length + n) scores. One new token sees every key (no mask); a
+    prompt alone (length 0) takes ``is_causal``, the fused kernel's own path (top left and
+    bottom right are the same for a square); a prompt after stored tokens needs the mask."""
+    n, end = q.shape[-2], length + q.shape[-2]
+    cache_k[..., length:end, :] = k_new
+    cache_v[..., length:end, :] = v_new
+    keys, values = cache_k[..., :end, :], cache_v[..., :end, :]
+    mask = (torch.ones(n, end, dtype=torch.bool, device=q.device).tril(length)
+            if n > 1 and length > 0 else None)
+    return F.scaled_dot_product_attention(q, keys, values, attn_mask=mask,
+                                          is_causal=n > 1 and length == 0)
 
 
 class KVCache:
@@ -237,21 +259,29 @@ class KVCache:
         self.length = 0
         self.capacity = capacity
 
-    def append(self, layer: int, k: torch.Tensor, v: torch.Tensor):
-        """Write one layer's new keys and values (B, H, n, d_head) after the ``length``
-        stored; -> views of all of that layer's keys and values, (B, H, length + n, d_head)."""
+    def room(self, layer: int, k: torch.Tensor, v: torch.Tensor):
+        """One layer's storage (B, H, size, d_head), with room for the new keys and values
+        ``k``, ``v`` (B, H, n, d_head) after the ``length`` stored: allocated at the first
+        step, grown (copied once, into twice the room) only past its capacity."""
         start, end = self.length, self.length + k.shape[-2]
         stored = self.keys[layer]
-        if stored is None or end > stored.shape[-2]:  # the first step, or the cache is full
+        if stored is None or end > stored.shape[-2]:
             size = max(end, self.capacity or 0, 2 * stored.shape[-2] if stored is not None else 0)
             keys, values = (t.new_empty(*t.shape[:-2], size, t.shape[-1]) for t in (k, v))
-            if stored is not None:  # grown past its capacity: copied once, into twice the room
+            if stored is not None:
                 keys[..., :start, :] = stored[..., :start, :]
                 values[..., :start, :] = self.values[layer][..., :start, :]
             self.keys[layer], self.values[layer] = keys, values
-        self.keys[layer][..., start:end, :] = k
-        self.values[layer][..., start:end, :] = v
-        return self.keys[layer][..., :end, :], self.values[layer][..., :end, :]
+        return self.keys[layer], self.values[layer]
+
+    def append(self, layer: int, k: torch.Tensor, v: torch.Tensor):
+        """Write one layer's new keys and values (B, H, n, d_head) after the ``length``
+        stored; -> views of all of that layer's keys and values, (B, H, length + n, d_head)."""
+        keys, values = self.room(layer, k, v)
+        start, end = self.length, self.length + k.shape[-2]
+        keys[..., start:end, :] = k
+        values[..., start:end, :] = v
+        return keys[..., :end, :], values[..., :end, :]
 
     def nbytes(self) -> int:
         """The memory the stored keys and values take (``length`` positions)."""

@@ -162,22 +162,25 @@ def repeat_kv(x: torch.Tensor, n_rep: int) -> torch.Tensor:
 
 
 def grouped_query_attention(
-    q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, mask: torch.Tensor | None = None
+    q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, mask: torch.Tensor | None = None,
+    is_causal: bool = False,
 ) -> torch.Tensor:
     """q (B, H, T, d), k and v (B, H_kv, S, d) with H_kv dividing H, mask boolean
-    broadcastable to (T, S) or (B, H, T, S), True = may attend -> (B, H, T, d).
+    broadcastable to (T, S) or (B, H, T, S), True = may attend, or ``is_causal`` (the mask
+    aligned to the top left, as F.scaled_dot_product_attention's) -> (B, H, T, d).
 
     Query head h attends with key/value head h // (H / H_kv). Equal to
-    ``F.scaled_dot_product_attention(q, k, v, mask, enable_gqa=True)``.
+    ``F.scaled_dot_product_attention(q, k, v, mask, is_causal=is_causal, enable_gqa=True)``.
     """
     n_heads, n_kv_heads = q.shape[-3], k.shape[-3]
     if n_heads % n_kv_heads:
         raise ValueError(f"n_kv_heads = {n_kv_heads} does not divide n_heads = {n_heads}")
     if SDPA_HAS_GQA:
-        return F.scaled_dot_product_attention(q, k, v, attn_mask=mask, enable_gqa=True)
+        return F.scaled_dot_product_attention(q, k, v, attn_mask=mask, is_causal=is_causal,
+                                              enable_gqa=True)
     n_rep = n_heads // n_kv_heads
     return F.scaled_dot_product_attention(q, repeat_kv(k, n_rep), repeat_kv(v, n_rep),
-                                          attn_mask=mask)
+                                          attn_mask=mask, is_causal=is_causal)
 
 
 # --- the block and the model ---------------------------------------------------------------
@@ -258,8 +261,11 @@ class ModernBlock(nn.Module):
         if cache is not None:
             k, v = cache.append(layer, k, v)  # the cache holds keys already rotated
         total = k.shape[-2]
-        # The new token at position start + i may see positions 0 … start + i.
-        mask = causal_mask(total, device=h.device)[total - new:]
+        if total == new:  # no earlier tokens: the fused kernel's own causal path
+            return self.out_proj(merge_heads(grouped_query_attention(q, k, v, is_causal=True)))
+        # The new token at position start + i may see positions 0 … start + i: the causal
+        # mask aligned to the bottom right (one new token sees every key).
+        mask = None if new == 1 else causal_mask(total, device=h.device)[total - new:]
         return self.out_proj(merge_heads(grouped_query_attention(q, k, v, mask)))
 
 
