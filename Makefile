@@ -85,7 +85,7 @@ instructor: $(READY) $(LAB_SETTINGS)
 TEST_WORKERS ?= auto
 test: $(DEV_READY) lint browser sandbox $(LAB_SETTINGS)
 	@echo "Running every test: about 20 minutes on 2 cores (2 workers; dots show progress)."
-	python -m pytest -n $(TEST_WORKERS) --dist loadfile --durations=15
+	python -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder --durations=15
 
 ## System packages from Debian, installed with apt-get when missing and this user may (root,
 ## or sudo without a password); apt's output goes to test-artifacts/apt-<package>.log.

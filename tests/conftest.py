@@ -26,6 +26,20 @@ ALL_NOTEBOOKS = SOURCE_NOTEBOOKS + [p for p in _RELEASED if p.is_file()]
 SOLUTION_MARKERS = ("### BEGIN SOLUTION", "### END SOLUTION")
 
 
+# The files that grade whole classes or run whole notebooks, slowest first: `make test` hands
+# out whole files in collection order (--dist loadfile --no-loadscope-reorder), so these start
+# at once and the two workers end together, not one running a long file alone at the end.
+SLOW_FIRST = ("test_grading_power.py", "test_blind_power.py", "test_hostile.py",
+              "test_autograder.py", "test_notebooks.py", "test_grading.py", "test_shortcuts.py",
+              "test_chaos.py", "test_hub.py")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    rank = {name: i for i, name in enumerate(SLOW_FIRST)}
+    # a stable sort: the other files, and the tests within each, keep their order
+    items.sort(key=lambda item: rank.get(item.path.name, len(SLOW_FIRST)))
+
+
 def solution_path(assignment: str) -> Path:
     return REPO / "solutions" / assignment / f"{assignment}.ipynb"
 
