@@ -190,7 +190,7 @@ bench-load: $(DEV_READY) sandbox
 	python benchmarks/load_bench.py
 
 ## Notebook 09's comparison of the 08 decoder and the modern one (6 models × 3 seeds, about
-## 50 minutes on 2 cores): writes transformer_course/modern_results.py, which 09 plots.
+## 50 minutes on 2 cores): writes transformer_course/modern_results.json, which 09 plots.
 .PHONY: modern-runs
 modern-runs: $(READY)
 	python benchmarks/modern_decoder.py

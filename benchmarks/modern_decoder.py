@@ -9,19 +9,21 @@ For each run it keeps the held-out bits per character, the training curve, and t
 character by position in windows of 512 on the held-out text, four times the trained context.
 Then it times one training step of each model, interleaved, on the same batch.
 
-The results go to transformer_course/modern_results.py, which notebook 09 plots; a run
-already in that file (same recipe) is not repeated, so an interrupted run can go on. On a
-2-core machine with one PyTorch thread each training run takes 2–3 minutes: about 50 in all.
+The results go to transformer_course/modern_results.json (package data, read by
+transformer_course/modern_results.py, whose docstring describes the fields), which notebook
+09 plots; a run already in that file (same recipe) is not repeated, so an interrupted run
+can go on. On a 2-core machine with one PyTorch thread each training run takes 2–3 minutes:
+about 50 in all.
 
-    python benchmarks/modern_decoder.py [--seeds 3] [--threads 1]
+    python benchmarks/modern_decoder.py [--seeds 3] [--threads 1] [--out FILE]
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
+import json
+import os
 import platform
-import pprint
 import statistics
 import sys
 import time
@@ -35,7 +37,7 @@ from transformer_course import corpus, modern  # noqa: E402
 from transformer_course.budget import Budget  # noqa: E402
 from transformer_course.language_model import bits_per_character, evaluate_bits  # noqa: E402
 
-OUT = ROOT / "transformer_course" / "modern_results.py"
+OUT = ROOT / "transformer_course" / "modern_results.json"
 SIZE = dict(d_model=96, n_heads=4, n_layers=3)  # notebook 08's model
 RECIPE = dict(steps=820, block_size=128, batch_size=32, lr=3e-3, warmup=50)
 LONG = 512  # windows for bits by position: 4 × the trained context
@@ -115,36 +117,39 @@ def step_times(vocab_size: int, train: torch.Tensor, rounds: int = 15) -> dict[s
     return {name: round(statistics.median(t), 4) for name, t in times.items()}
 
 
-def saved() -> dict:
-    try:
-        module = importlib.import_module("transformer_course.modern_results")
-    except ImportError:
+def saved(path: Path | None = None) -> dict:
+    """The results in ``path`` (default ``OUT``) if they were run with this recipe and size,
+    else {}."""
+    path = path or OUT
+    if not path.exists():
         return {}
-    results = importlib.reload(module).RESULTS
+    results = json.loads(path.read_text(encoding="utf-8"))
     same = results.get("recipe") == RECIPE and results.get("size") == SIZE
     return results if same else {}
 
 
-def write(results: dict) -> None:
-    text = pprint.pformat(results, width=96, sort_dicts=False)
-    OUT.write_text(
-        '"""Notebook 09\'s measured comparison, written by `make modern-runs`\n'
-        "(benchmarks/modern_decoder.py); do not edit by hand.\"\"\"\n\n"
-        f"RESULTS = {text}\n"
-    )
+def write(results: dict, path: Path | None = None) -> None:
+    """``results`` as JSON in ``path`` (default ``OUT``), replaced whole: a run stopped while
+    writing leaves the previous file."""
+    path = path or OUT
+    partial = path.with_name(path.name + ".partial")
+    partial.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+    os.replace(partial, path)
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--threads", type=int, default=1)
-    args = parser.parse_args()
+    parser.add_argument("--out", type=Path, default=OUT,
+                        help="the JSON file to write (and to go on from); default: %(default)s")
+    args = parser.parse_args(argv)
     torch.set_num_threads(args.threads)
     text = corpus.load_corpus()
     vocab = corpus.vocabulary(text.train)
     train = corpus.encode(text.train, vocab)
     held_out = corpus.encode(text.held_out, vocab)
-    results = saved() or {"recipe": RECIPE, "size": SIZE, "long": LONG, "bin": BIN,
+    results = saved(args.out) or {"recipe": RECIPE, "size": SIZE, "long": LONG, "bin": BIN,
                           "curve_every": CURVE_EVERY, "runs": {}}
     results["machine"] = (f"{platform.python_version()} (Python), PyTorch {torch.__version__}, "
                           f"{args.threads} thread(s)")
@@ -156,10 +161,11 @@ def main() -> None:
             runs[str(seed)] = run(name, seed, train, held_out, len(vocab))
             print(f"{name}, seed {seed}: {runs[str(seed)]['held_out_bits']:.4f} bits per "
                   f"character held out ({runs[str(seed)]['seconds']:.0f} s)", flush=True)
-            write(results)
+            write(results, args.out)
     results["seconds_per_step"] = step_times(len(vocab), train)
-    write(results)
-    print(f"wrote {OUT.relative_to(ROOT)}")
+    write(results, args.out)
+    out = args.out.resolve()
+    print(f"wrote {out.relative_to(ROOT) if out.is_relative_to(ROOT) else out}")
 
 
 if __name__ == "__main__":

@@ -103,6 +103,23 @@ def test_the_address_is_in_the_set_up_cell_and_validate_still_accepts_it(built):
     assert edited_cells(notebook) == {}
 
 
+def test_the_packages_data_files_ship_and_pip_installs_them(built):
+    """Notebooks 08 and 09 read data files of the package (lm_curve.csv, modern_results.json):
+    the release holds them, and its pyproject's package-data (the course's too) names them, so
+    that a pip install (Colab's from the release's address) has them."""
+    import tomllib
+
+    out, _ = built
+    package = REPO / "transformer_course"
+    data = {p.name for p in package.iterdir() if p.is_file() and p.suffix not in (".py", ".pyc")}
+    assert {"lm_curve.csv", "modern_results.json"} <= data
+    for pyproject in (REPO / "pyproject.toml", out / "pyproject.toml"):
+        setuptools = tomllib.loads(pyproject.read_text())["tool"]["setuptools"]
+        assert data <= set(setuptools["package-data"]["transformer_course"]), pyproject
+    for name in data:
+        assert (out / "transformer_course" / name).read_bytes() == (package / name).read_bytes()
+
+
 def test_notebooks_someone_answered_in_are_named_and_never_shipped(tmp_path, capsys):
     committed = tmp_path / "notebooks"
     shutil.copytree(REPO / "notebooks", committed)
