@@ -155,7 +155,7 @@ grade: $(DEV_READY) sandbox
 
 ## Make this machine a JupyterHub for the course (as root, from the instructor's clone, which it
 ## never writes into): users from a class list, one environment for every server, nbgrader's
-## exchange, the servers' configuration (deploy/hub/install.py; README, "On a JupyterHub").
+## exchange, the servers' configuration (deploy/hub/install.py; docs/hub.md).
 ##   sudo make hub INSTRUCTOR=ann STUDENTS=class.txt [HUB_ARGS="--ip 0.0.0.0 --port 8000"]
 hub:
 	@test -n "$(INSTRUCTOR)" -a -n "$(STUDENTS)" || { \
