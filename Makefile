@@ -155,7 +155,7 @@ grade: $(DEV_READY) sandbox
 
 ## Make this machine a JupyterHub for the course (as root, from the instructor's clone, which it
 ## never writes into): users from a class list, one environment for every server, nbgrader's
-## exchange, the servers' configuration (deploy/hub/install.py; README, "On a JupyterHub").
+## exchange, the servers' configuration (deploy/hub/install.py; docs/hub.md).
 ##   sudo make hub INSTRUCTOR=ann STUDENTS=class.txt [HUB_ARGS="--ip 0.0.0.0 --port 8000"]
 hub:
 	@test -n "$(INSTRUCTOR)" -a -n "$(STUDENTS)" || { \
@@ -175,7 +175,8 @@ mutants: $(READY)
 	python -m autograder.mutation $(MUTANTS_ARGS)
 
 ## Time grading a synthetic class with plain sequential nbgrader and with `make grade`
-## (STUDENTS=40 by default; tens of minutes on 2 cores). Writes benchmarks/grading.md.
+## (STUDENTS=40 by default; tens of minutes on 2 cores). Writes benchmarks/grading.md and its
+## table in docs/performance.md.
 bench-grade: $(DEV_READY) sandbox
 	python benchmarks/grade_bench.py --students $(or $(STUDENTS),40)
 
@@ -185,7 +186,8 @@ bench-grade: $(DEV_READY) sandbox
 lm-curve: $(READY)
 	python benchmarks/lm_curve.py $(LM_CURVE_ARGS)
 ## Time 07's and 08's training steps and a class's grading, quiet and under a load of four
-## busy processes, against each one's fair share (a few minutes). Writes benchmarks/load.md.
+## busy processes, against each one's fair share (a few minutes). Writes benchmarks/load.md
+## and its table in docs/performance.md.
 bench-load: $(DEV_READY) sandbox
 	python benchmarks/load_bench.py
 
@@ -199,8 +201,8 @@ modern-runs: $(READY)
 images: $(READY)
 	python images/make_images.py
 
-## Measure the course and the package (a few minutes); writes benchmarks/results.md and the
-## README's Performance section.
+## Measure the course and the package (a few minutes); writes benchmarks/results.md and its
+## tables in docs/performance.md.
 bench: $(DEV_READY)
 	python benchmarks/run.py
 

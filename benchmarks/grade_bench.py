@@ -12,7 +12,8 @@ The floor of a notebook is what grading it cannot avoid: a kernel start plus the
 own run under NBGRADER_EXECUTION (nbclient, no sandbox, median of 3). The per-notebook cost
 of the pipeline is its wall time × workers / notebooks.
 
-Prints a table and writes it to benchmarks/grading.md and to the README's Performance section.
+Prints a table and writes it to benchmarks/grading.md and to docs/performance.md (between its
+bench-grade markers, ``docs_tables.splice``).
 """
 
 from __future__ import annotations
@@ -41,13 +42,13 @@ from conftest import (  # noqa: E402
     solution_sources,
     student_submission,
 )
+from docs_tables import splice  # noqa: E402
 from submissions import OTHER_STYLE, WRONG  # noqa: E402
 
 from autograder.grading import grade as pipeline  # noqa: E402
 from autograder.grading import records  # noqa: E402
 from autograder.grading.executors import LocalPool  # noqa: E402
 
-README_START, README_END = "<!-- bench-grade:start -->", "<!-- bench-grade:end -->"
 # Out of 20 submissions: correct, one known mistake, untouched, a test cell deleted, malformed.
 MIX = ["correct"] * 11 + ["mistake"] * 5 + ["blank"] * 2 + ["deleted"] + ["malformed"]
 
@@ -182,11 +183,7 @@ def main() -> None:
     ])
     print(table)
     (HERE / "grading.md").write_text(table + "\n")
-    readme = COURSE / "README.md"
-    text = readme.read_text()
-    if README_START in text:
-        start, end = text.index(README_START), text.index(README_END)
-        readme.write_text(text[: start + len(README_START)] + "\n" + table + "\n" + text[end:])
+    splice("bench-grade", table)
 
 
 def course_execution_machine() -> str:

@@ -18,7 +18,8 @@ the synthetic load is judged by what was really there. The grading of a class is
 the same way, with k the synthetic load's four: its two workers' share is c / (4 + 2) cores
 each, against a whole core each in the quiet run.
 
-Prints a table and writes it to benchmarks/load.md and to the README's Performance section.
+Prints a table and writes it to benchmarks/load.md and to docs/performance.md (between its
+bench-load markers, ``docs_tables.splice``).
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ sys.path[:0] = [str(HERE), str(COURSE / "tests")]
 
 import honest  # noqa: E402
 from conftest import REPO  # noqa: E402
+from docs_tables import splice  # noqa: E402
 from load import busy, load_average  # noqa: E402
 
 from autograder.grading import grade as pipeline  # noqa: E402
@@ -46,7 +48,6 @@ from autograder.grading import records  # noqa: E402
 from autograder.grading.executors import LocalPool  # noqa: E402
 from autograder.grading.worker import Limits  # noqa: E402
 
-README_START, README_END = "<!-- bench-load:start -->", "<!-- bench-load:end -->"
 BUSY = 4  # the synthetic load: four processes spinning
 CORES = len(os.sched_getaffinity(0))
 
@@ -203,12 +204,7 @@ def main(argv: list[str] | None = None) -> int:
     text = table(steps, graded, notebooks)
     print("\n" + text)
     (HERE / "load.md").write_text(text + "\n")
-    readme = COURSE / "README.md"
-    content = readme.read_text()
-    if README_START in content:
-        start, end = content.index(README_START), content.index(README_END)
-        readme.write_text(content[: start + len(README_START)] + "\n" + text + "\n"
-                          + content[end:])
+    splice("bench-load", text)
     return 0
 
 

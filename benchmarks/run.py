@@ -1,7 +1,8 @@
 """`make bench`: how fast the course runs and how close the package is to PyTorch's kernels.
 
-Writes benchmarks/results.md and benchmarks/*.png, replaces the Performance section of the
-README with the same table, and prints it. Takes a few minutes on a 2-core machine.
+Writes benchmarks/results.md and benchmarks/*.png, puts the same tables in docs/performance.md
+(between its bench markers, ``docs_tables.splice``), and prints them. Takes a few minutes on a
+2-core machine.
 """
 
 from __future__ import annotations
@@ -24,13 +25,13 @@ sys.path.insert(0, str(HERE))
 import course_execution  # noqa: E402
 import loop_vs_matrix  # noqa: E402
 from attention_kernels import BATCH, D_MODEL, N_HEADS  # noqa: E402
+from docs_tables import splice  # noqa: E402
 
 SEQ_LENS = (128, 512, 2048)
 REPEATS = {128: 20, 512: 10, 2048: 5}
 CORE = ("F.scaled_dot_product_attention", "package attention", "package explicit attention")
 MODULES = ("nn.MultiheadAttention", "package MultiHeadAttention")
 NOTEBOOK_RUNS = 3
-README_START, README_END = "<!-- bench:start -->", "<!-- bench:end -->"
 
 
 def machine() -> str:
@@ -202,13 +203,6 @@ def kernel_plot(results: dict) -> None:
     plt.close(fig)
 
 
-def update_readme(section: str) -> None:
-    readme = HERE.parent / "README.md"
-    text = readme.read_text()
-    start, end = text.index(README_START), text.index(README_END)
-    readme.write_text(text[: start + len(README_START)] + "\n" + section + "\n" + text[end:])
-
-
 def main() -> None:
     print("Course execution...", flush=True)
     course = notebook_table()
@@ -230,7 +224,8 @@ def main() -> None:
     (HERE / "results.md").write_text(
         "# Benchmark results\n\n" + section.replace("(benchmarks/", "(") + "\n"
     )
-    update_readme(section)
+    # Figures are linked from the section's own page: docs/ is a folder beside benchmarks/.
+    splice("bench", section.replace("](benchmarks/", "](../benchmarks/"))
     print()
     print(section)
 

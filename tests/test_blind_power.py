@@ -1,7 +1,8 @@
 """The blind answer sets graded as `make grade` grades them (autograder/mutation/power.py):
 every one-mistake answer loses points (but the ones known to keep them), every correct
 answer in another style keeps full marks, and the feedback names about as many mistakes as
-when last measured (the README's "How grading finds mistakes"), naming none more wrongly.
+when last measured (docs/feedback.md, "Naming, measured on answers written blind"), naming
+none more wrongly.
 Naming has a budget of CPU seconds, so a slower machine may name a few less: the margins
 allow for that, not for a regression."""
 

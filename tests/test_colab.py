@@ -13,6 +13,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import tomllib
 import venv
 from pathlib import Path
 
@@ -26,11 +27,15 @@ def setup_cell(path: Path) -> dict:
     return next(c for c in load(path)["cells"] if c["cell_type"] == "code")
 
 
-def test_readme_names_the_repository_once_and_every_notebook_agrees():
-    readme = (REPO / "README.md").read_text()
-    assert len(sync_notebooks.REPO_LINE.findall(readme)) == 1
+def test_course_toml_names_the_repository_once_and_every_notebook_agrees():
+    settings = tomllib.loads((REPO / "course.toml").read_text())
     repo = sync_notebooks.course_repo()
-    assert repo.startswith("https://")
+    assert repo == settings["repo"] and repo.startswith("https://")
+    # The one place: no other file of the course's own writes the address as a setting.
+    for name in ["README.md", "CHANGELOG.md", "CONTRIBUTING.md", *sorted(
+            p.relative_to(REPO).as_posix() for p in (REPO / "docs").glob("*.md"))]:
+        if (REPO / name).is_file():
+            assert not sync_notebooks.REPO_LINE.search((REPO / name).read_text()), name
     expected = sync_notebooks.setup_source(repo)
     for path in ALL_NOTEBOOKS:
         cell = setup_cell(path)
@@ -157,6 +162,23 @@ def test_an_old_pytorch_is_named(bare_python):
     python, env, _ = bare_python
     done = run_cell(python, with_torch(env, "2.1.2"), times=1)
     assert "needs PyTorch 2.2 or newer; this Python has 2.1.2" in done.stderr, done.stderr
+
+
+def test_the_address_is_read_from_the_settings_file_and_a_missing_one_is_said(tmp_path):
+    settings = tmp_path / "course.toml"
+    settings.write_text('# a comment\nrepo = "https://example.org/me/course"\n')
+    assert sync_notebooks.course_repo(settings) == "https://example.org/me/course"
+    settings.write_text('name = "no address here"\n')
+    with pytest.raises(SystemExit, match="no line repo ="):
+        sync_notebooks.course_repo(settings)
+
+
+def test_make_release_moves_the_readmes_badge_to_the_course_address():
+    readme = (REPO / "README.md").read_text()
+    moved = sync_notebooks.readme_badge(readme, "https://github.com/someone/else")
+    url = "https://colab.research.google.com/github/someone/else/blob/main/notebooks/00_welcome.ipynb"
+    assert f"]({url})" in moved and moved != readme
+    assert sync_notebooks.readme_badge(moved, sync_notebooks.course_repo()) == readme
 
 
 def test_each_notebook_and_the_readme_open_in_colab_from_the_course_address():

@@ -7,8 +7,8 @@ Four things are generated here, never edited by hand in a notebook:
 
 * **The set-up cell**, the first code cell of every notebook (``grade_id: course_setup``).
   Where the course's package is missing (Colab) it installs it from ``COURSE_REPO``, the
-  address written once at the top of README.md; then ``transformer_course.setup.ready()``
-  checks PyTorch and the plotting libraries, quietly.
+  address written once, as ``repo`` in ``course.toml``; then
+  ``transformer_course.setup.ready()`` checks PyTorch and the plotting libraries, quietly.
 * **The Colab badge**, a markdown cell just above the set-up cell, opening the released
   notebook of ``COURSE_REPO`` on Colab.
 * **The self-check cell**, the last cell of every graded notebook (``grade_id: self_check``),
@@ -18,6 +18,8 @@ Four things are generated here, never edited by hand in a notebook:
   to ``attachment:NAME.png``) shows ``images/NAME.png``, carried inside the notebook so that it
   renders in a clone, in a copy nbgrader hands out, and on Colab alike. The attachment is the
   committed PNG's bytes, so the result is the same on every run.
+
+README.md's own "Open in Colab" badge is kept at the same address.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ import base64
 import json
 import re
 import sys
+import tomllib
 from pathlib import Path
 
 from autograder.releases.release import WELCOME, assignments
@@ -37,9 +40,14 @@ AUTOGRADER = Path(__file__).resolve().parents[1]
 COURSE = AUTOGRADER.parent
 IMAGES = COURSE / "images"
 
-# README.md's line that names the repository: COURSE_REPO = "https://..."
-PLACEHOLDER = "YOUR-ACCOUNT"  # in README.md's COURSE_REPO until the course is published
+# The course's settings: ``repo`` is the address the course is published at.
+SETTINGS = COURSE / "course.toml"
+PLACEHOLDER = "YOUR-ACCOUNT"  # in course.toml's repo until the course is published
+# The line of a notebook's set-up cell that names the repository: COURSE_REPO = "https://..."
 REPO_LINE = re.compile(r'COURSE_REPO = "([^"]+)"')
+# README.md's badge: where Colab opens the welcome notebook (any repository's address).
+README_BADGE = re.compile(r"\(https://colab\.research\.google\.com/github/[^()\s]*"
+                          r"/blob/main/notebooks/00_welcome\.ipynb\)")
 # Links to a figure of images/ (as written by an author) or to an attachment (once embedded).
 FIGURE_LINK = re.compile(r"\]\((?:\.\./)*images/([\w.-]+\.png)\)|\]\(attachment:([\w.-]+\.png)\)")
 
@@ -80,12 +88,21 @@ selfcheck.report({{
 }})"""
 
 
-def course_repo(readme: Path = COURSE / "README.md") -> str:
-    """The repository address written once at the top of README.md."""
-    found = REPO_LINE.search(readme.read_text())
-    if not found:
-        sys.exit(f'{readme} has no line COURSE_REPO = "https://..."')
-    return found.group(1)
+def course_repo(settings: Path = SETTINGS) -> str:
+    """The repository address, written once: ``repo`` in ``course.toml``."""
+    try:
+        repo = tomllib.loads(settings.read_text()).get("repo")
+    except (OSError, tomllib.TOMLDecodeError) as error:
+        sys.exit(f"{settings}: cannot read the course's settings ({error})")
+    if not isinstance(repo, str) or not repo.strip():
+        sys.exit(f'{settings} has no line repo = "https://..."')
+    return repo
+
+
+def readme_badge(text: str, repo: str) -> str:
+    """README.md's text with its Colab badge opening the welcome notebook of ``repo``."""
+    url = colab_url(repo, "notebooks/00_welcome.ipynb")
+    return README_BADGE.sub(lambda _: f"({url})", text)
 
 
 def setup_source(repo: str) -> str:
@@ -266,17 +283,25 @@ def main(check: bool) -> int:
             stale.append(path)
             if not check:
                 path.write_text(new)
+    readme = COURSE / "README.md"
+    if readme.is_file():
+        text = readme.read_text()
+        if (new := readme_badge(text, repo)) != text:
+            stale.append(readme)
+            if not check:
+                readme.write_text(new)
     for problem in problems:
         print(problem)
     if PLACEHOLDER in repo and not check:
-        print(f"Note: COURSE_REPO is still the placeholder {repo}: the notebooks' Colab set-up"
-              " and badges work once README.md names the published repository (and `make "
-              "student-release` refuses to build until then).")
+        print(f"Note: the course's address is still the placeholder {repo}: the notebooks' "
+              "Colab set-up and badges work once `repo` in course.toml names the published "
+              "repository (and `make student-release` refuses to build until then).")
     if check:
         for path in stale:
             print(f"not in step: {path.relative_to(COURSE)}")
         if stale:
-            print("Run `make release` to update the set-up cells, self-check cells and figures.")
+            print("Run `make release` to update the set-up cells, self-check cells, figures and"
+                  " README.md's Colab badge.")
     elif stale:
         print("Updated " + ", ".join(p.name for p in stale))
     return 1 if problems or (check and stale) else 0
