@@ -2,6 +2,7 @@
 # both create the virtual environment in .venv on first use.
 
 SHELL := /bin/bash
+.DEFAULT_GOAL := help
 PYTHON ?= python3
 # The course's environment: .venv, made here on first use; or, on a hub, the one installed
 # for the whole machine (deploy/hub), named by COURSE_VENV and used as it is.
@@ -20,7 +21,7 @@ export JUPYTER_CONFIG_PATH := $(CURDIR)/autograder
 # Keep the venv's Jupyter settings and kernels apart from anything else on the machine.
 export JUPYTER_PREFER_ENV_PATH := 1
 
-.PHONY: setup lab test lint release check-release images bench clean progress check browser \
+.PHONY: help setup lab test lint release check-release images bench clean progress check browser \
 	sandbox grade bench-grade bench-load student-release mutants export instructor lm-curve hub
 
 # pip install $(1), showing each package as pip gets it; pip's full log goes to
@@ -55,6 +56,16 @@ $(DEV_READY): $(READY)
 	@touch $@
 endif
 
+## Say what each command does (its comment's first sentence here). `make` alone does this.
+help:
+	@awk '/^## / { text = text " " substr($$0, 4); next } \
+		/^(\.|[A-Z_]+ *[?:]?=)/ { next } \
+		/^[a-z-]+:/ && text { sub(/:.*/, ""); first = text; \
+			if (match(text, /\. /)) first = substr(text, 1, RSTART); \
+			printf "  make %-15s%s\n", $$0, first } \
+		{ text = "" }' $(MAKEFILE_LIST)
+
+## Create the course's environment in .venv (make lab and make test do it themselves).
 setup: $(READY) $(LAB_SETTINGS)
 
 # JupyterLab's settings for the course: no pop-up about Jupyter news over the first notebook.
@@ -117,6 +128,7 @@ browser:
 sandbox:
 	$(call apt_install,bubblewrap,bwrap,`make grade` will stop and say what to do)
 
+## Check the code's style (ruff).
 lint: $(DEV_READY)
 	ruff check transformer_course course_checks tests autograder images benchmarks deploy
 
@@ -206,5 +218,6 @@ images: $(READY)
 bench: $(DEV_READY)
 	python benchmarks/run.py
 
+## Remove what grading, releases and tools wrote here (grading/, dist/, caches); .venv stays.
 clean:
 	rm -rf grading dist .pytest_cache .ruff_cache

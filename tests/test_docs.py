@@ -111,3 +111,15 @@ def test_splice_replaces_only_what_is_between_the_markers(tmp_path):
     with pytest.raises(ValueError, match="needs the lines"):
         docs_tables.splice("other", "x", page)
     assert "new table" in page.read_text()
+
+
+def test_make_alone_says_what_every_documented_command_does():
+    import subprocess
+
+    makefile = (REPO / "Makefile").read_text()
+    documented = re.findall(r"^## .*\n(?:(?:##|\.|[A-Z_]+ *[?:]?=).*\n)*([a-z-]+):", makefile,
+                            re.M)
+    said = subprocess.run(["make", "-s", "--no-print-directory"], cwd=REPO, capture_output=True,
+                          text=True, check=True).stdout
+    listed = re.findall(r"^  make (\S+) +\S", said, re.M)
+    assert listed == documented and {"lab", "test", "grade", "help"} <= set(listed), said
