@@ -315,29 +315,29 @@ def test_a_feedback_page_runs_no_student_script_in_chromium(graded_round_2):
             browser.close()
 
 
-def test_the_formgrader_shows_the_same_notebook_to_the_instructor_without_its_script(
-        graded_round_2, tmp_path):
-    """nbgrader's Formgrader, in a real Jupyter server as `make instructor` starts it, opens
-    the hostile student's autograded notebook inside the instructor's own session."""
+def _formgrader(root: Path, gradebook: Path, student: str, tmp_path: Path,
+                policy: bool = True) -> tuple[list[str], str, str]:
+    """Open ``student``'s autograded notebook in nbgrader's Formgrader, in a real Jupyter
+    server as `make instructor` starts it (its configuration from autograder/, unless not
+    ``policy``), in Chromium: (what the student's script did, the page as shown, the page's
+    script policy)."""
     from nbgrader.api import Gradebook
     from playwright.sync_api import sync_playwright
     from test_browser import CHROMIUM_ARGS, chromium, free_port, stop, wait_until_serving
 
     executable = chromium()
-    course = graded_round_2["course"]
-    root = course.grading.parent  # the class's course folder: grading/ lives in it
     config = tmp_path / "config"
-    config.mkdir()
+    config.mkdir(parents=True)
     (config / "nbgrader_config.py").write_text(
         f"load_subconfig({str(REPO / 'autograder' / 'nbgrader_config.py')!r})\n"
         f"c.CourseDirectory.root = {str(root)!r}\n"
-        f"c.CourseDirectory.db_url = 'sqlite:///{course.gradebook}'\n")
-    student = ORDER_2["r2_page_script"]
-    with Gradebook(f"sqlite:///{course.gradebook}") as gradebook:
-        submission = gradebook.find_submission_notebook(A, A, student).id
+        f"c.CourseDirectory.db_url = 'sqlite:///{gradebook}'\n")
+    with Gradebook(f"sqlite:///{gradebook}") as grades:
+        submission = grades.find_submission_notebook(A, A, student).id
     port, token = free_port(), "formgrader-test-token"
-    env = dict(os.environ, JUPYTER_CONFIG_PATH=str(config), JUPYTER_PREFER_ENV_PATH="1",
-               JUPYTER_RUNTIME_DIR=str(tmp_path / "runtime"))
+    paths = [str(config)] + ([str(REPO / "autograder")] if policy else [])
+    env = dict(os.environ, JUPYTER_CONFIG_PATH=os.pathsep.join(paths),
+               JUPYTER_PREFER_ENV_PATH="1", JUPYTER_RUNTIME_DIR=str(tmp_path / "runtime"))
     log = tmp_path / "server.log"
     command = [sys.executable, "-m", "jupyter_server", "--no-browser", "--ServerApp.ip=127.0.0.1",
                f"--ServerApp.port={port}", f"--IdentityProvider.token={token}",
@@ -353,15 +353,56 @@ def test_the_formgrader_shows_the_same_notebook_to_the_instructor_without_its_sc
                                                  args=CHROMIUM_ARGS)
             try:
                 page = browser.new_page()
-                url = f"{base}/formgrader/submissions/{submission}/?token={token}"
-                ran = _no_script_runs(page, url)
+                response = page.request.get(f"{base}/formgrader/submissions/{submission}/"
+                                            f"?token={token}")
+                policies = response.headers_array
+                ran = _no_script_runs(page, f"{base}/formgrader/submissions/{submission}/"
+                                            f"?token={token}")
                 shown = page.content()
+                own = page.evaluate("() => typeof toggle_name === 'function' && submission_id")
             finally:
                 browser.close()
     finally:
         stop(server)
     assert "My notes" in shown, log.read_text()[-3000:]  # the student's notebook was shown
+    assert own == submission, own  # nbgrader's own scripts ran
+    script_policy = " ".join(h["value"] for h in policies
+                             if h["name"].lower() == "content-security-policy"
+                             and "script-src" in h["value"])
+    return ran, shown, script_policy
+
+
+def test_the_formgrader_shows_the_same_notebook_to_the_instructor_without_its_script(
+        graded_round_2, tmp_path):
+    course = graded_round_2["course"]
+    ran, _, policy = _formgrader(course.grading.parent, course.gradebook,
+                                          ORDER_2["r2_page_script"], tmp_path)
     assert ran == [], ran
+    assert "script-src" in policy and "'unsafe-inline'" not in policy, policy
+
+
+def test_formgraders_script_policy_alone_stops_a_script_the_cleaning_let_through(
+        graded_round_2, tmp_path):
+    """The second wall: an image width that nbconvert writes unquoted into the page
+    (``width=1 onerror=...``), put back into an autograded notebook as if the grader's
+    cleaning had missed it. Without the policy it runs in the instructor's session (the
+    test's own control); with it, it does not, and nbgrader's own scripts still do."""
+    grading = tmp_path / "course" / "grading"
+    shutil.copytree(graded_round_2["course"].grading, grading)
+    student = ORDER_2["r2_page_script"]
+    path = grading / "autograded" / student / A / f"{A}.ipynb"
+    notebook = load(path)
+    script = "window.pwned=true;document.title=String.fromCharCode(80,87,78,69,68)"  # unquoted
+    cell = next(c for c in notebook["cells"] if c["cell_type"] == "code")
+    cell["outputs"] = [{"output_type": "display_data", "data": {"image/png": "broken"},
+                        "metadata": {"image/png": {"width": f"1 onerror={script}"}}}]
+    path.write_text(json.dumps(notebook))
+    gradebook = grading / graded_round_2["course"].gradebook.name
+    without, shown, _ = _formgrader(grading.parent, gradebook, student, tmp_path / "a",
+                                       policy=False)
+    assert "onerror" in shown and without, without  # the control: this page can be attacked
+    ran, _, policy = _formgrader(grading.parent, gradebook, student, tmp_path / "b")
+    assert ran == [], (ran, policy)
 
 
 def test_student_text_never_passes_for_the_graders_own(graded_round_2):
