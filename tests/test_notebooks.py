@@ -138,19 +138,57 @@ def _cut_09(printed: str) -> None:
     assert int(verdict[1]) < int(verdict[2]) and "stopped it early" in printed
 
 
+def _verdicts_agree(rows: dict[str, tuple[float, float]], said: dict[str, str]) -> None:
+    """07's words for each configuration ("learned the task in 2 of 3 seeds; ...") hold for its
+    seeds' losses, of which the table prints the lowest and the highest: learned below 0.5,
+    stuck above 2.0 (``outcome`` in the notebook)."""
+    assert rows and rows.keys() == said.keys(), (rows, said)
+    for label, (low, high) in rows.items():
+        counts = {what: int(n) for what, n in re.findall(
+            r"(learned the task|stayed near guessing|got part of the way) in (\d+) of \d+ seeds?",
+            said[label])}
+        assert sum(counts.values()) == 3, (label, said[label])
+        learned, stuck = counts.get("learned the task", 0), counts.get("stayed near guessing", 0)
+        assert (learned > 0) == (low < 0.5) and (learned == 3) == (high < 0.5), (label, low, high)
+        assert (stuck > 0) == (high > 2.0) and (stuck == 3) == (low > 2.0), (label, low, high)
+
+
+def _cut_07(printed: str) -> None:
+    """07's lines after its runs, cut short, say what those runs did."""
+    done = [int(n) for n in re.findall(r"runs trained (\d+) of \d+ steps", printed)]
+    assert len(done) == 2 and "budget ran out first" in printed
+    assert [int(n) for n in re.findall(r"your runs, (\d+) steps each", printed)] == done
+    assert f"mean of the last {min(20, done[0])} steps" in printed
+    assert f"mean loss of the last {min(10, done[1])} steps" in printed
+    range_ = r"[\d.]+ \(([\d.]+)–([\d.]+)\)"
+    compared = {label: (float(low), float(high)) for label, low, high in re.findall(
+        rf"^((?:post|pre)-norm, with(?:out)? warm-up) +(?:[\d.]+ +){{4}}{range_}", printed, re.M)}
+    said = dict(re.findall(r"^  ((?:post|pre)-norm, with(?:out)? warm-up): (.+)$", printed, re.M))
+    _verdicts_agree(compared, said)
+    swept = {}
+    for peak, *bounds in re.findall(rf"^ +([\d.]+) +{range_} +{range_}$", printed, re.M):
+        swept[f"peak {float(peak):g}, with warm-up"] = tuple(map(float, bounds[:2]))
+        swept[f"peak {float(peak):g}, without"] = tuple(map(float, bounds[2:]))
+    words = dict(re.findall(r"^  (peak [\d.]+, with(?:out)?(?: warm-up)?): (.+)$", printed, re.M))
+    _verdicts_agree(swept, words)
+
+
 # Run as a machine ten times slower would run them (every time budget a tenth): what they
-# print after a training run cut short is read against that run's numbers.
-CUT_RUNS = {"08_language_model": _cut_08, "09_modern_decoder": _cut_09}
+# print after a training run cut short is read against that run's numbers. 07 is run this
+# way beside its full run (whose promises hold the course's claims), 08 and 09 instead of it.
+CUT_RUNS = {"07_warmup_scheduler": _cut_07, "08_language_model": _cut_08,
+            "09_modern_decoder": _cut_09}
+CUT_ONLY = ("08_language_model", "09_modern_decoder")
 
 
-def test_solution_notebook_runs_cleanly_and_earns_every_point(assignment, monkeypatch):
+def _execute(assignment: str, monkeypatch, scale: float | None) -> nbformat.NotebookNode:
     for name, value in tool_env().items():
         monkeypatch.setenv(name, value)
     # One notebook at a time: it may use the cores, as on a student's laptop (08 trains for a
     # minute with them, two with one thread).
     monkeypatch.delenv("OMP_NUM_THREADS")
-    if assignment in CUT_RUNS:
-        monkeypatch.setenv("COURSE_BUDGET_SCALE", "0.1")
+    if scale is not None:
+        monkeypatch.setenv("COURSE_BUDGET_SCALE", str(scale))
     notebook = nbformat.read(solution_path(assignment), as_version=4)
     start = time.perf_counter()
     NotebookClient(
@@ -167,13 +205,21 @@ def test_solution_notebook_runs_cleanly_and_earns_every_point(assignment, monkey
         if nbgrader_meta(cell).get("grade") and cell.cell_type == "code":
             score, max_score = determine_grade(cell)
             assert score == max_score, f"{nbgrader_meta(cell)['grade_id']}: {score} of {max_score}"
-    printed = "".join(
-        output.get("text", "") for cell in notebook.cells for output in cell.get("outputs", [])
-    )
+    return notebook
+
+
+def _printed(notebook) -> str:
+    return "".join(
+        output.get("text", "") for cell in notebook.cells for output in cell.get("outputs", []))
+
+
+def test_solution_notebook_runs_cleanly_and_earns_every_point(assignment, monkeypatch):
+    cut_only = assignment in CUT_ONLY
+    printed = _printed(_execute(assignment, monkeypatch, 0.1 if cut_only else None))
     # A slow or busy machine stops long runs at their time budget and says so; what a model
     # trained that way scores promises nothing, and what the notebook says of it is read.
     cut = "budget ran out first" in printed
-    assert cut or assignment not in CUT_RUNS, "a tenth of the budget did not cut the run"
+    assert cut or not cut_only, "a tenth of the budget did not cut the run"
     if cut and assignment in CUT_RUNS:
         CUT_RUNS[assignment](printed)
     for pattern, minimum, *maximum in PROMISES.get(assignment, []):
@@ -182,6 +228,11 @@ def test_solution_notebook_runs_cleanly_and_earns_every_point(assignment, monkey
             continue
         assert found and minimum <= float(found.group(1)) <= (maximum or [math.inf])[0], \
             f"{pattern}: {found and found.group(0)}"
+
+
+def test_07_cut_to_a_tenth_says_what_its_own_runs_did(monkeypatch):
+    printed = _printed(_execute("07_warmup_scheduler", monkeypatch, 0.1))
+    _cut_07(printed)
 
 
 @pytest.mark.parametrize("path", [release_path(a) for a in ASSIGNMENTS] + [WELCOME_RELEASE],
