@@ -21,8 +21,6 @@ import contextlib
 import copy
 import functools
 import itertools
-import math
-import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
@@ -30,70 +28,42 @@ from fractions import Fraction
 import torch
 
 from autograder.mutation.families import _solution_lines
+from autograder.mutation.operators import (
+    _ROLE_SUFFIX,
+    AXES,
+    AXIS_ARGUMENT,
+    AXIS_WORDS,
+    CAST_SWAPS,
+    COMPARE_SWAPS,
+    CONVERSIONS,
+    COUNTED,
+    DTYPE_SWAPS,
+    ELEMENTWISE,
+    INPLACE,
+    MODULES,
+    OPERATOR_INPLACE,
+    OPERATOR_SWAPS,
+    OPERATOR_VERBS,
+    OPERATOR_WORDS,
+    PRECEDENCE,
+    SWAPS,
+)
+from autograder.mutation.syntax import (
+    _call_name,
+    _code,
+    _functions,
+    _int,
+    _number,
+    _Scope,
+    _set,
+    _sliced,
+    _walk,
+)
 
 # Kinds whose mutants may never count as equivalent to the reference: an argument the
 # checks never set, or an input changed in place, is a hole in the checks, not a harmless
 # rewrite.
 NEVER_EQUIVALENT = frozenset({"ignores an argument", "changes an input in place"})
-
-# Operands of one role: swapping one for another is a typed mistake, not noise.
-ROLE_FAMILIES = [
-    {"Q", "K", "V"}, {"q", "k", "v"}, {"queries", "keys", "values"}, {"x", "memory"},
-    {"gamma", "beta"}, {"generated", "target"}, {"seq_len", "d_model"}, {"pos", "i"},
-    {"start_token", "end_token"}, {"c", "s"}, {"step", "warmup", "max_iters"}, {"T", "S"},
-    {"B", "T", "H", "d_head", "d_model", "n_heads"}, {"W", "b", "x"}, {"W1", "W2"},
-    {"b1", "b2"}, {"weights", "values"}, {"h", "x"}, {"query", "key", "value"},
-]
-_ROLE_SUFFIX = re.compile(r"^(.+?)_?([qkv]|\d)$")
-
-SWAPS = {  # function or method names with their typed counterparts
-    "max": ("min",), "min": ("max",), "amax": ("amin",), "amin": ("amax",),
-    "argmax": ("argmin",), "argmin": ("argmax",), "sin": ("cos",), "cos": ("sin",),
-    "tril": ("triu",), "triu": ("tril",), "sum": ("mean",), "mean": ("sum",),
-    "relu": ("gelu", "silu"), "gelu": ("relu",), "silu": ("gelu", "relu"),
-    "ReLU": ("GELU",), "GELU": ("ReLU",), "softmax": ("log_softmax",),
-    "log_softmax": ("softmax",), "cross_entropy": ("nll_loss",),
-    "clip_grad_norm_": ("clip_grad_value_",), "clip_grad_value_": ("clip_grad_norm_",),
-    "cat": ("stack",), "stack": ("cat",), "train": ("eval",), "eval": ("train",),
-    "log": ("log2", "log10"), "any": ("all",), "all": ("any",), "var": ("std",),
-    "std": ("var",), "xavier_uniform_": ("normal_", "uniform_"),
-    "kaiming_uniform_": ("normal_",),
-}
-# What a module's short name in an answer stands for, to tell whether a swapped-in
-# function exists there (`torch.gelu` does not: it is `F.gelu`).
-MODULES = {"torch": torch, "F": torch.nn.functional, "torch.nn.functional": torch.nn.functional,
-           "nn": torch.nn, "torch.nn": torch.nn, "math": math}
-# Functions whose positional argument at this index (method form, torch.* form) is an axis.
-AXIS_ARGUMENT = {name: (0, 1) for name in (
-    "sum", "mean", "softmax", "log_softmax", "amax", "amin", "argmax", "argmin", "cumsum",
-    "unsqueeze", "var", "std", "logsumexp", "all", "any")} | {"cat": (None, 1),
-                                                               "stack": (None, 1)}
-# Functions whose last positional argument is a count or an offset an answer may get off by
-# one even when it is not a literal (a range's end, a triangle's diagonal, top-k's k).
-COUNTED = {"range", "arange", "tril", "triu", "topk", "narrow"}
-PRECEDENCE = {ast.Add: 1, ast.Sub: 1, ast.Mult: 2, ast.Div: 2, ast.FloorDiv: 2, ast.Mod: 2,
-              ast.MatMult: 2, ast.Pow: 3}
-INPLACE = {"masked_fill": "masked_fill_", "add": "add_", "sub": "sub_", "mul": "mul_",
-           "div": "div_", "exp": "exp_", "clamp": "clamp_", "fill_diagonal": "fill_diagonal_"}
-OPERATOR_INPLACE = {ast.Add: "add_", ast.Sub: "sub_", ast.Mult: "mul_", ast.Div: "div_"}
-ELEMENTWISE = {"relu", "gelu", "exp", "sqrt", "sin", "cos", "tanh", "sigmoid", "softmax",
-               "log", "abs", "float", "squeeze", "contiguous", "detach", "clone", "sorted"}
-# A dtype and the one of the same kind an answer may write instead (another width).
-DTYPE_SWAPS = {"torch.long": "torch.int32", "torch.int64": "torch.int32",
-               "torch.int32": "torch.long", "torch.int": "torch.long",
-               "torch.float32": "torch.float64", "torch.float": "torch.float64",
-               "torch.float64": "torch.float32", "torch.double": "torch.float32"}
-CAST_SWAPS = {"long": "int", "int": "long", "float": "double", "double": "float"}
-# Methods that turn a tensor into another form of the same numbers.
-CONVERSIONS = {"item", "tolist", "long", "int", "bool", "double", "numpy"}
-OPERATOR_WORDS = {ast.Add: "adds", ast.Sub: "subtracts", ast.Mult: "multiplies",
-                  ast.Div: "divides", ast.MatMult: "multiplies matrices",
-                  ast.FloorDiv: "divides", ast.Pow: "raises to a power"}
-OPERATOR_VERBS = {ast.Add: "add", ast.Sub: "subtract", ast.Mult: "multiply", ast.Div: "divide"}
-OPERATOR_SWAPS = {ast.Add: ast.Sub, ast.Sub: ast.Add, ast.Mult: ast.Div, ast.Div: ast.Mult}
-COMPARE_SWAPS = {ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt,
-                 ast.Eq: ast.NotEq, ast.NotEq: ast.Eq, ast.Is: ast.IsNot, ast.IsNot: ast.Is}
-AXES = (-1, -2, 0, 1)
 
 
 @dataclass(frozen=True)
@@ -105,70 +75,9 @@ class Mutant:
     source: str
 
 
-AXIS_WORDS = {-1: "the last axis", -2: "the second-to-last axis", 0: "the first axis",
-              1: "the second axis"}
-
-
 def _dim(axis: int) -> str:
     """An axis as the student writes it and in words: "`dim=-1` (the last axis)"."""
     return f"`dim={axis}`" + (f" ({AXIS_WORDS[axis]})" if axis in AXIS_WORDS else "")
-
-
-def _code(node: ast.AST, limit: int = 48) -> str:
-    """``node`` as code, cut to ``limit`` characters; a method call keeps its end, where
-    the method is (`….squeeze(-1)`)."""
-    text = ast.unparse(node)
-    if len(text) <= limit:
-        return f"`{text}`"
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-        end = f".{node.func.attr}({', '.join(ast.unparse(a) for a in node.args)})"
-        if len(end) < limit // 2:
-            return f"`{text[: limit - len(end) - 1]}…{end}`"
-    return f"`{text[: limit - 1]}…`"
-
-
-def _children(node: ast.AST) -> Iterator[tuple[ast.AST, str, int | None, ast.AST]]:
-    """(parent, field, index in a list field or None, child) for every child node."""
-    for field, value in ast.iter_fields(node):
-        if isinstance(value, list):
-            for index, item in enumerate(value):
-                if isinstance(item, ast.AST):
-                    yield node, field, index, item
-        elif isinstance(value, ast.AST):
-            yield node, field, None, value
-
-
-def _walk(tree: ast.AST) -> Iterator[tuple[ast.AST, str, int | None, ast.AST]]:
-    """Depth-first, in a fixed order, so the n-th node of a copy is the same node."""
-    for parent, field, index, child in _children(tree):
-        yield parent, field, index, child
-        yield from _walk(child)
-
-
-def _set(parent: ast.AST, field: str, index: int | None, new) -> None:
-    if index is None:
-        setattr(parent, field, new)
-    else:
-        getattr(parent, field)[index] = new
-
-
-def _call_name(call: ast.Call) -> str | None:
-    func = call.func
-    return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
-
-
-def _int(node: ast.AST) -> int | None:
-    """The value of an int literal (also ``-1``), else None."""
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-        inner = _int(node.operand)
-        return None if inner is None else -inner
-    if isinstance(node, ast.Constant) and type(node.value) is int:
-        return node.value
-    return None
-
-
-def _number(value: int) -> ast.AST:
-    return ast.UnaryOp(ast.USub(), ast.Constant(-value)) if value < 0 else ast.Constant(value)
 
 
 def _is_sqrt(node: ast.AST) -> bool:
@@ -214,49 +123,6 @@ def _unbracketed(node: ast.AST, base: str, exponent: Fraction, context: str
     return ("leaves out brackets", f"writes {_code(node)} as `{base} ** {p}/{q}`, which Python "
             f"reads as ({base} ** {p}) / {q}: `**` comes before `/` (operator precedence), so "
             "brackets are needed around the exponent", new)
-
-
-class _Scope:
-    """What the rewrites need to know about the functions in the cell."""
-
-    def __init__(self, tree: ast.AST):
-        self.parameters: set[str] = set()
-        self.defaults: dict[str, ast.AST] = {}
-        self.bound: set[str] = set()
-        self.tensors: set[str] = set()
-        self.uses: dict[str, int] = {}  # how often each name is read
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
-                self.uses[node.id] = self.uses.get(node.id, 0) + 1
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                args = node.args.posonlyargs + node.args.args
-                self.parameters.update(a.arg for a in args + node.args.kwonlyargs)
-                for arg, default in zip(args[len(args) - len(node.args.defaults):],
-                                        node.args.defaults, strict=True):
-                    self.defaults[arg.arg] = default
-                for arg, default in zip(node.args.kwonlyargs, node.args.kw_defaults,
-                                        strict=True):
-                    if default is not None:
-                        self.defaults[arg.arg] = default
-            elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-                self.bound.add(node.id)
-            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
-                    and node.attr in ("shape", "size", "dim", "T", "mT", "transpose"):
-                self.tensors.add(node.value.id)  # a name used as a tensor
-        self.bound |= self.parameters
-        self.parameters.discard("self")
-
-    def partners(self, name: str) -> list[str]:
-        """Other names in scope with the same role as ``name``."""
-        found = set()
-        for family in ROLE_FAMILIES:
-            if name in family:
-                found |= family
-        if match := _ROLE_SUFFIX.match(name):
-            stem = match.group(1)
-            found |= {other for other in self.bound
-                      if (m := _ROLE_SUFFIX.match(other)) and m.group(1) == stem}
-        return sorted((found & self.bound) - {name})
 
 
 def _rewrites(node: ast.AST, parent: ast.AST, field: str, scope: _Scope
@@ -690,14 +556,6 @@ def _one_for_all(tree: ast.AST, lines: set[int], scope: _Scope, fresh: Callable[
                    f"belong{'s' if len(replaced) == 1 else ''}", new_tree)
 
 
-def _sliced(node: ast.AST) -> bool:
-    """Whether ``node`` takes a slice with a bound: `cache[..., :end, :]`."""
-    index = getattr(node, "slice", None)
-    return isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) and any(
-        isinstance(p, ast.Slice) and (p.lower or p.upper)
-        for p in (index.elts if isinstance(index, ast.Tuple) else [index]))
-
-
 def _slices_dropped(tree: ast.AST, lines: set[int], fresh: Callable[[], ast.AST]
                     ) -> Iterator[tuple[str, str, ast.AST]]:
     """One slice left out wherever the solution takes it, from several tensors at once:
@@ -717,10 +575,6 @@ def _slices_dropped(tree: ast.AST, lines: set[int], fresh: Callable[[], ast.AST]
         yield ("drops a slice", f"uses all of {names} where `[{index.strip('()')}]` of them "
                "belongs",
                new_tree)
-
-
-def _functions(tree: ast.AST) -> list[ast.FunctionDef]:
-    return [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
 
 
 def _reads(root: ast.AST, name: str, lines: set[int]) -> list[tuple[ast.AST, str, int | None]]:
