@@ -23,13 +23,7 @@ from autograder.mutation.operators import (
     MODULES,
     SWAPS,
 )
-from autograder.mutation.syntax import (
-    _call_name,
-    _code,
-    _int,
-    _number,
-    _Scope,
-)
+from autograder.mutation.syntax import _call_name, _code, _int, _number, _Scope
 
 
 def _dim(axis: int) -> str:

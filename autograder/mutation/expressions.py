@@ -25,14 +25,7 @@ from autograder.mutation.operators import (
     OPERATOR_WORDS,
     PRECEDENCE,
 )
-from autograder.mutation.syntax import (
-    _call_name,
-    _code,
-    _int,
-    _number,
-    _Scope,
-    _sliced,
-)
+from autograder.mutation.syntax import _call_name, _code, _int, _number, _Scope, _sliced
 
 
 def _is_sqrt(node: ast.AST) -> bool:
