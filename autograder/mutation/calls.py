@@ -31,7 +31,8 @@ def _dim(axis: int) -> str:
     return f"`dim={axis}`" + (f" ({AXIS_WORDS[axis]})" if axis in AXIS_WORDS else "")
 
 
-def _call_rewrites(node: ast.Call, scope: _Scope) -> Iterator[tuple[str, str, ast.AST]]:
+def _call_rewrites(node: ast.Call, parent: ast.AST, field: str, scope: _Scope
+                   ) -> Iterator[tuple[str, str, ast.AST]]:
     name = _call_name(node)
     func = _code(node.func)
     method = isinstance(node.func, ast.Attribute) and ast.unparse(node.func.value) not in (
