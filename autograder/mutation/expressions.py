@@ -185,15 +185,11 @@ def _return_rewrites(node: ast.Return, parent: ast.AST, field: str, scope: _Scop
                "wrong order", ast.Return(swapped))
 
 
-def _subscript_rewrites(node: ast.Subscript, parent: ast.AST, field: str, scope: _Scope
-                        ) -> Iterator[tuple[str, str, ast.AST]]:
-    """A size read from another axis or tensor, a pair used whole, an index, a slice or a
-    new axis left out, a new axis on the other side."""
-    if not isinstance(node.ctx, ast.Load):
-        return
-    index = node.slice
-    if isinstance(node.value, ast.Attribute) and node.value.attr == "shape" \
-            and (axis := _int(index)) is not None:
+def _size_rewrites(node: ast.Subscript, parent: ast.AST, field: str, scope: _Scope
+                   ) -> Iterator[tuple[str, str, ast.AST]]:
+    """A size (`x.shape[-1]`) read from another axis or another tensor."""
+    if isinstance(node.ctx, ast.Load) and isinstance(node.value, ast.Attribute) \
+            and node.value.attr == "shape" and (axis := _int(node.slice)) is not None:
         owner = ast.unparse(node.value.value)
         for other in sorted(scope.tensors):
             for new_axis in AXES:
@@ -203,6 +199,15 @@ def _subscript_rewrites(node: ast.Subscript, parent: ast.AST, field: str, scope:
                                         ast.Load())
                     yield ("changes a size", f"uses `{ast.unparse(new)}` where "
                            f"`{ast.unparse(node)}` belongs", new)
+
+
+def _subscript_rewrites(node: ast.Subscript, parent: ast.AST, field: str, scope: _Scope
+                        ) -> Iterator[tuple[str, str, ast.AST]]:
+    """A pair used whole, an index, a slice or a new axis left out, a new axis on the other
+    side."""
+    if not isinstance(node.ctx, ast.Load):
+        return
+    index = node.slice
     if isinstance(node.value, ast.Call) and _int(index) == 0:
         yield ("uses a pair as a tensor", f"uses the whole result of {_code(node.value)} where "
                "its first element `[0]` belongs", node.value)
@@ -231,7 +236,7 @@ REWRITES = {
     ast.UnaryOp: (_integer_rewrites, _operator_dropped),
     ast.BinOp: (_count_rewrites, *OPERATION_REWRITES),
     ast.Attribute: (_count_rewrites, _attribute_rewrites),
-    ast.Subscript: (_count_rewrites, _subscript_rewrites),
+    ast.Subscript: (_count_rewrites, _size_rewrites, _subscript_rewrites),
     ast.Call: (_count_rewrites, _power_unbracketed, _call_rewrites),
     ast.BoolOp: (_test_dropped,),
     ast.Compare: (_comparison_rewrites,),
