@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ast
 import copy
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from autograder.mutation.calls import _call_rewrites
 from autograder.mutation.operations import OPERATION_REWRITES, _power_unbracketed
@@ -22,7 +22,16 @@ from autograder.mutation.operators import (
     OPERATOR_VERBS,
     OPERATOR_WORDS,
 )
-from autograder.mutation.syntax import _call_name, _code, _int, _number, _Scope, _sliced
+from autograder.mutation.syntax import (
+    _call_name,
+    _code,
+    _int,
+    _number,
+    _Scope,
+    _set,
+    _sliced,
+    _walk,
+)
 
 
 def _name_rewrites(node: ast.Name, parent: ast.AST, field: str, scope: _Scope
@@ -250,3 +259,18 @@ def _rewrites(node: ast.AST, parent: ast.AST, field: str, scope: _Scope
     """(kind, description, replacement) for every typed mistake at ``node``."""
     for rewrite in REWRITES.get(type(node), ()):
         yield from rewrite(node, parent, field, scope)
+
+
+def _node_rewrites(tree: ast.AST, lines: set[int], scope: _Scope, fresh: Callable[[], ast.AST]
+                   ) -> Iterator[tuple[str, str, ast.AST]]:
+    """(kind, description, the whole new tree) for every rewrite at every node on a solution
+    line, made in a fresh copy of the tree at the node of the same number there."""
+    for number, (parent, field, _index, node) in enumerate(_walk(tree)):
+        if getattr(node, "lineno", None) not in lines:
+            continue
+        for kind, description, replacement in _rewrites(node, parent, field, scope):
+            new_tree = fresh()
+            new_parent, new_field, new_index, _ = next(
+                item for n, item in enumerate(_walk(new_tree)) if n == number)
+            _set(new_parent, new_field, new_index, copy.deepcopy(replacement))
+            yield kind, description, new_tree

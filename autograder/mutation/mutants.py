@@ -5,7 +5,10 @@ another of the same role (``K`` for ``V``), a scale dropped or changed, a reduct
 the wrong axis, a transpose added or removed, ``max`` for ``min``, an off-by-one, a term
 left out, two steps in the wrong order, an argument ignored, an input changed in place,
 ``sin`` for ``cos``, a pair returned the wrong way round. Only the code between
-``### BEGIN SOLUTION`` and ``### END SOLUTION`` is rewritten.
+``### BEGIN SOLUTION`` and ``### END SOLUTION`` is rewritten. The rewrites live by what
+they change: one node (``expressions.py``, with ``operations.py`` and ``calls.py``), several
+steps (``statements.py``), what repeats (``repeats.py``); ``mutants()`` makes them all, in a
+fixed order, and keeps each new cell once.
 
 Each mutant carries a description in plain words, generated from the rewrite, that
 completes the sentence "an answer that ...": "divides by `d` instead of its square root",
@@ -17,29 +20,27 @@ an exercise's checks catch; the grader names the one a wrong answer matches
 from __future__ import annotations
 
 import ast
-import copy
 import functools
+import itertools
 from dataclasses import dataclass
 
-from autograder.mutation.expressions import _rewrites
+from autograder.mutation.expressions import _node_rewrites
 from autograder.mutation.families import _solution_lines
 from autograder.mutation.repeats import _first_only, _into_loops, _loop_orders
 from autograder.mutation.statements import (
     _arguments_ignored,
-    _drop,
     _dropout_moved,
     _exchanges,
     _inlined_without_term,
     _inputs_transformed,
-    _neighbours,
     _one_for_all,
     _slices_dropped,
-    _statements,
-    _swap,
+    _steps_dropped,
+    _steps_swapped,
     _tests_dropped,
     _whole_reductions,
 )
-from autograder.mutation.syntax import _code, _Scope, _set, _walk
+from autograder.mutation.syntax import _Scope
 
 # Kinds whose mutants may never count as equivalent to the reference: an argument the
 # checks never set, or an input changed in place, is a hole in the checks, not a harmless
@@ -82,36 +83,16 @@ def _mutants(source: str) -> tuple[Mutant, ...]:
         if text != reference and text not in found:
             found[text] = Mutant(kind, description, text)
 
-    for number, (parent, field, _index, node) in enumerate(_walk(tree)):
-        if getattr(node, "lineno", None) not in lines:
-            continue
-        for kind, description, replacement in _rewrites(node, parent, field, scope):
-            new_tree = fresh()
-            new_parent, new_field, new_index, _ = next(
-                item for n, item in enumerate(_walk(new_tree)) if n == number)
-            _set(new_parent, new_field, new_index, copy.deepcopy(replacement))
-            keep(kind, description, new_tree)
-    for number, (block, index) in enumerate(_neighbours(tree, lines)):
-        new_tree = fresh()
-        _swap(*list(_neighbours(new_tree, lines))[number])
-        keep("swaps two steps", f"runs {_code(block[index + 1])} before {_code(block[index])}",
-             new_tree)
-    for number, (block, index) in enumerate(_statements(tree, lines)):
-        new_tree = fresh()
-        _drop(*list(_statements(new_tree, lines))[number])
-        keep("drops a step", f"leaves out the step {_code(block[index])}", new_tree)
-    for kind, description, new_tree in (*_first_only(tree, lines, fresh),
-                                        *_loop_orders(tree, lines, fresh),
-                                        *_into_loops(tree, lines, fresh),
-                                        *_exchanges(tree, lines, scope, fresh),
-                                        *_one_for_all(tree, lines, scope, fresh),
-                                        *_slices_dropped(tree, lines, fresh),
-                                        *_dropout_moved(tree, lines, fresh),
-                                        *_whole_reductions(tree, lines, fresh),
-                                        *_inputs_transformed(tree, lines, fresh),
-                                        *_inlined_without_term(tree, lines, fresh),
-                                        *_arguments_ignored(tree, lines, fresh, scope),
-                                        *_tests_dropped(tree, lines, fresh)):
+    # in this order: where two rewrites give the same code, the first one's description stays
+    for kind, description, new_tree in itertools.chain(
+            _node_rewrites(tree, lines, scope, fresh), _steps_swapped(tree, lines, fresh),
+            _steps_dropped(tree, lines, fresh), _first_only(tree, lines, fresh),
+            _loop_orders(tree, lines, fresh), _into_loops(tree, lines, fresh),
+            _exchanges(tree, lines, scope, fresh), _one_for_all(tree, lines, scope, fresh),
+            _slices_dropped(tree, lines, fresh), _dropout_moved(tree, lines, fresh),
+            _whole_reductions(tree, lines, fresh), _inputs_transformed(tree, lines, fresh),
+            _inlined_without_term(tree, lines, fresh),
+            _arguments_ignored(tree, lines, fresh, scope), _tests_dropped(tree, lines, fresh)):
         keep(kind, description, new_tree)
     return tuple(found.values())
 

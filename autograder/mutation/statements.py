@@ -261,6 +261,25 @@ def _neighbours(tree: ast.AST, lines: set[int]) -> Iterator[tuple[list, int]]:
                     yield block, index
 
 
+def _steps_swapped(tree: ast.AST, lines: set[int], fresh: Callable[[], ast.AST]
+                   ) -> Iterator[tuple[str, str, ast.AST]]:
+    """Two neighbouring steps in the wrong order."""
+    for number, (block, index) in enumerate(_neighbours(tree, lines)):
+        new_tree = fresh()
+        _swap(*list(_neighbours(new_tree, lines))[number])
+        yield ("swaps two steps", f"runs {_code(block[index + 1])} before {_code(block[index])}",
+               new_tree)
+
+
+def _steps_dropped(tree: ast.AST, lines: set[int], fresh: Callable[[], ast.AST]
+                   ) -> Iterator[tuple[str, str, ast.AST]]:
+    """A step left out."""
+    for number, (block, index) in enumerate(_statements(tree, lines)):
+        new_tree = fresh()
+        _drop(*list(_statements(new_tree, lines))[number])
+        yield "drops a step", f"leaves out the step {_code(block[index])}", new_tree
+
+
 def _swap(block: list, index: int) -> None:
     block[index], block[index + 1] = block[index + 1], block[index]
 
