@@ -350,7 +350,7 @@ SPOKEN_ERRORS = ("ShortcutError", "ChangedInPlace", "OutOfBudget")
 cell_errors.watch()  # in a kernel: remember cells that raise, for the NameErrors they cause
 
 # Wrong answers to name when no hand-written misconception matches. Only the trusted grader
-# sets it (``autograder/mutation/mutants.py``): a function from an exercise's title to a
+# sets it (``autograder/mutation/variants.py``): a function from an exercise's title to a
 # list whose items are either ``(description, {name: function})``, a one-change variant of
 # the reference answer ("divides by `d` instead of its square root"), or a family of them
 # with one free parameter, which has ``fit(evaluate, same, out_of_time)`` -> the members that

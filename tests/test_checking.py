@@ -306,7 +306,7 @@ def test_the_grader_names_the_variant_answer_a_wrong_answer_matches(capsys, monk
 
 def test_of_variants_alike_on_every_check_the_one_the_answers_calls_side_with_comes_first(
         capsys, monkeypatch):
-    from autograder.mutation.mutants import Variant
+    from autograder.mutation.variants import Variant
     from course_checks import checking
 
     # Masking after the softmax, or not masking at all, give the same weights; the answer

@@ -9,7 +9,7 @@ import torch
 import torch.nn.functional as F
 
 from autograder.mutation import families
-from autograder.mutation.mutants import VariantAnswers
+from autograder.mutation.variants import VariantAnswers
 from course_checks import checking
 from course_checks.checking import Checks
 

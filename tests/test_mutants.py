@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from autograder.mutation.mutants import NEVER_EQUIVALENT, VariantAnswers, defined_names, mutants
+from autograder.mutation.mutants import NEVER_EQUIVALENT, defined_names, mutants
+from autograder.mutation.variants import VariantAnswers
 
 
 def answer(body: str, signature: str = "def f(Q, K, V, mask=None):") -> str:
@@ -356,7 +357,7 @@ return total
 
 
 def test_a_variant_reads_how_far_an_answers_calls_side_with_it():
-    from autograder.mutation.mutants import Variant, answer_sources
+    from autograder.mutation.variants import Variant, answer_sources
 
     reference = "def f(x):\n    x = x.clamp(0)\n    return torch.exp(x).sum(-1)\n"
     left_out = Variant("leaves out the clamp", {}, "def f(x):\n    return torch.exp(x).sum(-1)\n",

@@ -47,7 +47,7 @@ from autograder.cells import grade_id
 from autograder.grading.normalise import Course, first_line
 from autograder.grading.safe_pages import plain_metadata
 from autograder.kernels import cpu
-from autograder.mutation.mutants import VariantAnswers, answer_sources
+from autograder.mutation.variants import VariantAnswers, answer_sources
 from autograder.trusted import uses
 from autograder.trusted.checker import MAX_REQUESTS, Checker, KernelLink, error_lines
 from autograder.trusted.vocabulary import Vocabulary

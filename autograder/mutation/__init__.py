@@ -1,2 +1,15 @@
 """Mutation analysis: `python -m autograder.mutation`. Typed one-mistake variants of each
-reference answer (mutants) and how many of them the checks catch (analysis)."""
+reference answer (mutants) and how many of them the checks catch (analysis).
+
+    mutants      mutants(): every rewrite of a solution cell, in a fixed order, each once
+    expressions  the rewrites at one node, by its type (REWRITES)
+    operations   ... of an arithmetic operation
+    calls        ... of a call
+    statements   the rewrites that change several steps of the cell
+    repeats      ... of what the answer repeats (calls, loop passes, batch items)
+    syntax       reading the tree: a fixed walk, literals, code in descriptions, the scope
+    operators    the tables the rewrites draw on (roles, swaps, axes, words)
+    families     one number of the reference freed and fitted to a wrong answer
+    variants     the mutants and families as working functions, for grading to name
+    analysis     how many mutants each exercise's checks kill; power: the sample answers
+"""

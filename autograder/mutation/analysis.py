@@ -41,14 +41,11 @@ from pathlib import Path
 
 import torch
 
-from autograder.mutation.mutants import (
-    NEVER_EQUIVALENT,
-    Mutant,
+from autograder.mutation.mutants import NEVER_EQUIVALENT, Mutant, defined_names, mutants
+from autograder.mutation.variants import (
     VariantAnswers,
     answer_sources,
     code_cells,
-    defined_names,
-    mutants,
     solution_cells,
     title,
 )
