@@ -46,7 +46,7 @@ def test_the_instructors_server_lets_formgrader_be_framed_by_jupyterlab():
 
 def test_formgrader_carries_the_courses_script_policy_for_make_instructor_and_on_a_hub():
     for folder in (REPO / "autograder", HUB / "instructor"):
-        assert server_config(folder)["jpserver_extensions"]["autograder.formgrader_policy"]
+        assert server_config(folder)["jpserver_extensions"]["autograder.grading.formgrader_policy"]
 
 
 def test_a_class_list_takes_user_names_only(tmp_path):

@@ -1,4 +1,4 @@
-"""Formgrader's script policy (autograder/formgrader_policy.py), read from nbgrader's templates.
+"""Formgrader's script policy (autograder/grading/formgrader_policy.py), from nbgrader's templates.
 
 The policy in a real Formgrader, in Chromium, is tested in test_hostile.py; these check what
 the policy is made of, in a moment.
@@ -8,7 +8,13 @@ from __future__ import annotations
 
 import re
 
-from autograder.formgrader_policy import SCRIPT, policy, sha256, template_scripts, templates_folder
+from autograder.grading.formgrader_policy import (
+    SCRIPT,
+    policy,
+    sha256,
+    template_scripts,
+    templates_folder,
+)
 
 STATIC = "http://127.0.0.1:8888/formgrader/static/"
 

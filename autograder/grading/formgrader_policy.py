@@ -46,7 +46,7 @@ def templates_folder() -> Path:
 def template_scripts(folder: Path | None = None) -> tuple[list[re.Pattern], set[str]]:
     """nbgrader's own inline scripts, as patterns (a template value: a string of safe
     characters), and the hashes of its inline event handlers. Scripts with template logic
-    (``{% ... %}``) have no pattern: they would not run, and ``test_formgrader_policy`` says so."""
+    (``{% ... %}``) have no pattern: they would not run (tests/test_formgrader_policy.py)."""
     scripts, handlers = [], set()
     for template in sorted((folder or templates_folder()).rglob("*")):
         if template.suffix not in (".tpl", ".j2"):
@@ -92,10 +92,10 @@ class FormgraderPolicy(OutputTransform):
 
 
 def _jupyter_server_extension_points():
-    return [{"module": "autograder.formgrader_policy"}]
+    return [{"module": "autograder.grading.formgrader_policy"}]
 
 
 def _load_jupyter_server_extension(serverapp) -> None:
     transform = type("FormgraderPolicy", (FormgraderPolicy,), {"base_url": serverapp.base_url})
     serverapp.web_app.transforms.insert(0, transform)  # before compression: reads the page
-    serverapp.log.info("Formgrader's pages carry a script policy (autograder.formgrader_policy)")
+    serverapp.log.info("Formgrader's pages carry a script policy (%s)", __name__)
