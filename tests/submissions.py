@@ -1057,6 +1057,14 @@ OTHER_STYLE["08_language_model"] = {
         "    choice = torch.multinomial(F.softmax(values, dim=-1), 1, generator=generator)\n"
         "    return indices.gather(-1, choice)[:, 0]\n"
     ),
+    "ex8b_top_p_filter": (  # the probabilities sorted, the sums shifted by a cat, gathered back
+        "def top_p_filter(logits, p):\n"
+        "    probs, order = torch.softmax(logits, dim=-1).sort(dim=-1, descending=True)\n"
+        "    up_to = probs.cumsum(dim=-1)\n"
+        "    before = torch.cat([torch.zeros_like(up_to[:, :1]), up_to[:, :-1]], dim=-1)\n"
+        "    keep = (before < p).gather(-1, order.argsort(dim=-1))\n"
+        "    return torch.where(keep, logits, torch.full_like(logits, float('-inf')))\n"
+    ),
     "ex9_attend_with_cache": (  # the mask always, by positions; copy_ into the cache
         "def attend_with_cache(q, k_new, v_new, cache_k, cache_v, length):\n"
         "    n = q.size(-2)\n"
@@ -1167,6 +1175,17 @@ WRONG["08_language_model"] = {
             "        logits = logits.masked_fill(logits < kth, float('-inf'))\n"
             "    return torch.multinomial(logits.softmax(-1), 1, generator=generator)[:, 0]\n")},
         [("ex8_tests", "logits multiplied by the temperature instead of divided")],
+    ),
+    "top_p_drops_the_crossing_token": (
+        {"ex8b_top_p_filter": (
+            "def top_p_filter(logits, p):\n"
+            "    sorted_logits, order = logits.sort(dim=-1, descending=True)\n"
+            "    cumulative = sorted_logits.softmax(dim=-1).cumsum(dim=-1)\n"
+            "    drop = cumulative > p\n"
+            "    drop[:, 0] = False  # the top token always stays\n"
+            "    sorted_logits = sorted_logits.masked_fill(drop, float('-inf'))\n"
+            "    return torch.empty_like(logits).scatter(-1, order, sorted_logits)\n")},
+        [("ex8b_tests", "stops before the token that carries the sum to p")],
     ),
     "cache_never_read": (
         {"ex9_attend_with_cache": (
@@ -1444,6 +1463,15 @@ ONE_MISTAKE = {
                 "            history['held_out'].append((i + 1, evaluate(model)))\n"
                 "    return history\n")},
             [("ex7_tests", None)],  # visible checks pass; the resumed run's hidden one fails
+        ),
+        "top_p_left_in_sorted_order": (
+            {"ex8b_top_p_filter": (
+                "def top_p_filter(logits, p):\n"
+                "    sorted_logits, order = torch.sort(logits, dim=-1, descending=True)\n"
+                "    probs = torch.softmax(sorted_logits, dim=-1)\n"
+                "    before = torch.cumsum(probs, dim=-1) - probs\n"
+                "    return sorted_logits.masked_fill(before >= p, float('-inf'))\n")},
+            [("ex8b_tests", "left in sorted order")],
         ),
         "mask_on_first_call_only": (
             {"ex9_attend_with_cache": (

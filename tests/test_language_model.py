@@ -21,6 +21,7 @@ from transformer_course.language_model import (
     evaluate_bits,
     generate,
     sample_next,
+    top_p_filter,
     train,
     train_language_model,
 )
@@ -214,6 +215,9 @@ def test_generation_with_and_without_the_cache_gives_the_same_text():
     ]
     assert texts[0].shape == (2, 44) and torch.equal(texts[0], texts[1])
     assert torch.equal(texts[0][:, :4], prompt)
+    nucleus = [generate(model, prompt, 40, 0.8, None, torch.Generator().manual_seed(5),
+                        use_cache=cached, top_p=0.9) for cached in (True, False)]
+    assert torch.equal(nucleus[0], nucleus[1])
     with pytest.raises(ValueError, match="max_len"):
         generate(model, prompt, 45)
 
@@ -236,6 +240,67 @@ def test_sampling_greedy_top_k_and_temperature():
     torch.testing.assert_close(drawn, torch.softmax(logits[0], -1), atol=0.03, rtol=0)
     cold = torch.bincount(sample_next(logits, 0.05, generator=g), minlength=5)
     assert cold[1] == 4000  # a low temperature is all but greedy
+
+
+def nucleus_by_loop(row: list[float], p: float) -> set[int]:
+    """The nucleus of one row, from the definition: the tokens from the most likely down,
+    until the probability taken reaches p (in Python's floats, from exp and a sum)."""
+    top = max(row)
+    weights = [math.exp(x - top) for x in row]
+    probs = [w / sum(weights) for w in weights]
+    kept, total = set(), 0.0
+    for token in sorted(range(len(row)), key=lambda i: -probs[i]):
+        if total >= p:
+            break
+        kept.add(token)
+        total += probs[token]
+    return kept
+
+
+def test_top_p_keeps_the_nucleus_of_each_row_and_the_logits_as_they_were():
+    g = torch.Generator().manual_seed(0)
+    for B, V, scale in [(1, 5, 1.0), (7, 13, 3.0), (20, 50, 0.5), (4, 96, 8.0)]:
+        logits = scale * torch.randn(B, V, generator=g, dtype=torch.float64)
+        for p in (0.05, 0.3, 0.5, 0.77, 0.9, 0.99):
+            before = logits.clone()
+            out = top_p_filter(logits, p)
+            assert torch.equal(logits, before) and out.dtype == logits.dtype
+            for b in range(B):
+                kept = nucleus_by_loop(logits[b].tolist(), p)
+                assert set(torch.isfinite(out[b]).nonzero().flatten().tolist()) == kept
+                assert torch.equal(out[b, sorted(kept)], logits[b, sorted(kept)])
+                assert torch.all(out[b, [i for i in range(V) if i not in kept]] == -math.inf)
+
+
+def test_top_p_at_the_edges():
+    halves = torch.tensor([[0.0, -math.log(2), -2 * math.log(2), -3 * math.log(2),
+                            -3 * math.log(2)]], dtype=torch.float64)  # 1/2, 1/4, 1/8, 1/16, 1/16
+    kept = lambda out: torch.isfinite(out[0]).nonzero().flatten().tolist()  # noqa: E731
+    assert kept(top_p_filter(halves, 0.75)) == [0, 1]  # reaching p exactly ends the nucleus
+    assert kept(top_p_filter(halves, 0.7500001)) == [0, 1, 2]
+    assert kept(top_p_filter(halves, 1e-9)) == [0]  # the top token always
+    assert kept(top_p_filter(halves, 1.0)) == [0, 1, 2, 3, 4]
+    assert kept(top_p_filter(halves.float(), 0.5)) == [0]
+    assert top_p_filter(halves.float(), 0.5).dtype == torch.float32
+    shuffled = halves[:, [3, 0, 2, 1, 4]]  # the original order is kept
+    assert kept(top_p_filter(shuffled, 0.75)) == [1, 3]
+    with pytest.raises(ValueError):
+        top_p_filter(halves, 0.0)
+
+
+def test_sampling_with_top_p_draws_from_the_nucleus_renormalised():
+    logits = torch.tensor([[2.0, 1.0, 0.0, -1.0, -3.0]]).repeat(8000, 1)
+    probs = torch.softmax(logits[0].double(), -1)  # 0.64, 0.24, 0.09, 0.03, 0.004
+    g = torch.Generator().manual_seed(0)
+    drawn = torch.bincount(sample_next(logits, 1.0, generator=g, top_p=0.8), minlength=5) / 8000
+    torch.testing.assert_close(drawn.double(), torch.cat([probs[:2] / probs[:2].sum(),
+                                                          torch.zeros(3, dtype=torch.float64)]),
+                               atol=0.02, rtol=0)
+    # the temperature comes first: at 0.5 the top token alone holds 0.86 ≥ 0.8 of the mass
+    assert set(sample_next(logits, 0.5, generator=g, top_p=0.8).tolist()) == {0}
+    # None keeps sample_next as it was, draw for draw
+    assert torch.equal(sample_next(logits, 1.0, 3, torch.Generator().manual_seed(1)),
+                       sample_next(logits, 1.0, 3, torch.Generator().manual_seed(1), None))
 
 
 def test_a_minute_of_training_in_miniature_lowers_the_bits_and_evaluation_agrees():

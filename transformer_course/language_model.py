@@ -54,6 +54,7 @@ __all__ = [
     "parameter_groups",
     "sample_next",
     "save_checkpoint",
+    "top_p_filter",
     "train",
     "train_language_model",
     "training_curve",
@@ -299,17 +300,46 @@ def bits_per_character(logits: torch.Tensor, targets: torch.Tensor) -> torch.Ten
     return F.cross_entropy(logits.flatten(0, -2), targets.flatten()) / math.log(2)
 
 
+def top_p_filter(logits: torch.Tensor, p: float) -> torch.Tensor:
+    """Nucleus (top-p) filtering: logits (..., V), 0 < p <= 1 -> a new tensor of the same
+    shape and dtype, each row's nucleus kept and every other logit set to -inf.
+
+    A row's **nucleus** is the smallest set of its most likely tokens whose probabilities
+    (the softmax of the row) add up to at least ``p``: sorted from the most likely down, a
+    token is kept while the probability of the tokens before it is still below ``p``. The
+    most likely token is always kept (nothing comes before it), the token whose probability
+    carries the sum to ``p`` or past it is kept, and every token after it goes. Where the sum
+    reaches ``p`` exactly, the nucleus ends there. ``p = 1`` keeps every token, but for any
+    whose probability is lost to rounding in the sum of those before it. Ties are broken by
+    the sort, so of tokens of equal probability on the nucleus's edge either may stay. Apply a
+    temperature before, not after: the nucleus is a set of the distribution drawn from.
+
+        sorted, order = sort(logits, descending)      probabilities = softmax(sorted)
+        before = cumsum(probabilities) - probabilities    drop where before >= p
+        back to the original order: each sorted entry to position order[j]
+    """
+    if not 0 < p <= 1:
+        raise ValueError(f"p must be in (0, 1], not {p}")
+    sorted_logits, order = logits.sort(dim=-1, descending=True)
+    probs = torch.softmax(sorted_logits, dim=-1)
+    before = probs.cumsum(dim=-1) - probs  # the probability of the tokens above each one
+    kept = sorted_logits.masked_fill(before >= p, float("-inf"))
+    return torch.empty_like(logits).scatter(-1, order, kept)
+
+
 def sample_next(
     logits: torch.Tensor,
     temperature: float = 1.0,
     top_k: int | None = None,
     generator: torch.Generator | None = None,
+    top_p: float | None = None,
 ) -> torch.Tensor:
     """One index per row of ``logits`` (B, V) -> (B,) int64.
 
     Temperature 0 is greedy (the argmax). Otherwise the logits are divided by the
-    temperature, all but the ``top_k`` largest set to -inf (if given), and one index drawn
-    from their softmax with ``torch.multinomial``.
+    temperature, all but the ``top_k`` largest set to -inf (if given), all but the nucleus of
+    probability ``top_p`` set to -inf (if given, ``top_p_filter``), and one index drawn from
+    their softmax with ``torch.multinomial``.
     """
     if temperature == 0:
         return logits.argmax(dim=-1)
@@ -317,6 +347,8 @@ def sample_next(
     if top_k is not None and top_k < logits.shape[-1]:
         kth = logits.topk(top_k, dim=-1).values[..., -1:]
         logits = logits.masked_fill(logits < kth, float("-inf"))
+    if top_p is not None:
+        logits = top_p_filter(logits, top_p)
     probs = torch.softmax(logits, dim=-1)
     return torch.multinomial(probs, 1, generator=generator).squeeze(-1)
 
@@ -330,8 +362,10 @@ def generate(
     top_k: int | None = None,
     generator: torch.Generator | None = None,
     use_cache: bool = True,
+    top_p: float | None = None,
 ) -> torch.Tensor:
-    """prompt (B, T0) -> (B, T0 + n_new): ``n_new`` sampled characters appended.
+    """prompt (B, T0) -> (B, T0 + n_new): ``n_new`` sampled characters appended
+    (``sample_next`` with ``temperature``, ``top_k`` and ``top_p``).
 
     With ``use_cache`` the prompt is run once (the *prefill*), then each step feeds one
     character and reuses the stored keys and values (*decode*); without, each step runs the
@@ -345,13 +379,13 @@ def generate(
         cache = KVCache(len(model.blocks), capacity=prompt.shape[1] + n_new)
         logits = model.step(prompt, cache)[:, -1]
         for _ in range(n_new):
-            nxt = sample_next(logits, temperature, top_k, generator)
+            nxt = sample_next(logits, temperature, top_k, generator, top_p)
             idx = torch.cat([idx, nxt[:, None]], dim=1)
             logits = model.step(nxt[:, None], cache)[:, -1]
         return idx
     for _ in range(n_new):
         logits = model(idx[:, -model.max_len :])[:, -1]
-        nxt = sample_next(logits, temperature, top_k, generator)
+        nxt = sample_next(logits, temperature, top_k, generator, top_p)
         idx = torch.cat([idx, nxt[:, None]], dim=1)
     return idx
 

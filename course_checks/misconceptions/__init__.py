@@ -41,6 +41,7 @@ from .language_model import (
     lm_logits,
     random_windows,
     sample_distribution,
+    top_p_filter,
     train_history,
 )
 from .matrix_attention import (
@@ -132,6 +133,7 @@ __all__ = [
     "split_heads",
     "swiglu",
     "tiled_attention",
+    "top_p_filter",
     "train_history",
     "train_step",
     "transformer_lr",

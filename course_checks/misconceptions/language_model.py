@@ -16,6 +16,7 @@ __all__ = [
     "lm_logits",
     "random_windows",
     "sample_distribution",
+    "top_p_filter",
     "train_history",
 ]
 
@@ -130,6 +131,61 @@ def sample_distribution(
         if top_k is not None
         else torch.softmax(logits / temperature, -1),
         "top-k ignored": torch.softmax(logits / temperature, -1),
+    }
+
+
+def top_p_filter(logits: torch.Tensor, p: float) -> dict[str, torch.Tensor]:
+    """Variants of the nucleus-filtered logits (B, V): each row's nucleus of probability ``p``
+    kept, the other logits -inf (computed in the dtype of ``logits``, as an answer would)."""
+    inf = float("-inf")
+    sorted_logits, order = logits.sort(dim=-1, descending=True)
+    probs = torch.softmax(sorted_logits, dim=-1)
+    up_to = probs.cumsum(dim=-1)  # the probability up to each token, its own included
+    before = up_to - probs
+    top = torch.arange(logits.shape[-1]) == 0
+
+    def back(sorted_values):  # each sorted entry back to where its token was
+        return torch.empty_like(logits).scatter(-1, order, sorted_values)
+
+    def dropping(drop):
+        return back(sorted_logits.masked_fill(drop, inf))
+
+    exps = sorted_logits.exp()  # inf for a logit over ~89 (float32) or ~710 (float64)
+    unshifted = exps / exps.sum(dim=-1, keepdim=True)  # inf / inf: NaN, never >= p
+    rising, rising_order = logits.sort(dim=-1)
+    rising_probs = torch.softmax(rising, dim=-1)
+    rising_drop = rising_probs.cumsum(dim=-1) - rising_probs >= p
+    return {
+        "a nucleus that stops before the token that carries the sum to p: a token kept only "
+        "when the probability up to it, its own included, is at most p (compare the "
+        "probability of the tokens before it)": dropping((up_to > p) & ~top),
+        "a nucleus that stops before the token that carries the sum to p, and before one "
+        "that brings it to exactly p: a token kept only when the probability up to it, its "
+        "own included, is below p (compare the probability of the tokens before it)":
+            dropping((up_to >= p) & ~top),
+        "a token kept only when the probability up to it, its own included, is at most p, "
+        "without keeping the top token: the token that carries the sum to p is dropped, and "
+        "a row whose top token alone holds more than p keeps nothing": dropping(up_to > p),
+        "a token dropped only when the probability before it is more than p, not when it "
+        "equals p: where the sum reaches p exactly, one token too many is kept": dropping(
+            before > p),
+        "the tokens sorted from the least likely up (ascending) instead of from the most "
+        "likely down": torch.empty_like(logits).scatter(
+            -1, rising_order, rising.masked_fill(rising_drop, inf)),
+        "a cumulative sum over the sorted logits instead of their probabilities (the "
+        "softmax of the row)": dropping(sorted_logits.cumsum(dim=-1) - sorted_logits >= p),
+        "the filtered logits left in sorted order, most likely first, instead of put back at "
+        "their tokens' places": sorted_logits.masked_fill(before >= p, inf),
+        "the sorted entries put back with gather(-1, order), which undoes no sort: "
+        "scatter(-1, order, ·) writes entry j to position order[j]": sorted_logits.masked_fill(
+            before >= p, inf).gather(-1, order),
+        "a mask made in sorted order applied to the logits in their original order, "
+        "without putting it back": logits.masked_fill(before >= p, inf),
+        "the nucleus's probabilities (0 elsewhere) instead of its logits (-inf elsewhere)":
+            back(probs.masked_fill(before >= p, 0.0)),
+        "probabilities computed as exp(logits) / their sum without taking the largest logit "
+        "away first: exp overflows to inf, the probabilities become NaN and nothing is "
+        "dropped": dropping(unshifted.cumsum(dim=-1) - unshifted >= p),
     }
 
 
