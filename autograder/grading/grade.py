@@ -7,7 +7,7 @@
 
 Submissions follow nbgrader's layout:
 ``grading/submitted/<student>/<assignment>/<assignment>.ipynb``.
-Students are graded side by side, each in isolation (``autograder/grading/worker.py``); results go
+Students are graded side by side, each in isolation (``autograder/grading/job.py``); results go
 into the gradebook one at a time. A student already graded for the same file is skipped, so
 an interrupted run picks up where it stopped (``--regrade`` grades everyone again).
 
@@ -30,8 +30,9 @@ from pathlib import Path
 
 from autograder.grading import intake, privacy, report
 from autograder.grading.executors import DaskCluster, LocalPool
+from autograder.grading.job import Job, grade, job_seconds, stopped
+from autograder.grading.limits import Limits
 from autograder.grading.records import COURSE, Course, merge, outcomes
-from autograder.grading.worker import Job, Limits, grade, job_seconds, stopped
 from autograder.kernels import sandbox
 from autograder.releases import release
 
