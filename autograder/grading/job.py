@@ -188,7 +188,7 @@ def _autograde(job: Job, notebook: dict, private: Path, result: dict, kernel: st
     events.touch()
     os.environ.update(
         COURSE_SANDBOX_MEMORY=str(limits.memory_bytes),
-        COURSE_SANDBOX_CPU=str(int(limits.notebook_timeout * 2)),
+        COURSE_SANDBOX_CPU=str(limits.sandbox_cpu()),
         COURSE_SANDBOX_FILE=str(limits.file_bytes),
     )
     api = NbGraderAPI(config=_config(Path(job.course), private, limits, events, kernel, workdir,

@@ -19,7 +19,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from autograder.grading.limits import Limits
+from autograder.grading.limits import CGROUP_TASKS, Limits
 from autograder.kernels import forkserver, sandbox, walls
 
 
@@ -89,9 +89,9 @@ def prepare(course: Path, forked: bool, limits: Limits, walled: bool) -> str:
         return sandbox.KERNEL_NAME
     if state.zygote is None or state.zygote.poll() is not None:
         (state.run_dir / "zygote.sock").unlink(missing_ok=True)
-        if state.cgroup is None:  # the zygote and its kernels: 1024 tasks, memory capped
-            state.cgroup = walls.Cgroup(f"course-grading-{os.getpid()}", 1024,
-                                        limits.memory_bytes + (2 << 30))
+        if state.cgroup is None:  # the zygote and its kernels: their tasks, memory capped
+            state.cgroup = walls.Cgroup(f"course-grading-{os.getpid()}", CGROUP_TASKS,
+                                        limits.cgroup_memory())
             # multiprocessing's workers end with os._exit: atexit would not run there.
             multiprocessing.util.Finalize(None, _stop_zygote, exitpriority=10)
         state.zygote = forkserver.start_zygote(state.run_dir, state.work_root, state.cgroup)
