@@ -30,6 +30,7 @@ from pathlib import Path
 from autograder.cells import strip_hidden_tests
 from autograder.grading import intake, process, submission
 from autograder.grading.limits import GRADER_SECONDS, Limits
+from autograder.grading.records import log_name
 from autograder.grading.submission import Rejected
 from course_checks.plain import printable
 
@@ -46,11 +47,6 @@ class Job:
     secret: str = ""  # seeds this student's hidden checks (autograder/trusted/checker.py)
     refused: str = ""  # why the submission is not read at all (autograder/grading/intake.py)
     walled: bool = True  # kernels in the sandbox (False only when the instructor asked)
-
-
-def log_name(job: Job) -> str:
-    """Where a failed job's full log goes, relative to the grading folder."""
-    return f"logs/{job.student}/{job.assignment}.log"
 
 
 class GraderFailed(Exception):
@@ -78,7 +74,8 @@ def stopped(job: Job, why: str) -> dict:
     gradebook like any other (its earlier grade stands), and not graded again at once."""
     result = _result(job)
     result.update(status="error", stopped=True,
-                  reason=f"the grader failed: {why}; the full log is in {log_name(job)}",
+                  reason=f"the grader failed: {why}; the full log is in "
+                         f"{log_name(job.student, job.assignment)}",
                   log=f"{why} (its limit: {job_seconds(job):.0f} s)\n")
     return result
 
@@ -110,7 +107,8 @@ def grade(job: Job) -> dict:
     except Exception as error:  # a bug or an nbgrader failure: report it, keep the class going
         what = error.what if isinstance(error, GraderFailed) else \
             f"the grader failed ({type(error).__name__})"
-        result.update(status="error", reason=f"{what}; the full log is in {log_name(job)}",
+        result.update(status="error", reason=f"{what}; the full log is in "
+                      f"{log_name(job.student, job.assignment)}",
                       log=getattr(error, "log", "") + traceback.format_exc())
     finally:
         shutil.rmtree(private, ignore_errors=True)
