@@ -29,6 +29,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from course_checks.cells import source
+
 __all__ = ["Result", "check_notebook", "format_table", "record", "report", "started"]
 
 PASSED, FAILED, NOT_ATTEMPTED, ERROR, NOT_RUN = (
@@ -209,7 +211,7 @@ def check_cell_exercise(cell) -> tuple[str, float] | None:
     meta = cell.get("metadata", {}).get("nbgrader", {})
     if cell["cell_type"] != "code" or not meta.get("grade"):
         return None
-    found = CHECKS_LINE.search("".join(cell["source"]))
+    found = CHECKS_LINE.search(source(cell))
     if found:
         return found.group(1), float(found.group(2))
     return meta.get("grade_id", "check cell"), float(meta.get("points", 0))
