@@ -20,7 +20,6 @@ import argparse
 import copy
 import json
 import os
-import re
 import subprocess
 import sys
 import textwrap
@@ -29,7 +28,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from course_checks.cells import source
+from course_checks.cells import CHECKS_LINE, source
 
 __all__ = ["Result", "check_notebook", "format_table", "record", "report", "started"]
 
@@ -190,8 +189,6 @@ def _number(value: float) -> str:
 # ----------------------------------------------------------------------------------------
 # The command: run a notebook headless and read the results back from its kernel.
 
-# A check cell's first line names its exercise and points: Checks("Exercise 1 · project", points=1)
-CHECKS_LINE = re.compile(r"Checks\(\s*[\"']([^\"']+)[\"']\s*,\s*points\s*=\s*(\d+(?:\.\d+)?)")
 _DUMP_MARK = "__transformer_course_selfcheck__"
 _DUMP_CELL = (
     "import json as _selfcheck_json\n"

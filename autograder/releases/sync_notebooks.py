@@ -35,7 +35,7 @@ from pathlib import Path
 from autograder.cells import source
 from autograder.releases.release import WELCOME, assignments
 from course_checks import shortcuts
-from course_checks.selfcheck import CHECKS_LINE
+from course_checks.cells import CHECKS_LINE
 
 AUTOGRADER = Path(__file__).resolve().parents[1]
 COURSE = AUTOGRADER.parent
