@@ -31,7 +31,9 @@ from fractions import Fraction
 
 import torch
 
+from autograder import cells
 from autograder.mutation.families import _solution_lines, families
+from course_checks.cells import CHECKS_TITLE
 
 # Kinds whose mutants may never count as equivalent to the reference: an argument the
 # checks never set, or an input changed in place, is a hole in the checks, not a harmless
@@ -1153,13 +1155,13 @@ def code_cells(notebook: dict) -> Iterator[tuple[str | None, dict, str]]:
     for cell in notebook["cells"]:
         if cell.get("cell_type") == "code":
             meta = cell.get("metadata", {}).get("nbgrader", {})
-            text = cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
+            text = cells.source(cell)
             yield meta.get("grade_id"), meta, text
 
 
 def title(test_source: str, fallback: str = "") -> str:
     """The exercise's name as students see it: ``Checks("Exercise 3 · attention", ...)``."""
-    match = re.search(r"Checks\(\s*[\"']([^\"']+)[\"']", test_source)
+    match = CHECKS_TITLE.search(test_source)
     return match.group(1) if match else fallback
 
 
