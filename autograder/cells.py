@@ -1,10 +1,16 @@
 """nbgrader's cells, as every part of the grader reads them: ids, sources, hidden checks.
 
 Plain functions on notebook JSON (dicts), shared by grading, the trusted checker, the report
-and the releases, so that none of them has to import another for these.
+and the releases, so that none of them has to import another for these. ``source`` (a cell's
+text) is ``course_checks.cells.source``, handed on: the student's tools need it too.
 """
 
 from __future__ import annotations
+
+from course_checks.cells import source
+
+__all__ = ["HIDDEN", "HIDDEN_NOTE", "grade_id", "grade_ids", "source", "split_hidden",
+           "strip_hidden_tests"]
 
 HIDDEN = ("### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS")
 HIDDEN_NOTE = "# (hidden tests ran here: their report is below)"
@@ -13,10 +19,6 @@ HIDDEN_NOTE = "# (hidden tests ran here: their report is below)"
 def grade_id(cell: dict) -> str | None:
     """The nbgrader id of a cell, None for a cell of the student's own."""
     return cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
-
-
-def source(cell: dict) -> str:
-    return cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
 
 
 def grade_ids(notebook: dict) -> list[str]:

@@ -8,6 +8,8 @@ Every command finds this file through the Makefile (``--config autograder/nbgrad
 
 from pathlib import Path
 
+from autograder.grading.limits import Limits
+
 c = get_config()  # noqa: F821 (provided by traitlets when it loads this file)
 
 course_root = Path(__file__).resolve().parent.parent
@@ -59,8 +61,9 @@ c.ClearSolutions.code_stub = {"python": "# YOUR CODE HERE\nraise NotImplementedE
 c.ClearOutput.enabled = True
 
 # A cell that runs longer than this (an endless loop, say) is interrupted and scores 0;
-# the rest of the notebook, and of the class, is still graded.
-c.Execute.timeout = 60
+# the rest of the notebook, and of the class, is still graded. The number is the course's
+# limit on a cell (autograder/grading/limits.py), which `make grade` counts in CPU seconds.
+c.Execute.timeout = int(Limits.cell_timeout)
 # A deleted test cell is put back from the gradebook and graded, not left for manual grading.
 c.OverwriteCells.add_missing_cells = True
 # nbgrader gives a test cell that writes to stderr zero points: drop warning lines from stderr.

@@ -46,7 +46,7 @@ from load import busy, load_average  # noqa: E402
 from autograder.grading import grade as pipeline  # noqa: E402
 from autograder.grading import records  # noqa: E402
 from autograder.grading.executors import LocalPool  # noqa: E402
-from autograder.grading.worker import Limits  # noqa: E402
+from autograder.grading.limits import Limits  # noqa: E402
 
 BUSY = 4  # the synthetic load: four processes spinning
 CORES = len(os.sched_getaffinity(0))

@@ -20,7 +20,6 @@ import argparse
 import copy
 import json
 import os
-import re
 import subprocess
 import sys
 import textwrap
@@ -28,6 +27,8 @@ import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+
+from course_checks.cells import CHECKS_LINE, source
 
 __all__ = ["Result", "check_notebook", "format_table", "record", "report", "started"]
 
@@ -188,8 +189,6 @@ def _number(value: float) -> str:
 # ----------------------------------------------------------------------------------------
 # The command: run a notebook headless and read the results back from its kernel.
 
-# A check cell's first line names its exercise and points: Checks("Exercise 1 · project", points=1)
-CHECKS_LINE = re.compile(r"Checks\(\s*[\"']([^\"']+)[\"']\s*,\s*points\s*=\s*(\d+(?:\.\d+)?)")
 _DUMP_MARK = "__transformer_course_selfcheck__"
 _DUMP_CELL = (
     "import json as _selfcheck_json\n"
@@ -209,7 +208,7 @@ def check_cell_exercise(cell) -> tuple[str, float] | None:
     meta = cell.get("metadata", {}).get("nbgrader", {})
     if cell["cell_type"] != "code" or not meta.get("grade"):
         return None
-    found = CHECKS_LINE.search("".join(cell["source"]))
+    found = CHECKS_LINE.search(source(cell))
     if found:
         return found.group(1), float(found.group(2))
     return meta.get("grade_id", "check cell"), float(meta.get("points", 0))

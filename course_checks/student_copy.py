@@ -33,6 +33,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from course_checks.cells import source
+
 NOTEBOOKS = "notebooks"
 # Written by `make student-release` into the release: its version, every file's SHA-256, and
 # the ids of every notebook's cells (what was released, to tell your changes from the new).
@@ -80,7 +82,7 @@ def answered(cell: dict) -> bool:
     meta = _nbgrader(cell)
     if not meta.get("solution") or "checksum" not in meta:
         return False
-    cell = nbformat.from_dict({**cell, "source": "".join(cell["source"])})
+    cell = nbformat.from_dict({**cell, "source": source(cell)})
     return compute_checksum(cell) != meta["checksum"]
 
 

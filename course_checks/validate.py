@@ -29,6 +29,7 @@ import textwrap
 from pathlib import Path
 
 from course_checks import selfcheck
+from course_checks.cells import CHECKS_LINE
 
 # How long one cell may run before Validate stops it; every course notebook's cells take
 # a few seconds at most under Validate (NBGRADER_EXECUTION shrinks the demos).
@@ -133,7 +134,7 @@ def cell_warnings(notebook) -> list[str]:
                             f"the same here (Esc, then {'Y' if wanted == 'code' else 'M'}).")
     for cell in notebook.cells:
         if cell.cell_type == "code" and not _marks(cell).get("grade") \
-                and selfcheck.CHECKS_LINE.search(cell.source):
+                and CHECKS_LINE.search(cell.source):
             warnings.append(f"Cell [{numbers.get(id(cell), '?')}] holds the code of a check cell "
                             "(merged with one, or copied without its marks). Grading runs the "
                             "course's check cell itself; keep your own code in cells of its own.")

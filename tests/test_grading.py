@@ -36,7 +36,7 @@ from autograder.cells import HIDDEN
 from autograder.grading import grade as pipeline
 from autograder.grading import records
 from autograder.grading.executors import DaskCluster, LocalPool
-from autograder.grading.worker import Limits
+from autograder.grading.limits import Limits
 from autograder.kernels import sandbox
 
 A = "01_vector_attention"
@@ -406,16 +406,17 @@ import json, sys
 from pathlib import Path
 import nbformat
 from nbclient import NotebookClient
-from autograder.grading import worker
-kernel = worker._prepare_process(Path(sys.argv[1]), True, worker.Limits(), True)
+from autograder.grading import process
+from autograder.grading.limits import Limits
+kernel = process.prepare(Path(sys.argv[1]), True, Limits(), True)
 from jupyter_client.manager import KernelManager
 printed = []
 CODE = ["import sys; print('torch' in sys.modules); import torch; torch.planted = 1",
         "import torch; print(hasattr(torch, 'planted'))"]
 for n, code in enumerate(CODE):
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(code)])
-    folder = {"metadata": {"path": str(worker._Process.work_root)}}
-    sockets = worker._Process.run_dir / f"probe-{n}"
+    folder = {"metadata": {"path": str(process.WorkerProcess.work_root)}}
+    sockets = process.WorkerProcess.run_dir / f"probe-{n}"
     sockets.mkdir()
     km = KernelManager(kernel_name=kernel, transport="ipc", ip=str(sockets / "kernel"))
     NotebookClient(notebook, km=km, resources=folder).execute()
@@ -635,7 +636,7 @@ def test_a_zygote_that_cannot_start_says_what_bubblewrap_said(tmp_path):
 NO_FRESH_KERNEL = """
 import json, sys
 from pathlib import Path
-from autograder.grading import grade as pipeline, worker
+from autograder.grading import grade as pipeline
 from autograder.grading.execute import SafeExecute
 
 started = []
@@ -650,8 +651,8 @@ def start_once(self):  # the first kernel starts; none after it (all slots taken
 SafeExecute.start_new_kernel_client = start_once
 course = pipeline.Course(Path(sys.argv[1]), Path(sys.argv[2]))
 pipeline.prepare_gradebooks(course)
-(job,), _ = pipeline.find_jobs(course, [sys.argv[3]], worker.Limits(cell_timeout=8), False)
-result = worker.grade(job)
+(job,), _ = pipeline.find_jobs(course, [sys.argv[3]], pipeline.Limits(cell_timeout=8), False)
+result = pipeline.grade(job)
 print(json.dumps({k: result[k] for k in ("status", "reason", "events", "grades")}))
 """
 

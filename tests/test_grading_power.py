@@ -133,7 +133,7 @@ def test_dropout_left_on_is_named_through_the_sandboxed_kernel(tmp_path):
     from autograder.grading import grade as pipeline
     from autograder.grading import records
     from autograder.grading.executors import LocalPool
-    from autograder.grading.worker import Limits
+    from autograder.grading.limits import Limits
     from autograder.kernels import sandbox
     from course_checks.checking import RANDOM
 

@@ -20,7 +20,7 @@ from conftest import REPO
 from autograder.grading import grade as pipeline
 from autograder.grading import records
 from autograder.grading.executors import LocalPool
-from autograder.grading.worker import Limits
+from autograder.grading.limits import Limits
 from autograder.kernels import sandbox
 
 A = honest.A

@@ -25,7 +25,7 @@ from autograder.cells import grade_id
 from autograder.grading import grade as pipeline
 from autograder.grading import records
 from autograder.grading.executors import DaskCluster, LocalPool
-from autograder.grading.worker import Limits
+from autograder.grading.limits import Limits
 from autograder.kernels import sandbox
 
 A = "01_vector_attention"

@@ -20,14 +20,11 @@ from nbclient import NotebookClient
 from nbgrader.utils import determine_grade
 
 from autograder.releases import release
+from course_checks.cells import source
 
 
 def cells_with(notebook: dict, flag: str) -> list[dict]:
     return [c for c in notebook["cells"] if nbgrader_meta(c).get(flag)]
-
-
-def source(cell: dict) -> str:
-    return "".join(cell["source"])
 
 
 def between(text: str, begin: str, end: str) -> list[str]:

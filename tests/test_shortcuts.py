@@ -22,7 +22,7 @@ from conftest import (
 from autograder.grading import grade as pipeline
 from autograder.grading import records
 from autograder.grading.executors import LocalPool
-from autograder.grading.worker import Limits
+from autograder.grading.limits import Limits
 from autograder.kernels import sandbox
 from autograder.releases.sync_notebooks import REFUSES_PREFIX, _refused
 from course_checks import selfcheck, shortcuts

@@ -44,7 +44,8 @@ from nbgrader.utils import is_grade
 from traitlets import Float, Integer, Unicode
 
 from autograder.cells import grade_id
-from autograder.grading.normalise import Course, first_line
+from autograder.grading.normalise import CourseCells as Course
+from autograder.grading.normalise import first_line
 from autograder.grading.safe_pages import plain_metadata
 from autograder.kernels import cpu
 from autograder.mutation.variants import VariantAnswers, answer_sources

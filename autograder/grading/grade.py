@@ -7,7 +7,7 @@
 
 Submissions follow nbgrader's layout:
 ``grading/submitted/<student>/<assignment>/<assignment>.ipynb``.
-Students are graded side by side, each in isolation (``autograder/grading/worker.py``); results go
+Students are graded side by side, each in isolation (``autograder/grading/job.py``); results go
 into the gradebook one at a time. A student already graded for the same file is skipped, so
 an interrupted run picks up where it stopped (``--regrade`` grades everyone again).
 
@@ -30,8 +30,9 @@ from pathlib import Path
 
 from autograder.grading import intake, privacy, report
 from autograder.grading.executors import DaskCluster, LocalPool
+from autograder.grading.job import Job, grade, job_seconds, stopped
+from autograder.grading.limits import CELL_WALL_TIMES, NOTEBOOK_WALL_TIMES, Limits
 from autograder.grading.records import COURSE, Course, merge, outcomes
-from autograder.grading.worker import Job, Limits, grade, job_seconds, stopped
 from autograder.kernels import sandbox
 from autograder.releases import release
 
@@ -231,7 +232,9 @@ def grade_class(course: Course, executor, assignments: list[str] | None = None,
     return report.write(course, outcomes(course), notes)
 
 
-def main(argv: list[str] | None = None) -> int:
+def arguments() -> argparse.ArgumentParser:
+    """The command line of ``python -m autograder.grading``; the limits' defaults are
+    ``Limits``' (``autograder/grading/limits.py``)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--import", dest="folder", type=Path,
                         help="a folder of <student>/<notebook>.ipynb to import first")
@@ -244,9 +247,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--notebook-timeout", type=float, default=defaults.notebook_timeout,
                         help="CPU seconds a notebook may use (default: %(default)s)")
     parser.add_argument("--cell-wall", type=float, help="seconds by the clock a cell may take "
-                        "(sleeping, blocked; default: 5 × --cell-timeout)")
+                        f"(sleeping, blocked; default: {CELL_WALL_TIMES} × --cell-timeout)")
     parser.add_argument("--notebook-wall", type=float, help="seconds by the clock a notebook "
-                        "may take (default: 4 × --notebook-timeout)")
+                        f"may take (default: {NOTEBOOK_WALL_TIMES} × --notebook-timeout)")
     parser.add_argument("--memory-gib", type=float, default=defaults.memory_bytes / (1 << 30))
     parser.add_argument("--regrade", action="store_true", help="grade everyone again")
     parser.add_argument("--no-fork", dest="forked", action="store_false",
@@ -255,7 +258,17 @@ def main(argv: list[str] | None = None) -> int:
                         help="grading folder (default: grading/)")
     parser.add_argument("--unwalled", action="store_true",
                         help="grade without the sandbox (student code can read your files)")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def limits_of(args: argparse.Namespace) -> Limits:
+    """The limits the command line asks for."""
+    return Limits(args.cell_timeout, args.notebook_timeout, int(args.memory_gib * (1 << 30)),
+                  cell_wall=args.cell_wall, notebook_wall=args.notebook_wall)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = arguments().parse_args(argv)
     course = Course(COURSE, args.grading)
     try:
         walls(args.forked, args.unwalled)  # before anything is imported, let alone graded
@@ -268,9 +281,7 @@ def main(argv: list[str] | None = None) -> int:
         for note in notes:
             print(note)
     executor = DaskCluster(args.scheduler) if args.scheduler else LocalPool(args.workers)
-    limits = Limits(args.cell_timeout, args.notebook_timeout, int(args.memory_gib * (1 << 30)),
-                    cell_wall=args.cell_wall, notebook_wall=args.notebook_wall)
-    summary = grade_class(course, executor, args.assignment, limits, args.regrade,
+    summary = grade_class(course, executor, args.assignment, limits_of(args), args.regrade,
                           forked=args.forked, refused=refused, unwalled=args.unwalled)
     print(report.plain(summary))
     return 0

@@ -57,8 +57,10 @@ def _text(cell: dict) -> str:
         return ""
 
 
-class Course:
-    """The release's cells, by grade id, and how to name each one to a student."""
+class CourseCells:
+    """A notebook's cells that carry a grade id (the course's cells, when it is the release),
+    by grade id, in order, and how to name each one to a student. Not the course's folders:
+    those are ``records.Course``."""
 
     def __init__(self, release: dict):
         self.cells = release["cells"]
@@ -113,7 +115,7 @@ class Notes(list):
 def normalise(notebook: dict, release: dict) -> list[str]:
     """Put the course's cells of ``notebook`` right, in place; the sentences saying what was
     changed (empty when nothing was)."""
-    course, notes = Course(release), Notes()
+    course, notes = CourseCells(release), Notes()
     notes.pieces = set()
     cells = [c for c in notebook["cells"] if isinstance(c, dict)]
     if len(cells) < len(notebook["cells"]):
@@ -157,7 +159,7 @@ def _unique_ids(notebook: dict, cells: list[dict]) -> int:
     return repeated
 
 
-def _forget_unknown_marks(cells: list[dict], course: Course, notes: Notes) -> None:
+def _forget_unknown_marks(cells: list[dict], course: CourseCells, notes: Notes) -> None:
     """Marks of a cell the course does not have: the cell is the student's own."""
     for cell in cells:
         meta = marks(cell)
@@ -169,7 +171,7 @@ def _forget_unknown_marks(cells: list[dict], course: Course, notes: Notes) -> No
         del cell["metadata"]["nbgrader"]
 
 
-def _split_merged(cells: list[dict], course: Course, notes: Notes) -> list[dict]:
+def _split_merged(cells: list[dict], course: CourseCells, notes: Notes) -> list[dict]:
     """A read-only course cell merged with other cells is cut out again, so that it is
     graded and the rest runs as before, in the same order."""
     blocks = [(g, course.lines[g]) for g in course.order
@@ -185,7 +187,8 @@ def _split_merged(cells: list[dict], course: Course, notes: Notes) -> list[dict]
     return result
 
 
-def _cut(cell: dict, g: str, block: tuple[str, ...], course: Course, notes: Notes) -> list[dict]:
+def _cut(cell: dict, g: str, block: tuple[str, ...], course: CourseCells,
+         notes: Notes) -> list[dict]:
     text = lines(_text(cell))
     if text == block or len(text) <= len(block):
         return [cell]
@@ -226,7 +229,7 @@ def _parses(text: str) -> bool:
     return True
 
 
-def _join_split(cells: list[dict], course: Course, notes: Notes) -> list[dict]:
+def _join_split(cells: list[dict], course: CourseCells, notes: Notes) -> list[dict]:
     """A read-only course cell split in two (or more) parts is graded whole."""
     for g in course.order:
         if not course.locked(g):
@@ -244,7 +247,7 @@ def _join_split(cells: list[dict], course: Course, notes: Notes) -> list[dict]:
     return cells
 
 
-def _one_cell_per_id(cells: list[dict], course: Course, notes: Notes) -> None:
+def _one_cell_per_id(cells: list[dict], course: CourseCells, notes: Notes) -> None:
     """One cell per grade id: the course's is the first that still holds its text (else the
     first); every other copy loses its marks and runs as an ordinary cell of the student's."""
     for g in course.order:
@@ -263,7 +266,7 @@ def _one_cell_per_id(cells: list[dict], course: Course, notes: Notes) -> None:
                       "all of them ran, in order, as Run All runs them")
 
 
-def _restore_types(cells: list[dict], course: Course, notes: Notes) -> None:
+def _restore_types(cells: list[dict], course: CourseCells, notes: Notes) -> None:
     """A course cell turned into text (or text turned into code) gets its type back."""
     unmarked = {}
     for cell in course.cells:
@@ -295,7 +298,7 @@ def _set_type(cell: dict, kind: str) -> None:
         cell.pop("execution_count", None)
 
 
-def _restore_missing(cells: list[dict], course: Course, notes: Notes) -> list[dict]:
+def _restore_missing(cells: list[dict], course: CourseCells, notes: Notes) -> list[dict]:
     """Every read-only course cell is there: one typed in again (same text, no marks) takes
     its marks back, a deleted one is put back from the release."""
     present = {claim(c) for c in cells}
@@ -318,7 +321,7 @@ def _restore_missing(cells: list[dict], course: Course, notes: Notes) -> list[di
     return cells
 
 
-def _adopt_answer(cells: list[dict], course: Course, g: str, notes: Notes) -> None:
+def _adopt_answer(cells: list[dict], course: CourseCells, g: str, notes: Notes) -> None:
     """An answer cell without its marks: the first code cell of the student's in its place
     (between the course cells around it) is taken as the answer."""
     before, after = course.order[:course.order.index(g)], course.order[course.order.index(g):]
@@ -336,7 +339,7 @@ def _adopt_answer(cells: list[dict], course: Course, g: str, notes: Notes) -> No
                   "the code cell in its place was graded as your answer")
 
 
-def _place(cells: list[dict], course: Course, g: str) -> int:
+def _place(cells: list[dict], course: CourseCells, g: str) -> int:
     """Where a course cell goes back: after the course cell before it in the release."""
     earlier = course.order[:course.order.index(g)]
     for previous in reversed(earlier):
@@ -346,7 +349,7 @@ def _place(cells: list[dict], course: Course, g: str) -> int:
     return 0
 
 
-def _restore_marks(cells: list[dict], course: Course, notes: Notes) -> None:
+def _restore_marks(cells: list[dict], course: CourseCells, notes: Notes) -> None:
     """The release's marks on every course cell; an edited read-only cell is named (nbgrader
     puts the course's text back)."""
     for cell in cells:
@@ -362,7 +365,7 @@ def _restore_marks(cells: list[dict], course: Course, notes: Notes) -> None:
             notes.add(f"{course.name(g)} had been edited; the course's version was run")
 
 
-def _copied_text(cells: list[dict], course: Course, notes: Notes) -> None:
+def _copied_text(cells: list[dict], course: CourseCells, notes: Notes) -> None:
     """Copies of the course's unmarked cells (its text, its demos) are harmless: named."""
     unmarked = {lines(source(c)) for c in course.cells if not grade_id(c)}
     counts: dict[tuple, list[dict]] = {}

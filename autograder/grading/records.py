@@ -28,6 +28,12 @@ RESULT = "grading_result.json"  # next to each autograded notebook: the marker o
 FAILURE = "grading_failure.json"  # beside it: the newest try failed (graded again next run)
 
 
+def log_name(student: str, assignment: str) -> str:
+    """Where a failed job's full log goes, relative to the grading folder (the worker's
+    sentence names it; ``merge`` writes it)."""
+    return f"logs/{student}/{assignment}.log"
+
+
 class Course:
     """The course's folders, as the grading pipeline uses them."""
 
@@ -108,7 +114,7 @@ def merge(course: Course, result: dict) -> None:
     student, assignment = result["student"], result["assignment"]
     folder = course.autograded / student / assignment
     if result.get("log"):  # a grader failure: the sentence is in the report, the log here
-        _write(course.grading / f"logs/{student}/{assignment}.log", result["log"])
+        _write(course.grading / log_name(student, assignment), result["log"])
     if result["status"] == "error":
         summary = {k: v for k, v in result.items() if k not in ("notebook", "feedback", "log")}
         _write(folder / FAILURE, json.dumps(summary, indent=1))

@@ -24,6 +24,8 @@ import bleach
 from jinja2 import pass_context
 from nbconvert.filters.markdown_mistune import IPythonRenderer, MarkdownWithMath
 
+from autograder.cells import source
+
 TAGS = {
     # text and structure
     "a", "abbr", "b", "blockquote", "br", "caption", "code", "dd", "del", "details", "div",
@@ -106,7 +108,7 @@ def renderable(notebook: dict) -> list[str]:
     for number, cell in enumerate(notebook.get("cells", []), start=1):
         if cell.get("cell_type") != "markdown":
             continue
-        text = "".join(cell["source"]) if isinstance(cell.get("source"), list) \
+        text = source(cell) if isinstance(cell.get("source"), list) \
             else str(cell.get("source", ""))
         held = cell.get("attachments") or {}
         missing = sorted({m for m in ATTACHMENT.findall(text) if m not in held})

@@ -20,25 +20,26 @@ import collections
 import contextlib
 import functools
 import io
-import re
 import warnings
 from collections.abc import Iterator
 
+from autograder import cells
 from autograder.mutation.families import families
 from autograder.mutation.mutants import defined_names, mutants
+from course_checks.cells import CHECKS_TITLE
 
 
 def code_cells(notebook: dict) -> Iterator[tuple[str | None, dict, str]]:
     for cell in notebook["cells"]:
         if cell.get("cell_type") == "code":
             meta = cell.get("metadata", {}).get("nbgrader", {})
-            text = cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
+            text = cells.source(cell)
             yield meta.get("grade_id"), meta, text
 
 
 def title(test_source: str, fallback: str = "") -> str:
     """The exercise's name as students see it: ``Checks("Exercise 3 · attention", ...)``."""
-    match = re.search(r"Checks\(\s*[\"']([^\"']+)[\"']", test_source)
+    match = CHECKS_TITLE.search(test_source)
     return match.group(1) if match else fallback
 
 

@@ -37,6 +37,7 @@ from pathlib import Path
 import nbformat
 from nbgrader.utils import compute_checksum
 
+from autograder.cells import source
 from autograder.releases import release, sync_notebooks
 from autograder.releases.sync_notebooks import (
     COLAB_BADGE,
@@ -88,10 +89,10 @@ def point_at(notebook: dict, placeholder: str, repo: str) -> dict:
     of a locked cell so changed is computed anew: Validate and grading would otherwise take
     the change for the student's."""
     for cell in notebook["cells"]:
-        source = "".join(cell["source"])
-        changed = source.replace(colab_url(placeholder), colab_url(repo)).replace(placeholder,
-                                                                                   repo)
-        if changed != source:
+        text = source(cell)
+        changed = text.replace(colab_url(placeholder), colab_url(repo)).replace(placeholder,
+                                                                                 repo)
+        if changed != text:
             cell["source"] = changed.splitlines(keepends=True)
             if "checksum" in cell["metadata"].get("nbgrader", {}):
                 cell["metadata"]["nbgrader"]["checksum"] = checksum(cell)
@@ -100,7 +101,7 @@ def point_at(notebook: dict, placeholder: str, repo: str) -> dict:
 
 def checksum(cell: dict) -> str:
     """nbgrader's checksum of a cell as stored in a notebook file."""
-    return compute_checksum(nbformat.from_dict({**cell, "source": "".join(cell["source"])}))
+    return compute_checksum(nbformat.from_dict({**cell, "source": source(cell)}))
 
 
 def version() -> str:

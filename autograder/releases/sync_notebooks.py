@@ -32,9 +32,10 @@ import sys
 import tomllib
 from pathlib import Path
 
+from autograder.cells import source
 from autograder.releases.release import WELCOME, assignments
 from course_checks import shortcuts
-from course_checks.selfcheck import CHECKS_LINE
+from course_checks.cells import CHECKS_LINE
 
 AUTOGRADER = Path(__file__).resolve().parents[1]
 COURSE = AUTOGRADER.parent
@@ -167,7 +168,7 @@ def _exercises(cells: list[dict]) -> dict[str, float]:
     found = {}
     for cell in cells:
         if cell["cell_type"] == "code" and cell["metadata"].get("nbgrader", {}).get("grade"):
-            match = CHECKS_LINE.search("".join(cell["source"]))
+            match = CHECKS_LINE.search(source(cell))
             if not match:
                 sys.exit(f'a check cell without Checks("...", points=N): {cell.get("id")}')
             found[match.group(1)] = float(match.group(2))
@@ -178,7 +179,7 @@ def _embed_figures(cell: dict, problems: list[str]) -> None:
     """Point figure links at attachments and fill them from images/; drop unused ones."""
     if cell["cell_type"] != "markdown":
         return
-    text = "".join(cell["source"])
+    text = source(cell)
     names = [a or b for a, b in FIGURE_LINK.findall(text)]
     text = FIGURE_LINK.sub(lambda m: f"](attachment:{m.group(1) or m.group(2)})", text)
     attachments = {}
@@ -200,7 +201,7 @@ REFUSES_PREFIX = "*Write this one yourself:*"
 
 def _refused(test_cell: dict) -> tuple[str, ...]:
     """The shortcuts a test cell's ``Checks(..., refuses=...)`` declares."""
-    tree = ast.parse("".join(test_cell["source"]))
+    tree = ast.parse(source(test_cell))
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "Checks":
             for keyword in node.keywords:
@@ -224,7 +225,7 @@ def _state_refusals(cells: list[dict]) -> None:
                            if cells[i]["cell_type"] == "markdown"), None) if answer else None
         if text_index is None:
             continue
-        text = "".join(cells[text_index]["source"])
+        text = source(cells[text_index])
         kept = "\n".join(line for line in text.rstrip("\n").split("\n")
                          if not line.startswith(REFUSES_PREFIX)).rstrip("\n")
         names = _refused(cell)

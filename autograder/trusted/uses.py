@@ -42,7 +42,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from autograder.cells import source
-from autograder.trusted.scopes import MAX_ALIASES, Binding, Program, TooDeep
+from autograder.trusted.scopes import HARMLESS_MAGICS, MAX_ALIASES, Binding, Program, TooDeep
 from autograder.trusted.vocabulary import Vocabulary, spelled
 
 __all__ = ["MAX_ALIASES", "Finding", "Program", "Reader", "TooDeep", "resolve"]
@@ -76,8 +76,6 @@ PLAIN_DUNDERS = {name for name in dir(operator) if name.startswith("__") and nam
      "__post_init__"}
 INTROSPECTION = {"f_globals", "f_locals", "f_back", "f_builtins", "gi_frame", "cr_frame",
                  "ag_frame", "co_code", "co_consts", "tb_frame"}
-# IPython magics that only time or capture the code they are given.
-HARMLESS_MAGICS = {"time", "timeit", "capture", "matplotlib"}
 
 
 @dataclass(frozen=True)
