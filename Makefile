@@ -115,7 +115,7 @@ browser:
 	$(call apt_install,chromium,chromium,the browser test will be skipped)
 
 sandbox:
-	$(call apt_install,bubblewrap,bwrap,`make grade` will stop and say what to do)
+	$(call apt_install,bubblewrap,bwrap,the sandbox's tests will be skipped and make grade will stop and say what to do)
 
 lint: $(DEV_READY)
 	ruff check transformer_course course_checks tests autograder images benchmarks deploy
