@@ -82,6 +82,8 @@ instructor: $(READY) $(LAB_SETTINGS)
 ## Run every test: package, notebooks, release, real nbgrader end to end, the browser, the
 ## student release installed and used as a student would, lint. One test file to a worker,
 ## a worker to a core (TEST_WORKERS=0 runs them in this process); the slowest tests are listed.
+## CI runs it with COURSE_REQUIRE_SANDBOX=1 (.ci/run): a test that needs the sandbox fails
+## where none starts, rather than being skipped.
 TEST_WORKERS ?= auto
 test: $(DEV_READY) lint browser sandbox $(LAB_SETTINGS)
 	@echo "Running every test: about 20 minutes on 2 cores (2 workers; dots show progress)."
@@ -90,7 +92,8 @@ test: $(DEV_READY) lint browser sandbox $(LAB_SETTINGS)
 ## System packages from Debian, installed with apt-get when missing and this user may (root,
 ## or sudo without a password); apt's output goes to test-artifacts/apt-<package>.log.
 ## Where one cannot be installed, the tests that need it are skipped and say why: these
-## steps never fail the tests.
+## steps never fail the tests, but for the sandbox where COURSE_REQUIRE_SANDBOX=1 (CI): there
+## `make sandbox` stops when bubblewrap is missing, and the tests that need it fail.
 ##   browser: Chromium, for tests/test_browser.py
 ##   sandbox: bubblewrap, which walls in each student's kernel during `make grade`
 define apt_install
@@ -116,6 +119,9 @@ browser:
 
 sandbox:
 	$(call apt_install,bubblewrap,bwrap,the sandbox's tests will be skipped and make grade will stop and say what to do)
+	@if [ "$$COURSE_REQUIRE_SANDBOX" = 1 ] && ! command -v bwrap > /dev/null; then \
+		echo "COURSE_REQUIRE_SANDBOX=1, and bubblewrap (bwrap) is not installed: the tests of the" \
+			"sandbox cannot run here."; exit 1; fi
 
 lint: $(DEV_READY)
 	ruff check transformer_course course_checks tests autograder images benchmarks deploy

@@ -19,10 +19,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 from conftest import REPO, load, solution_sources, student_submission, tool_env
-
-from autograder.kernels import sandbox
 
 A = "01_vector_attention"
 COURSE_ID = "transformer-course"
@@ -47,9 +44,7 @@ def fresh_clone(course, assignments):
     return course
 
 
-def test_release_fetch_submit_collect_grade_and_feedback(tmp_path):
-    if not sandbox.available():
-        pytest.skip("bubblewrap (bwrap) is not installed: `make test` installs it with apt")
+def test_release_fetch_submit_collect_grade_and_feedback(tmp_path, bubblewrap):
     course = fresh_clone(tmp_path / "course", [A])
     exchange = tmp_path / "exchange"
     exchange.mkdir()

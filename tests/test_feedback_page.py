@@ -32,7 +32,7 @@ ARTIFACTS = REPO / "test-artifacts"
 
 
 @pytest.fixture(scope="module")
-def feedback(tmp_path_factory):
+def feedback(tmp_path_factory, bubblewrap):
     """The feedback page of one wrong submission, as `make grade` writes it."""
     grading = tmp_path_factory.mktemp("feedback") / "grading"
     answers, _ = WRONG[A][STUDENT]

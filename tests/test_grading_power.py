@@ -125,7 +125,7 @@ def _points(assignment: str, cell: str) -> float:
                 if c["metadata"].get("nbgrader", {}).get("grade_id") == cell)
 
 
-def test_dropout_left_on_is_named_through_the_sandboxed_kernel(tmp_path):
+def test_dropout_left_on_is_named_through_the_sandboxed_kernel(tmp_path, bubblewrap):
     """The randomness of an answer is seen where it runs: `make grade`'s checker calls the
     student's module in the kernel under fixed seeds, which each call takes with it."""
     from conftest import load, release_path, solution_sources, student_submission
@@ -134,11 +134,8 @@ def test_dropout_left_on_is_named_through_the_sandboxed_kernel(tmp_path):
     from autograder.grading import records
     from autograder.grading.executors import LocalPool
     from autograder.grading.worker import Limits
-    from autograder.kernels import sandbox
     from course_checks.checking import RANDOM
 
-    if not sandbox.available():
-        pytest.skip("bubblewrap (bwrap) is not installed: `make test` installs it with apt")
     assignment = "03_multihead_attention"
     answers, [(cell, _)] = ONE_MISTAKE[assignment]["dropout_in_eval_mode"]
     submitted = tmp_path / "grading" / "submitted" / "dropout" / assignment
