@@ -20,7 +20,7 @@ export JUPYTER_CONFIG_PATH := $(CURDIR)/autograder
 # Keep the venv's Jupyter settings and kernels apart from anything else on the machine.
 export JUPYTER_PREFER_ENV_PATH := 1
 
-.PHONY: setup lab test lint release check-release images bench clean progress check browser \
+.PHONY: setup lab test test-fast lint release check-release images bench clean progress check browser \
 	sandbox grade bench-grade bench-load student-release mutants export instructor lm-curve hub
 
 # pip install $(1), showing each package as pip gets it; pip's full log goes to
@@ -88,6 +88,14 @@ TEST_WORKERS ?= auto
 test: $(DEV_READY) lint browser sandbox $(LAB_SETTINGS)
 	@echo "Running every test: about 20 minutes on 2 cores (2 workers; dots show progress)."
 	python -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder --durations=15
+
+## The loop while you work: lint and every test not marked slow (-m "not slow": nothing that
+## runs nbgrader, a kernel, the sandbox, a browser, a notebook, a training run or a pipeline of
+## processes; tests/conftest.py says how tests are marked), under 2 minutes on 2 cores.
+## `make test` runs the slow ones too.
+test-fast: $(DEV_READY) lint
+	python -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder -m "not slow" \
+		--durations=5
 
 ## System packages from Debian, installed with apt-get when missing and this user may (root,
 ## or sudo without a password); apt's output goes to test-artifacts/apt-<package>.log.

@@ -11,6 +11,9 @@ import pytest
 
 from autograder.mutation import power
 
+# Each set graded in a pool of processes, its mistakes named: a minute or more a set.
+pytestmark = pytest.mark.slow
+
 # set -> (answers that keep their points, named correctly, named wrongly) when last measured;
 # set C's keeper returns float32 for float64 inputs, which every check compares by value;
 # set D's returns notebook 07's accuracy as a 0-d tensor, which the course accepts; set E,

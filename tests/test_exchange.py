@@ -19,6 +19,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from conftest import REPO, load, solution_sources, student_submission, tool_env
 
 A = "01_vector_attention"
@@ -90,6 +91,7 @@ def test_release_fetch_submit_collect_grade_and_feedback(tmp_path, bubblewrap):
     assert "BEGIN HIDDEN TESTS" not in text
 
 
+@pytest.mark.slow
 def test_collect_takes_only_hand_ins_of_their_own_and_follows_no_link(tmp_path):
     """What a student who may write into the exchange could hand in, and what the course's
     collect (autograder/grading/exchange.py) makes of it: a hand-in whose notebook is a link

@@ -23,6 +23,7 @@ from submissions import ONE_MISTAKE, WRONG
 from autograder.mutation import analysis as mutation
 
 
+@pytest.mark.slow
 def test_a_sample_of_every_exercises_mutants_is_killed(tmp_path):
     out = tmp_path / "mutants.json"
     run = subprocess.run([sys.executable, "-m", "autograder.mutation", "--sample", "6",
@@ -68,6 +69,7 @@ def test_a_survivor_justified_next_to_the_checks_is_listed_not_counted(tmp_path)
     assert "leaves out the factor `2`" not in row["survivors"]
 
 
+@pytest.mark.slow
 def test_equivalent_mutants_of_a_real_exercise_are_detected():
     rows = {r["name"]: r for r in mutation.analyse(str(solution_path("01_vector_attention")))}
     score = rows["Exercise 2 · score"]

@@ -143,6 +143,7 @@ def _cut_09(printed: str) -> None:
 CUT_RUNS = {"08_language_model": _cut_08, "09_modern_decoder": _cut_09}
 
 
+@pytest.mark.slow
 def test_solution_notebook_runs_cleanly_and_earns_every_point(assignment, monkeypatch):
     for name, value in tool_env().items():
         monkeypatch.setenv(name, value)
@@ -184,6 +185,7 @@ def test_solution_notebook_runs_cleanly_and_earns_every_point(assignment, monkey
             f"{pattern}: {found and found.group(0)}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", [release_path(a) for a in ASSIGNMENTS] + [WELCOME_RELEASE],
                          ids=lambda p: p.stem)
 def test_run_all_on_the_untouched_release_never_stops(path, monkeypatch):
@@ -220,12 +222,14 @@ def test_release_holds_no_solution_and_no_hidden_test(assignment):
         assert "raise NotImplementedError()" in source(cell)
 
 
+@pytest.mark.slow
 def test_release_is_up_to_date():
     assert release.check() == 0, "run `make release` and commit notebooks/"
 
 
 
 
+@pytest.mark.slow
 def test_welcome_notebook_runs_cleanly_in_seconds(monkeypatch):
     for name, value in tool_env().items():
         monkeypatch.setenv(name, value)

@@ -87,6 +87,7 @@ def test_checks_report_the_shortcut_by_name():
     assert checks.results[0][1] == f"{MESSAGE} F.softmax."
 
 
+@pytest.mark.slow
 def test_the_students_own_checks_refuse_shortcuts(tmp_path):
     """In the kernel, as a student runs the notebook: notebook 01's shortcuts fail."""
     path = tmp_path / "01.ipynb"

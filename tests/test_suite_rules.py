@@ -46,6 +46,7 @@ def test_ci_requires_the_sandbox():
     assert f"export {REQUIRE_SANDBOX}=1\nmake test\n" in run
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("required", ["1", ""], ids=["required", "not required"])
 def test_a_machine_without_bubblewrap_skips_or_fails_the_sandboxs_tests(tmp_path, required):
     """The suite run for real, with nothing on PATH but the environment's own tools (no
