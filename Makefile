@@ -21,7 +21,8 @@ export JUPYTER_CONFIG_PATH := $(CURDIR)/autograder
 # Keep the venv's Jupyter settings and kernels apart from anything else on the machine.
 export JUPYTER_PREFER_ENV_PATH := 1
 
-.PHONY: help setup lab test lint release check-release images bench clean progress check browser \
+.PHONY: help setup lab test test-fast lint release check-release images bench clean progress \
+	check browser \
 	sandbox grade bench-grade bench-load student-release mutants export instructor lm-curve hub
 
 # pip install $(1), showing each package as pip gets it; pip's full log goes to
@@ -93,15 +94,26 @@ instructor: $(READY) $(LAB_SETTINGS)
 ## Run every test: package, notebooks, release, real nbgrader end to end, the browser, the
 ## student release installed and used as a student would, lint. One test file to a worker,
 ## a worker to a core (TEST_WORKERS=0 runs them in this process); the slowest tests are listed.
+## CI runs it with COURSE_REQUIRE_SANDBOX=1 (.ci/run): a test that needs the sandbox fails
+## where none starts, rather than being skipped.
 TEST_WORKERS ?= auto
 test: $(DEV_READY) lint browser sandbox $(LAB_SETTINGS)
 	@echo "Running every test: about 20 minutes on 2 cores (2 workers; dots show progress)."
 	python -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder --durations=15
 
+## The loop while you work: lint and every test not marked slow (-m "not slow": nothing that
+## runs nbgrader, a kernel, the sandbox, a browser, a notebook, a training run or a pipeline of
+## processes; tests/conftest.py says how tests are marked), under 2 minutes on 2 cores.
+## `make test` runs the slow ones too.
+test-fast: $(DEV_READY) lint
+	python -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder -m "not slow" \
+		--durations=5
+
 ## System packages from Debian, installed with apt-get when missing and this user may (root,
 ## or sudo without a password); apt's output goes to test-artifacts/apt-<package>.log.
 ## Where one cannot be installed, the tests that need it are skipped and say why: these
-## steps never fail the tests.
+## steps never fail the tests, but for the sandbox where COURSE_REQUIRE_SANDBOX=1 (CI): there
+## `make sandbox` stops when bubblewrap is missing, and the tests that need it fail.
 ##   browser: Chromium, for tests/test_browser.py
 ##   sandbox: bubblewrap, which walls in each student's kernel during `make grade`
 define apt_install
@@ -126,7 +138,10 @@ browser:
 	$(call apt_install,chromium,chromium,the browser test will be skipped)
 
 sandbox:
-	$(call apt_install,bubblewrap,bwrap,`make grade` will stop and say what to do)
+	$(call apt_install,bubblewrap,bwrap,the sandbox's tests will be skipped and make grade will stop and say what to do)
+	@if [ "$$COURSE_REQUIRE_SANDBOX" = 1 ] && ! command -v bwrap > /dev/null; then \
+		echo "COURSE_REQUIRE_SANDBOX=1, and bubblewrap (bwrap) is not installed: the tests of the" \
+			"sandbox cannot run here."; exit 1; fi
 
 ## Check the code's style (ruff).
 lint: $(DEV_READY)

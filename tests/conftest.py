@@ -34,10 +34,61 @@ SLOW_FIRST = ("test_grading_power.py", "test_blind_power.py", "test_hostile.py",
               "test_chaos.py", "test_hub.py")
 
 
+# Fixtures that grade a class, start nbgrader or Jupyter kernels, a browser, a JupyterHub or a
+# training run before their tests (`bubblewrap`'s users grade in the sandbox): every test that
+# uses one, directly or through another fixture, is marked `slow` by the rule below. Tests
+# that are slow on their own carry `@pytest.mark.slow` (or their module's `pytestmark`).
+SLOW_FIXTURES = {
+    "bubblewrap",  # below: the sandbox, so a class graded in it
+    "graded",  # test_autograder: a class graded by plain nbgrader; elsewhere in the sandbox
+    "reports",  # test_grading_power: every sample mistake's feedback, in a process pool
+    "lab",  # test_browser: JupyterLab driven in Chromium
+    "hub",  # test_hub: a JupyterHub and its users' servers
+    "course",  # test_student_release_e2e: the student release installed as a student would
+    "built",  # test_student_release: the student release built
+    "trained",  # test_transformer: a model trained for a few seconds
+}
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if "bubblewrap" in item.fixturenames:
+            item.add_marker(pytest.mark.sandbox)
+        if SLOW_FIXTURES.intersection(item.fixturenames):
+            item.add_marker(pytest.mark.slow)
     rank = {name: i for i, name in enumerate(SLOW_FIRST)}
     # a stable sort: the other files, and the tests within each, keep their order
     items.sort(key=lambda item: rank.get(item.path.name, len(SLOW_FIRST)))
+
+
+# Set by CI (.ci/run): a test that needs the sandbox fails where none starts, instead of
+# being skipped, so that a machine without bubblewrap never passes the security tests.
+REQUIRE_SANDBOX = "COURSE_REQUIRE_SANDBOX"
+
+
+def require_sandbox(problem: str | None, required: bool) -> None:
+    """Skip the test that asked for the sandbox when ``problem`` says why none starts here,
+    or fail it when the sandbox is ``required``."""
+    if problem is None:
+        return
+    if required:
+        pytest.fail(f"{REQUIRE_SANDBOX}=1, and no sandbox starts here: {problem}. The tests "
+                    "that need the sandbox must run where one starts (`make sandbox` installs "
+                    f"bubblewrap, as root); without {REQUIRE_SANDBOX} they are skipped",
+                    pytrace=False)
+    pytest.skip(f"no sandbox here: {problem} (`make sandbox` installs bubblewrap; with "
+                f"{REQUIRE_SANDBOX}=1, as in CI, this fails)")
+
+
+@pytest.fixture(scope="session")
+def bubblewrap() -> None:
+    """For a test, or a fixture, that grades in the sandbox (autograder/kernels/sandbox.py):
+    skipped where none starts, failed there when COURSE_REQUIRE_SANDBOX=1. Its tests are
+    marked `sandbox` and `slow`. Asked as grading asks (``sandbox.problem``: bubblewrap is on
+    PATH and starts a sandbox for this user), afresh rather than from the grader's cache."""
+    from autograder.kernels import sandbox
+
+    require_sandbox(sandbox.problem.__wrapped__(), os.environ.get(REQUIRE_SANDBOX) == "1")
 
 
 def solution_path(assignment: str) -> Path:

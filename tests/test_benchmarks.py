@@ -15,6 +15,7 @@ import loop_vs_matrix  # noqa: E402
 import pytest  # noqa: E402
 
 
+@pytest.mark.slow
 def test_every_attention_case_runs_in_its_own_process_and_prints_json():
     env = dict(os.environ, MALLOC_MMAP_THRESHOLD_="65536")
     command = [sys.executable, str(REPO / "benchmarks" / "attention_kernels.py"), "16", "2"]
@@ -53,6 +54,7 @@ def test_the_synthetic_class_mixes_correct_partial_and_broken_submissions(tmp_pa
             assert json.loads(text)["cells"]
 
 
+@pytest.mark.slow
 def test_the_long_language_model_run_stops_at_its_time_and_goes_on_exactly(tmp_path):
     """make lm-curve at a tiny size: stopped by its time limit, then resumed from its
     checkpoint, it ends where an uninterrupted run ends."""

@@ -1,16 +1,19 @@
 """The blind answer sets graded as `make grade` grades them (autograder/mutation/power.py):
 every one-mistake answer loses points (but the ones known to keep them), every correct
-answer in another style keeps full marks, and the feedback names about as many mistakes as
-when last measured (docs/feedback.md, "Naming, measured on answers written blind"), naming
-none more wrongly.
-Naming has a budget of CPU seconds, so a slower machine may name a few less: the margins
-allow for that, not for a regression."""
+answer in another style keeps full marks, and the feedback names as many mistakes as when
+last measured (docs/feedback.md, "Naming, measured on answers written blind"), no more of
+them wrongly. Naming has a budget of CPU seconds (course_checks/checking.py, VARIANT_SECONDS),
+so a slower machine may name two less, or one wrongly: the margins allow for that, not for a
+regression."""
 
 from __future__ import annotations
 
 import pytest
 
 from autograder.mutation import power
+
+# Each set graded in a pool of processes, its mistakes named: a minute or more a set.
+pytestmark = pytest.mark.slow
 
 # set -> (answers that keep their points, named correctly, named wrongly) when last measured;
 # set C's keeper returns float32 for float64 inputs, which every check compares by value;
@@ -37,6 +40,10 @@ def test_a_blind_set_loses_points_keeps_marks_and_is_named_as_measured(name):
     assert len([v.answer.name for v in verdicts if not v.lost]) <= keepers  # mistakes cost
     assert [v.answer.name for v in kept if v.lost] == []  # no right answer does
     if name in NAMED_ON:
+        # Measured as MEASURED says, to the answer, in each of three runs on a 2-core machine
+        # that other work kept at a load of 5 to 8 (D 67 and 5, E 162 and 3, F 69 and 2), and
+        # this test passed at a load of 10 to 14: two names fewer (1 to 3% of a set) or one
+        # wrong name more is a slower machine's margin.
         figures = power.figures(verdicts, kept)
-        assert sum(v.correct for v in verdicts) >= named - 5, figures
-        assert sum(v.wrong for v in verdicts) <= wrong + 2, figures
+        assert sum(v.correct for v in verdicts) >= named - 2, figures
+        assert sum(v.wrong for v in verdicts) <= wrong + 1, figures

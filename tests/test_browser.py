@@ -244,6 +244,7 @@ def test_student_answers_runs_all_and_validates(lab):
     print(f"browser session: {time.perf_counter() - start:.1f} s")
 
 
+@pytest.mark.slow
 def test_make_lab_opens_the_welcome_notebook_with_nothing_over_it(tmp_path):
     """`make lab` as a student runs it: the welcome notebook is open on arrival, no pop-up
     about Jupyter news covers it (the course's JupyterLab settings), and nbgrader shows the

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 
+import pytest
 import torch
 
 from transformer_course.budget import Budget
@@ -53,6 +54,7 @@ def tiny_model(seed=0):
                        n_encoder_layers=1, n_decoder_layers=1, max_len=8)
 
 
+@pytest.mark.slow
 def test_train_stops_at_its_time_budget_and_keeps_the_steps_it_ran():
     budget = Budget(steps=100_000, seconds=0.5, progress=False)
     history = train(tiny_model(), TASK, budget, batch_size=8, device="cpu")

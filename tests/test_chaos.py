@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 
 import honest
-import pytest
 from conftest import REPO
 from load import busy, load_average
 
@@ -20,7 +19,6 @@ from autograder.grading import grade as pipeline
 from autograder.grading import records
 from autograder.grading.executors import LocalPool
 from autograder.grading.limits import Limits
-from autograder.kernels import sandbox
 
 A = honest.A
 LIMITS = Limits(cell_timeout=4, notebook_timeout=60, memory_bytes=3 << 30, cell_wall=20)
@@ -57,9 +55,7 @@ def grade(grading) -> dict[str, dict]:
             for p in grading.glob(f"autograded/*/{A}/{records.RESULT}")}
 
 
-def test_a_busy_machine_gives_the_grades_of_a_quiet_one(tmp_path):
-    if not sandbox.available():
-        pytest.skip("bubblewrap (bwrap) is not installed: `make test` installs it with apt")
+def test_a_busy_machine_gives_the_grades_of_a_quiet_one(tmp_path, bubblewrap):
     quiet = grade(tmp_path / "quiet")
     with busy(4, seconds=600):
         loaded = grade(tmp_path / "loaded")
@@ -90,9 +86,7 @@ class FailsFirst:
         return self.pool.alone(function, jobs, *limits)
 
 
-def test_a_notebook_the_grader_failed_on_is_graded_again_alone(tmp_path):
-    if not sandbox.available():
-        pytest.skip("bubblewrap (bwrap) is not installed")
+def test_a_notebook_the_grader_failed_on_is_graded_again_alone(tmp_path, bubblewrap):
     grading = tmp_path / "grading"
     write(grading, "copies_a_check_cell", honest.notebook("copies_a_check_cell"))
     pipeline.grade_class(pipeline.Course(REPO, grading), FailsFirst(), [A], LIMITS,

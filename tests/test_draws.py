@@ -24,6 +24,7 @@ def graded(monkeypatch, notebook: str, secret: str, answers: dict[str, str]) -> 
 # In float32, two scores in the thousands that lie within ~0.1 of each other round
 # differently in two correct orders of summation: the reference failed "every score below
 # −1000" on the first draw and "scores in the thousands" on the second.
+@pytest.mark.slow
 @pytest.mark.parametrize("secret", [
     "eaf5c033a5cd95e71cf3d1797e0750ea92484194aef4259cbb2b92c3c87868fa",
     "3f98e0eec2f7c23feee133ea6e883110ed9140c051080deb6710b0e79f5904a6"])
@@ -50,6 +51,7 @@ DRAWN = [  # (set, notebook, answer, two secrets on which its score once differe
     ("set_c", "10_attention_at_scale", "#41 (scale)", ("mutation-analysis", "8a21f4e6c3b0"))]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("source, notebook, name, secrets", DRAWN, ids=[d[2] for d in DRAWN])
 def test_a_wrong_answer_scores_the_same_on_every_draw(source, notebook, name, secrets):
     answers = power.sample_answers() if source == "sample" else \

@@ -22,8 +22,6 @@ from pathlib import Path
 import pytest
 from conftest import REPO, load, solution_sources, student_submission, tool_env
 
-from autograder.kernels import sandbox
-
 A = "01_vector_attention"
 COURSE_ID = "transformer-course"
 
@@ -47,9 +45,7 @@ def fresh_clone(course, assignments):
     return course
 
 
-def test_release_fetch_submit_collect_grade_and_feedback(tmp_path):
-    if not sandbox.available():
-        pytest.skip("bubblewrap (bwrap) is not installed: `make test` installs it with apt")
+def test_release_fetch_submit_collect_grade_and_feedback(tmp_path, bubblewrap):
     course = fresh_clone(tmp_path / "course", [A])
     exchange = tmp_path / "exchange"
     exchange.mkdir()
@@ -95,6 +91,7 @@ def test_release_fetch_submit_collect_grade_and_feedback(tmp_path):
     assert "BEGIN HIDDEN TESTS" not in text
 
 
+@pytest.mark.slow
 def test_collect_takes_only_hand_ins_of_their_own_and_follows_no_link(tmp_path):
     """What a student who may write into the exchange could hand in, and what the course's
     collect (autograder/grading/exchange.py) makes of it: a hand-in whose notebook is a link

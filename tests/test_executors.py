@@ -8,6 +8,8 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from autograder.grading.executors import LocalPool
 
 
@@ -33,6 +35,7 @@ def alive(pid: int) -> bool:
     return not open(f"/proc/{pid}/stat").read().split(") ")[1].startswith("Z")
 
 
+@pytest.mark.slow
 def test_a_job_over_its_limit_is_stopped_with_what_it_started_and_the_rest_are_done(tmp_path):
     pid_file = tmp_path / "child"
     jobs = ["a", f"hang:{pid_file}", "b", "die", "c", "d"]
@@ -50,6 +53,7 @@ def test_a_job_over_its_limit_is_stopped_with_what_it_started_and_the_rest_are_d
     assert not alive(int(pid_file.read_text())), "the hung job's child outlived it"
 
 
+@pytest.mark.slow
 def test_one_at_a_time_keeps_the_limit():
     started = time.monotonic()
     results = list(LocalPool(2).alone(work, ["hang:/dev/null", "a"], limit=lambda job: 4.0,
@@ -58,6 +62,7 @@ def test_one_at_a_time_keeps_the_limit():
     assert time.monotonic() - started < 40
 
 
+@pytest.mark.slow
 def test_no_temporary_file_outlives_the_run(tmp_path, monkeypatch):
     """A grading server runs class after class: whatever a worker leaves in the temporary
     folder goes with it, whether it ended by itself or was stopped."""

@@ -6,8 +6,11 @@ from __future__ import annotations
 import csv
 import subprocess
 
+import pytest
 from conftest import REPO, tool_env
 from nbgrader.api import Gradebook
+
+pytestmark = pytest.mark.slow  # runs nbgrader
 
 
 def test_an_assignment_nobody_handed_in_is_marked_not_submitted(tmp_path):

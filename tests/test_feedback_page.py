@@ -32,7 +32,7 @@ ARTIFACTS = REPO / "test-artifacts"
 
 
 @pytest.fixture(scope="module")
-def feedback(tmp_path_factory):
+def feedback(tmp_path_factory, bubblewrap):
     """The feedback page of one wrong submission, as `make grade` writes it."""
     grading = tmp_path_factory.mktemp("feedback") / "grading"
     answers, _ = WRONG[A][STUDENT]
@@ -172,6 +172,7 @@ NO_TCP_WARNING = textwrap.dedent("""
 """)
 
 
+@pytest.mark.slow
 def test_plain_nbgrader_kernels_start_without_the_tcp_warning():
     """nbgrader's Execute starts python3 kernels over TCP: the course's configuration has the
     kernel manager give them CurveZMQ keys, so ipykernel has nothing to warn about."""

@@ -37,7 +37,6 @@ from autograder.grading import grade as pipeline
 from autograder.grading import records
 from autograder.grading.executors import DaskCluster, LocalPool
 from autograder.grading.limits import Limits
-from autograder.kernels import sandbox
 
 A = "01_vector_attention"
 POINTS = {"ex1_tests": 1, "ex2_tests": 1, "ex3_tests": 2, "ex4_tests": 2, "ex5_tests": 1,
@@ -174,9 +173,7 @@ EXPECTED = {name: total for name, (_, total) in CLASS.items()} | {
 
 
 @pytest.fixture(scope="module")
-def graded(tmp_path_factory):
-    if not sandbox.available():
-        pytest.skip("bubblewrap (bwrap) is not installed: `make test` installs it with apt")
+def graded(tmp_path_factory, bubblewrap):
     grading = tmp_path_factory.mktemp("class") / "grading"
     write_class(grading / "submitted")
     course = pipeline.Course(REPO, grading)
@@ -268,10 +265,8 @@ def test_the_sandbox_hides_the_course_and_blocks_writes(graded):
     assert_sandboxed(graded["course"].autograded)
 
 
-def test_kernels_started_afresh_are_sandboxed_too(tmp_path):
+def test_kernels_started_afresh_are_sandboxed_too(tmp_path, bubblewrap):
     """`--no-fork`: each kernel starts through the sandbox launcher instead of the zygote."""
-    if not sandbox.available():
-        pytest.skip("bubblewrap (bwrap) is not installed")
     grading = tmp_path / "grading"
     submit(grading / "submitted", "reads_hidden_tests", notebook_for("reads_hidden_tests"))
     pipeline.grade_class(pipeline.Course(REPO, grading), LocalPool(1), [A], LIMITS,
@@ -345,9 +340,7 @@ def test_grades_equal_plain_sequential_nbgrader(graded, tmp_path):
             assert ours == plain, student
 
 
-def test_an_interrupted_run_resumes_without_redoing_anyone(tmp_path):
-    if not sandbox.available():
-        pytest.skip("bubblewrap (bwrap) is not installed")
+def test_an_interrupted_run_resumes_without_redoing_anyone(tmp_path, bubblewrap):
     grading = tmp_path / "grading"
     for i in range(4):
         submit(grading / "submitted", f"s{i}", notebook_for("solution" if i % 2 else "blank"))
@@ -381,9 +374,7 @@ def test_an_interrupted_run_resumes_without_redoing_anyone(tmp_path):
     assert scores == {"s0": 0, "s1": FULL, "s2": 0, "s3": FULL}
 
 
-def test_a_dask_cluster_grades_like_the_local_pool(tmp_path):
-    if not sandbox.available():
-        pytest.skip("bubblewrap (bwrap) is not installed")
+def test_a_dask_cluster_grades_like_the_local_pool(tmp_path, bubblewrap):
     from distributed import LocalCluster
 
     grading = tmp_path / "grading"
@@ -425,9 +416,7 @@ print(json.dumps([kernel, *printed]))
 """
 
 
-def test_forked_kernels_start_with_torch_imported_and_share_nothing():
-    if not sandbox.available():
-        pytest.skip("bubblewrap (bwrap) is not installed")
+def test_forked_kernels_start_with_torch_imported_and_share_nothing(bubblewrap):
     output = subprocess.run([sys.executable, "-c", FORK_PROBE, str(REPO)], cwd=REPO,
                             capture_output=True, text=True, timeout=300)
     assert output.returncode == 0, output.stderr[-3000:]
@@ -465,9 +454,7 @@ def test_the_gradebook_holds_the_class_as_nbgrader_would(graded):
         assert len(gradebook.find_assignment(A).submissions) == len(EXPECTED)
 
 
-def test_a_notebook_over_its_time_budget_stops_there(tmp_path):
-    if not sandbox.available():
-        pytest.skip("bubblewrap (bwrap) is not installed")
+def test_a_notebook_over_its_time_budget_stops_there(tmp_path, bubblewrap):
     grading = tmp_path / "grading"
     submit(grading / "submitted", "slow", notebook_for("loop"))  # endless loop in exercise 3
     budget = Limits(cell_timeout=30, notebook_timeout=6)  # CPU seconds; the clock's: 24 s
@@ -481,12 +468,10 @@ def test_a_notebook_over_its_time_budget_stops_there(tmp_path):
     assert result["score"] == POINTS["ex1_tests"] + POINTS["ex2_tests"]
 
 
-def test_every_assignments_reference_answers_earn_full_marks_through_the_wall(tmp_path):
+def test_every_assignments_reference_answers_earn_full_marks_through_the_wall(tmp_path, bubblewrap):
     """What `make grade` does to every notebook's reference answers (walled kernel, trusted
     checker, secret seeds, arguments pickled across): full marks, so no check depends on
     anything the wall changes."""
-    if not sandbox.available():
-        pytest.skip("bubblewrap (bwrap) is not installed: `make test` installs it with apt")
     grading = tmp_path / "grading"
     for assignment in ASSIGNMENTS:
         folder = grading / "submitted" / "reference" / assignment
@@ -657,11 +642,9 @@ print(json.dumps({k: result[k] for k in ("status", "reason", "events", "grades")
 """
 
 
-def test_a_kernel_that_will_not_start_again_ends_the_notebook_not_the_grading(tmp_path):
+def test_a_kernel_that_will_not_start_again_ends_the_notebook_not_the_grading(tmp_path, bubblewrap):
     """A notebook whose kernel died and whose fresh kernel would not start (a fork bomb's
     processes may hold every slot of its worker) is graded on what ran."""
-    if not sandbox.available():
-        pytest.skip("bubblewrap (bwrap) is not installed")
     grading = tmp_path / "grading"
     submit(grading / "submitted", "os_exit", notebook_for("os_exit"))
     output = subprocess.run([sys.executable, "-c", NO_FRESH_KERNEL, str(REPO), str(grading), A],

@@ -23,6 +23,7 @@ from submissions import ONE_MISTAKE, WRONG
 from autograder.mutation import analysis as mutation
 
 
+@pytest.mark.slow
 def test_a_sample_of_every_exercises_mutants_is_killed(tmp_path):
     out = tmp_path / "mutants.json"
     run = subprocess.run([sys.executable, "-m", "autograder.mutation", "--sample", "6",
@@ -68,6 +69,7 @@ def test_a_survivor_justified_next_to_the_checks_is_listed_not_counted(tmp_path)
     assert "leaves out the factor `2`" not in row["survivors"]
 
 
+@pytest.mark.slow
 def test_equivalent_mutants_of_a_real_exercise_are_detected():
     rows = {r["name"]: r for r in mutation.analyse(str(solution_path("01_vector_attention")))}
     score = rows["Exercise 2 · score"]
@@ -125,7 +127,7 @@ def _points(assignment: str, cell: str) -> float:
                 if c["metadata"].get("nbgrader", {}).get("grade_id") == cell)
 
 
-def test_dropout_left_on_is_named_through_the_sandboxed_kernel(tmp_path):
+def test_dropout_left_on_is_named_through_the_sandboxed_kernel(tmp_path, bubblewrap):
     """The randomness of an answer is seen where it runs: `make grade`'s checker calls the
     student's module in the kernel under fixed seeds, which each call takes with it."""
     from conftest import load, release_path, solution_sources, student_submission
@@ -134,11 +136,8 @@ def test_dropout_left_on_is_named_through_the_sandboxed_kernel(tmp_path):
     from autograder.grading import records
     from autograder.grading.executors import LocalPool
     from autograder.grading.limits import Limits
-    from autograder.kernels import sandbox
     from course_checks.checking import RANDOM
 
-    if not sandbox.available():
-        pytest.skip("bubblewrap (bwrap) is not installed: `make test` installs it with apt")
     assignment = "03_multihead_attention"
     answers, [(cell, _)] = ONE_MISTAKE[assignment]["dropout_in_eval_mode"]
     submitted = tmp_path / "grading" / "submitted" / "dropout" / assignment

@@ -21,7 +21,6 @@ from autograder.grading import grade as pipeline
 from autograder.grading import records
 from autograder.grading.executors import LocalPool
 from autograder.grading.limits import Limits
-from autograder.kernels import sandbox
 
 A = honest.A
 LIMITS = Limits(cell_timeout=20, notebook_timeout=120, memory_bytes=3 << 30)
@@ -29,9 +28,7 @@ TRACEBACK = re.compile(r"Traceback \(most recent call last\)|File \".*\", line \
 
 
 @pytest.fixture(scope="module")
-def graded(tmp_path_factory):
-    if not sandbox.available():
-        pytest.skip("bubblewrap (bwrap) is not installed: `make test` installs it with apt")
+def graded(tmp_path_factory, bubblewrap):
     grading = tmp_path_factory.mktemp("honest") / "grading"
     notebooks = {s: honest.notebook(s) for s in honest.STUDENTS} | honest.twins()
     for student, notebook in notebooks.items():

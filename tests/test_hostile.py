@@ -26,7 +26,6 @@ from autograder.grading import grade as pipeline
 from autograder.grading import records
 from autograder.grading.executors import DaskCluster, LocalPool
 from autograder.grading.limits import Limits
-from autograder.kernels import sandbox
 
 A = "01_vector_attention"
 FULL = 10
@@ -79,9 +78,7 @@ def git_status() -> str:
 
 
 @pytest.fixture(scope="module")
-def graded(tmp_path_factory):
-    if not sandbox.available():
-        pytest.skip("bubblewrap (bwrap) is not installed: `make test` installs it with apt")
+def graded(tmp_path_factory, bubblewrap):
     grading = tmp_path_factory.mktemp("hostile") / "grading"
     for name in HOSTILE:
         write(grading / "submitted", ORDER[name], notebook(name))
@@ -147,10 +144,8 @@ def test_the_report_names_what_happened(graded, name, kind, text):
             result["events"]
 
 
-def test_a_hostile_student_cannot_reach_the_dask_worker(tmp_path):
+def test_a_hostile_student_cannot_reach_the_dask_worker(tmp_path, bubblewrap):
     """On a Dask cluster the scheduler listens on loopback: a kernel has no network at all."""
-    if not sandbox.available():
-        pytest.skip("bubblewrap (bwrap) is not installed")
     from distributed import LocalCluster
 
     grading = tmp_path / "grading"
@@ -195,9 +190,7 @@ def elsewhere(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def graded_round_2(tmp_path_factory, elsewhere):
-    if not sandbox.available():
-        pytest.skip("bubblewrap (bwrap) is not installed: `make test` installs it with apt")
+def graded_round_2(tmp_path_factory, elsewhere, bubblewrap):
     grading = tmp_path_factory.mktemp("hostile2") / "grading"
     release = load(release_path(A))
     for name in ROUND_2:

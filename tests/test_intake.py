@@ -75,7 +75,8 @@ def test_two_folders_never_become_one_student(tmp_path):
 
 
 def test_refused_files_score_0_with_their_sentence_and_names_are_safe_everywhere(class_folder,
-                                                                                  tmp_path):
+                                                                                  tmp_path,
+                                                                                  bubblewrap):
     course = pipeline.Course(REPO, tmp_path / "grading")
     notes, refused = pipeline.import_folder(course, class_folder)
     summary = pipeline.grade_class(course, LocalPool(1), [A], progress=False, refused=refused)

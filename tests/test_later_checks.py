@@ -16,6 +16,9 @@ from conftest import solution_path
 
 from autograder.mutation import analysis as mutation
 
+# Each answer graded with a whole notebook's trusted checks: seconds each.
+pytestmark = pytest.mark.slow
+
 VIEW_BITS = """def bits_per_character(logits, targets):
     B, T, V = logits.shape
     loss = F.cross_entropy(logits.view(B * T, V), targets.view(B * T))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import re
 import time
+import warnings
 
 import nbformat
 import pytest
@@ -105,20 +106,25 @@ def _number(pattern: str, text: str) -> float:
 
 
 def _cut_08(printed: str) -> None:
-    """08's sentences after a cut run say what its own numbers say."""
+    """08's sentences after a cut run say what its own numbers say. (Two numbers equal as
+    printed, as a run cut very short may leave them, may be said either way round.)"""
     cut = _number(r"non-overlapping windows: ([\d.]+)", printed)
-    sliding = _number(r"sliding windows \(stride 32\): ([\d.]+)", printed)
+    sliding = _number(r"sliding windows \(stride 32\): ([\d.]+)", printed)  # the held-out
     verb, amount = re.search(r"the non-overlapping cut (costs|saves) the model ([\d.]+) bits",
                              printed).groups()
-    assert verb == ("costs" if cut > sliding else "saves")
+    assert cut == sliding or verb == ("costs" if cut > sliding else "saves")
     assert abs(float(amount) - abs(cut - sliding)) <= 0.0015
+    bigram, gap, side = re.search(r"the bigram \(([\d.]+)\): ([\d.]+) bits per character "
+                                  r"(below|above) the bigram", printed).groups()
+    assert float(bigram) == sliding or side == ("below" if sliding < float(bigram) else "above")
+    assert abs(float(gap) - abs(float(bigram) - sliding)) <= 0.006  # printed to 0.01
     yours = _number(r"your run above: .*?, ([\d.]+) bits", printed)
     star = re.search(r"the long curve at your run's compute: ([\d.]+) bits; your run, the star, "
                      r"sits ([\d.]+) bits (below|above) it( \(its budget stopped it)?", printed)
     assert star or "outside the long curve's range" in printed
     if star:
         there = float(star[1])
-        assert star[3] == ("below" if yours < there else "above")
+        assert yours == there or star[3] == ("below" if yours < there else "above")
         assert abs(float(star[2]) - abs(yours - there)) <= 0.0015
         assert bool(star[4]) == (star[3] == "above")  # the cut is named only where it explains
 
@@ -210,6 +216,7 @@ def _printed(notebook) -> str:
         output.get("text", "") for cell in notebook.cells for output in cell.get("outputs", []))
 
 
+@pytest.mark.slow
 def test_solution_notebook_runs_cleanly_and_earns_every_point(assignment, monkeypatch):
     cut_only = assignment in CUT_ONLY
     printed = _printed(_execute(assignment, monkeypatch, 0.1 if cut_only else None))
@@ -219,19 +226,28 @@ def test_solution_notebook_runs_cleanly_and_earns_every_point(assignment, monkey
     assert cut or not cut_only, "a tenth of the budget did not cut the run"
     if cut and assignment in CUT_RUNS:
         CUT_RUNS[assignment](printed)
+    unchecked = []
     for pattern, minimum, *maximum in PROMISES.get(assignment, []):
         found = re.search(pattern, printed)
         if cut and pattern in TRAINED:
+            unchecked.append(pattern)
             continue
         assert found and minimum <= float(found.group(1)) <= (maximum or [math.inf])[0], \
             f"{pattern}: {found and found.group(0)}"
+    # A notebook run cut on purpose (CUT_RUNS) has its sentences read against its numbers
+    # above instead; one cut by a slow machine says which promises went unread.
+    if unchecked and assignment not in CUT_RUNS:
+        warnings.warn(f"{assignment}: a training run stopped at its time budget, so what it "
+                      f"promises was not checked: {unchecked}", stacklevel=1)
 
 
+@pytest.mark.slow
 def test_07_cut_to_a_tenth_says_what_its_own_runs_did(monkeypatch):
     printed = _printed(_execute("07_warmup_scheduler", monkeypatch, 0.1))
     _cut_07(printed)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", [release_path(a) for a in ASSIGNMENTS] + [WELCOME_RELEASE],
                          ids=lambda p: p.stem)
 def test_run_all_on_the_untouched_release_never_stops(path, monkeypatch):
@@ -268,12 +284,14 @@ def test_release_holds_no_solution_and_no_hidden_test(assignment):
         assert "raise NotImplementedError()" in source(cell)
 
 
+@pytest.mark.slow
 def test_release_is_up_to_date():
     assert release.check() == 0, "run `make release` and commit notebooks/"
 
 
 
 
+@pytest.mark.slow
 def test_welcome_notebook_runs_cleanly_in_seconds(monkeypatch):
     for name, value in tool_env().items():
         monkeypatch.setenv(name, value)

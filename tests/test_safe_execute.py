@@ -5,6 +5,8 @@ from __future__ import annotations
 import time
 from types import SimpleNamespace
 
+import pytest
+
 from autograder.grading.execute import SafeExecute
 
 
@@ -52,6 +54,7 @@ def test_a_kernel_that_never_answers_is_given_up_when_patience_runs_out(monkeypa
     assert not responsive(kernel) and kernel.asked == 4 and now[0] == 20.0
 
 
+@pytest.mark.slow
 def test_the_cpu_meter_counts_every_process_of_the_tree_and_tells_sleep_from_work():
     """Limits count CPU time (autograder/kernels/cpu.py): a cell's children count too, and a
     cell that sleeps is not taken for one a busy machine slowed down."""

@@ -82,6 +82,7 @@ def _self_check_output(result: selfcheck.NotebookResult) -> str:
     return "".join(o.get("text", "") for o in cell.outputs)
 
 
+@pytest.mark.slow
 def test_a_solution_notebook_passes_every_exercise():
     result = selfcheck.check_notebook(solution_path(NB))
     print(f"{NB} (solution) checked in {result.seconds:.1f} s")
@@ -92,6 +93,7 @@ def test_a_solution_notebook_passes_every_exercise():
     assert "6 passed, 0 failed, 0 not attempted" in _self_check_output(result)
 
 
+@pytest.mark.slow
 def test_a_blank_release_is_all_not_attempted():
     result = selfcheck.check_notebook(release_path(NB))
     assert not result.ok
@@ -99,6 +101,7 @@ def test_a_blank_release_is_all_not_attempted():
     assert "0 passed, 0 failed, 6 not attempted" in _self_check_output(result)
 
 
+@pytest.mark.slow
 def test_a_wrong_submission_is_failed_with_its_diagnosis(tmp_path, capsys):
     answers = solution_sources(NB)
     wrong_answers, _ = WRONG[NB]["no_scaling"]
@@ -115,6 +118,7 @@ def test_a_wrong_submission_is_failed_with_its_diagnosis(tmp_path, capsys):
     assert json.loads(path.read_text())["cells"][2]["outputs"] == [], "the file is not modified"
 
 
+@pytest.mark.slow
 def test_a_check_cell_that_crashes_is_reported_as_an_error(tmp_path):
     notebook = load(release_path(NB))
     test_cell = next(c for c in notebook["cells"] if c["metadata"].get("nbgrader", {}).get("grade"))
@@ -134,6 +138,7 @@ def test_unreadable_notebooks_are_reported_not_fatal(tmp_path):
     assert result.problem.startswith("cannot read") and not result.ok
 
 
+@pytest.mark.slow
 def test_progress_over_a_folder_prints_a_table_and_saves_a_chart(tmp_path, capsys):
     for folder, source in [(NB, release_path(NB)), ("02_copy", solution_path(NB))]:
         (tmp_path / folder).mkdir()

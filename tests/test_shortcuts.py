@@ -23,7 +23,6 @@ from autograder.grading import grade as pipeline
 from autograder.grading import records
 from autograder.grading.executors import LocalPool
 from autograder.grading.limits import Limits
-from autograder.kernels import sandbox
 from autograder.releases.sync_notebooks import REFUSES_PREFIX, _refused
 from course_checks import selfcheck, shortcuts
 from course_checks.checking import Checks
@@ -88,6 +87,7 @@ def test_checks_report_the_shortcut_by_name():
     assert checks.results[0][1] == f"{MESSAGE} F.softmax."
 
 
+@pytest.mark.slow
 def test_the_students_own_checks_refuse_shortcuts(tmp_path):
     """In the kernel, as a student runs the notebook: notebook 01's shortcuts fail."""
     path = tmp_path / "01.ipynb"
@@ -103,9 +103,7 @@ def test_the_students_own_checks_refuse_shortcuts(tmp_path):
 
 
 @pytest.fixture(scope="module")
-def graded(tmp_path_factory):
-    if not sandbox.available():
-        pytest.skip("bubblewrap (bwrap) is not installed: `make test` installs it with apt")
+def graded(tmp_path_factory, bubblewrap):
     grading = tmp_path_factory.mktemp("shortcuts") / "grading"
     for assignment in ASSIGNMENTS:
         path = grading / "submitted" / "shortcuts" / assignment / f"{assignment}.ipynb"

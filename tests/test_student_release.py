@@ -41,6 +41,7 @@ def built(tmp_path_factory):
     return out, student_release.build(ADDRESS, out)
 
 
+@pytest.mark.slow
 def test_the_placeholder_address_is_refused(tmp_path):
     run = subprocess.run([sys.executable, "-m", "autograder.releases.student_release", "--out",
                           str(tmp_path / "out")], cwd=REPO, capture_output=True, text=True)
@@ -120,6 +121,7 @@ def test_the_packages_data_files_ship_and_pip_installs_them(built):
         assert (out / "transformer_course" / name).read_bytes() == (package / name).read_bytes()
 
 
+@pytest.mark.slow
 def test_notebooks_someone_answered_in_are_named_and_never_shipped(tmp_path, capsys):
     committed = tmp_path / "notebooks"
     shutil.copytree(REPO / "notebooks", committed)

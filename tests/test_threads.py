@@ -91,6 +91,7 @@ def run(code: str, **env: str) -> str:
                           check=True).stdout.strip()
 
 
+@pytest.mark.slow
 def test_importing_the_package_applies_it_and_keeps_openmp_from_spinning():
     # PyTorch alone would start one thread per CPU; the limit says one.
     code = ("import os, transformer_course, torch; "
@@ -99,6 +100,7 @@ def test_importing_the_package_applies_it_and_keeps_openmp_from_spinning():
     assert run(code, CPU_LIMIT="1", OMP_WAIT_POLICY="ACTIVE") == "1 ACTIVE"
 
 
+@pytest.mark.slow
 def test_a_count_the_student_chose_is_never_overridden():
     before = ("import torch; torch.set_num_threads(1); import transformer_course; "
               "print(torch.get_num_threads())")

@@ -49,10 +49,39 @@ REFUSED = {  # every way of reaching a refused function that the issue and revie
 }
 
 
+# What each of REFUSED is refused as: the function reached, and where (cell and line) the
+# answer reaches it; an import is named as one, without a line (autograder/trusted/uses.py).
+REFUSED_AS = {
+    "a direct call": ("torch.softmax", "cell 0, line 2"),
+    "an alias of the module": ("torch.nn.functional.softmax", "cell 0, line 2"),
+    "a method": ("torch.Tensor.softmax", "cell 0, line 2"),
+    "a default argument": ("torch.softmax", "cell 0, line 1"),
+    "a private name": ("PyTorch's private torch._softmax", "cell 0, line 2"),
+    "functools.partial": ("torch.nn.functional.softmax", "cell 0, line 2"),
+    "a closure": ("torch.softmax", "cell 0, line 2"),
+    "an alias in another cell": ("torch.special.softmax", "cell 1, line 2"),
+    "from-import as": ("torch.softmax", "cell 0, line 3"),
+    "a star import": ("torch.nn.functional.softmax", "cell 0, an import"),
+    "getattr with a constant": ("torch.softmax", "cell 0, line 2"),
+    "the package's answer": ("transformer_course.attention.softmax", "cell 0, line 3"),
+    "the in-kernel refusal switched off": ("torch.softmax", "cell 0, line 3"),
+    "inside a %%time cell": ("torch.softmax", "cell 0, line 3"),
+    "log-softmax, exponentiated": ("torch.log_softmax", "cell 0, line 2"),
+    "a module doing it": ("torch.nn.Softmax", "cell 0, line 2"),
+    "the operator registry": ("torch.ops.aten.softmax, the same operation as "
+                              "torch.special.softmax", "cell 0, line 2"),
+    "an overload of it": ("torch.ops.aten.softmax.int, the same operation as "
+                          "torch.special.softmax", "cell 0, line 2"),
+    "the sparse version": ("torch.sparse.softmax, the same operation as torch.special.softmax",
+                           "cell 0, line 2"),
+}
+
+
 @pytest.mark.parametrize("how", REFUSED)
 def test_a_refused_function_is_found_however_it_is_reached(how):
+    """Refused once, naming the function the answer reaches and the line it reaches it on."""
     refused, _ = findings(*REFUSED[how])
-    assert [f for f in refused if f.kind == "refused"], how
+    assert [(f.what, f.where) for f in refused if f.kind == "refused"] == [REFUSED_AS[how]]
 
 
 def test_a_subclass_of_a_refused_class_is_refused():
@@ -159,14 +188,17 @@ def test_names_aliased_in_too_many_ways_to_follow_are_refused_in_bounded_time():
     assert time.perf_counter() - started < 20
 
 
-@pytest.mark.parametrize("call", ["torch.native_layer_norm(x, (4,), None, None, 1e-5)[0]",
-                                  "torch.ops.aten.native_layer_norm(x, [4], None, None, 1e-5)[0]",
-                                  "torch._C._nn.layer_norm(x, [4])"])
-def test_another_spelling_of_a_refused_operation_is_refused(call):
+@pytest.mark.parametrize("call, what", [
+    ("torch.native_layer_norm(x, (4,), None, None, 1e-5)[0]",
+     "torch.native_layer_norm, the same operation as torch.layer_norm"),
+    ("torch.ops.aten.native_layer_norm(x, [4], None, None, 1e-5)[0]",
+     "torch.ops.aten.native_layer_norm, the same operation as torch.layer_norm"),
+    ("torch._C._nn.layer_norm(x, [4])", "PyTorch's private torch._C._nn.layer_norm")])
+def test_another_spelling_of_a_refused_operation_is_refused(call, what):
     """``torch.native_layer_norm`` answered 05's layer norm, neither refused nor flagged."""
     refused, _ = findings(f"def layer_norm(x):\n    return {call}\n",
                           refuses=shortcuts.LAYER_NORM, entries=("layer_norm",))
-    assert [f.kind for f in refused] == ["refused"], refused
+    assert [(f.kind, f.what, f.where) for f in refused] == [("refused", what, "cell 0, line 2")]
 
 
 # --- trusted grading, round 3: names read as Python reads them, and what cannot be proved ---
@@ -227,11 +259,26 @@ ROUND_3 = {  # what reached a refused function past the reader, by the attacker'
 }
 
 
+# What each of ROUND_3 is flagged as, anywhere in the answer: (construct, where), in order.
+ROUND_3_FLAGGED = {
+    "the base class": [("__base__", "cell 0, line 2")],
+    "a module the notebook wrote": [("an import of helper", "cell 0, line 2")],
+    "pydoc.locate": [("an import of pydoc", "cell 0, line 1")],
+    "reduce over getattr": [("getattr as a value", "cell 0, line 2")],
+    "getattr renamed": [("getattr as a value", "cell 0, line 1"),
+                        ("look() with a computed name", "cell 0, line 3")],
+    "__import__ renamed": [("__import__()", "cell 0, line 1"), ("__import__()", "cell 0, line 3")],
+    "timeit's globals": [("an import of timeit", "cell 0, line 1")],
+    "an interpreter": [("an import of code", "cell 0, line 1")],
+    "eval rebound": [("eval()", "cell 0, line 1"), ("eval()", "cell 0, line 3")],
+}
+
+
 @pytest.mark.parametrize("how", ROUND_3)
 def test_what_the_reader_cannot_prove_is_flagged_with_its_line(how):
-    refused, flagged = findings(ROUND_3[how])
-    assert refused or flagged, how
-    assert all(", line " in f.where or ", an import" in f.where for f in flagged), flagged
+    _, flagged = findings(ROUND_3[how])
+    assert [(f.kind, f.what, f.where) for f in flagged] == [
+        ("opaque", what, where) for what, where in ROUND_3_FLAGGED[how]]
 
 
 def test_a_course_cell_that_keeps_the_courses_function_counts_as_that_function():
@@ -274,10 +321,22 @@ STORED = {  # a refused function put into an object the answer reads (found by a
 }
 
 
+# Where each of STORED puts the refused function in: what it is refused as, and that line.
+STORED_AS = {
+    "appended after the def": ("torch.softmax", "cell 0, line 4"),
+    "sent into a generator": ("torch.softmax", "cell 0, line 8"),
+    "carried by an exception": ("torch.softmax", "cell 0, line 2"),
+    "a class's attribute": ("torch.softmax", "cell 0, line 3"),
+    "setattr on a namespace": ("torch.softmax", "cell 0, line 3"),
+    "a match capture": ("torch.softmax", "cell 0, line 1"),
+    "a dictionary's item": ("torch.nn.functional.softmax", "cell 0, line 2"),
+}
+
+
 @pytest.mark.parametrize("how", STORED)
 def test_a_value_put_into_an_object_counts_for_the_name_that_holds_it(how):
     refused, _ = findings(STORED[how])
-    assert [f.kind for f in refused if f.kind == "refused"][:1] == ["refused"], refused
+    assert [(f.what, f.where) for f in refused if f.kind == "refused"] == [STORED_AS[how]]
 
 
 def test_a_module_is_not_what_is_passed_to_its_functions():

@@ -9,6 +9,7 @@ import json
 import re
 
 import nbformat
+import pytest
 from conftest import REPO, load, release_path, solution_sources, student_submission
 
 from course_checks import validate
@@ -23,6 +24,7 @@ def write(tmp_path, notebook: dict):
     return path
 
 
+@pytest.mark.slow
 def test_a_partly_wrong_notebook_gets_the_table_and_each_mistake_named(tmp_path):
     answers = solution_sources(NB)
     answers["ex1_project"] = "def project(W, b, x):\n    return W @ x\n"  # the bias forgotten
@@ -42,6 +44,7 @@ def test_a_partly_wrong_notebook_gets_the_table_and_each_mistake_named(tmp_path)
     assert "&lt;" not in failed["source"] and failed["error"].count("\n") == table.count("\n")
 
 
+@pytest.mark.slow
 def test_the_solution_passes_and_a_cell_that_runs_out_of_time_does_not(tmp_path, monkeypatch):
     solved = student_submission(load(release_path(NB)), solution_sources(NB))
     assert validate.validate(write(tmp_path, solved)) == {}
@@ -68,6 +71,7 @@ def grade_id(cell: dict) -> str | None:
     return cell["metadata"].get("nbgrader", {}).get("grade_id")
 
 
+@pytest.mark.slow
 def test_copied_split_and_retyped_cells_are_warned_about_in_words_and_graded_as_grading_will(
         tmp_path):
     """A student who copied a check cell, split another, and turned an answer cell into text

@@ -25,6 +25,10 @@ MAX_ALIASES = 100  # names followed through plain aliases (``a = b``); no answer
 MAX_STEPS = 1_000_000  # steps of following names, for a whole notebook (honest ones: < 10,000)
 NO_CUT = MAX_ALIASES + 1  # deeper than any name on the way: no cycle was cut
 BUILTINS = frozenset(dir(builtins)) | {"get_ipython", "display"}  # and IPython's kernel's
+# Nodes that ast.parse makes once for every tree (``Load``, ``Add``, ``Not``...): given a
+# parent, one would keep the last notebook read alive, and every deepcopy of an unrelated tree
+# in the same process (the mutants that name mistakes) would copy that notebook too.
+SHARED_NODES = (ast.expr_context, ast.boolop, ast.operator, ast.unaryop, ast.cmpop)
 FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
@@ -335,7 +339,8 @@ class Program:
                 continue
             for node in ast.walk(tree):  # parents, for what a call sits in
                 for child in ast.iter_child_nodes(node):
-                    child.parent = node
+                    if not isinstance(child, SHARED_NODES):
+                        child.parent = node
                 if isinstance(node, ast.Call):
                     node.func.call = node
             _Binder(self, label, student, index).visit(tree)
