@@ -89,6 +89,7 @@ def test_the_comparison_shipped_with_the_package_holds_what_notebook_09_plots():
         assert (mean_curves[name] <= final_08).any(), name
 
 
+@pytest.mark.slow  # trains the six models for a few steps
 def test_the_benchmark_writes_json_that_reads_back_and_a_later_run_goes_on(tmp_path,
                                                                             monkeypatch):
     """`make modern-runs` at a tiny size (a few steps, a fiftieth of the text, windows of 32):
