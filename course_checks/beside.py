@@ -2,16 +2,18 @@
 
 Notebook 10's checks look inside an answer: the FLOPs of its matrix products and the largest
 tensor it makes (``op_counts``), what a ``torch.autograd.Function`` saves for its backward pass
-and the gradients it gives (``gradients``, ``gradcheck_passes``). A probe watches the code it
-runs, so it has to run in the same process as the student's function. When the trusted checker
-grades (``autograder/trusted/checker.py``) it sets ``forward``, and a probe called there is sent
-to the kernel with the student's objects as handles; what comes back is plain data, checked
-like any answer. In a notebook, and in the mutation analysis, a probe runs where it is called.
+and the gradients it gives (``gradients``, ``gradcheck_passes``). In a notebook, and in the
+mutation analysis, a probe runs where it is called. When the trusted checker grades
+(``autograder/trusted/checker.py``) it sets ``forward``, and a probe called there runs where
+grading can trust it:
 
-While grading, the probe travels as the source of the course's module, read by the checker
-and run afresh in the kernel, so a notebook that replaces ``transformer_course.probes`` in its
-own process changes nothing the checks read; the values a probe reports come from running the
-student's code there, and are compared with the checker's own reference values.
+- ``gradients`` and ``gradcheck_passes`` run in the checker, on a Function whose forward and
+  backward are the student's, called in the kernel over the wire (``autograder/trusted/
+  across.py``): every value they compare is one the student's code returned;
+- ``op_counts`` watches the code it measures, so it runs in the kernel: it travels as the
+  source of the course's module, run afresh there, so a notebook that replaces
+  ``transformer_course.probes`` in its own process changes nothing the checks read, and its
+  report comes back as plain data.
 """
 
 from __future__ import annotations
@@ -20,8 +22,8 @@ import importlib
 
 __all__ = ["gradcheck_passes", "gradients", "op_counts"]
 
-# Set by the trusted checker while grading: forward(probe, args, kwargs) runs the probe in
-# the kernel and returns its report.
+# Set by the trusted checker while grading: forward(probe, args, kwargs) runs the probe where
+# grading trusts it (see above) and returns its report.
 forward = None
 
 

@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import base64
 import pickle
+from concurrent.futures import ThreadPoolExecutor
 
 import torch
 
-from autograder.trusted.checker import KernelLink, secret_seeds
+from autograder.trusted.checker import secret_seeds
+from autograder.trusted.link import KernelLink
 
 
 def test_a_secretly_seeded_generator_reaches_the_kernel_as_a_plain_one_in_the_same_state():
     with secret_seeds("a secret"):
         generator = torch.Generator().manual_seed(5)
-        sent = KernelLink(executor=None).out(generator)
+        sent = KernelLink(kernel=None).out(generator)
         expected = torch.randint(100, (8,), generator=generator)
     received = pickle.loads(base64.b64decode(sent["$object"]))  # what the kernel rebuilds
     assert type(received) is torch.Generator
@@ -60,7 +62,7 @@ class InProcessLink(KernelLink):
     ``forge`` may rewrite the agent's reply, as a hostile kernel could."""
 
     def __init__(self, namespace: dict, forge=lambda reply: reply):
-        super().__init__(executor=None)
+        super().__init__(kernel=None)
         self.namespace, self.forge = namespace, forge
 
     def _expression(self, expression: str) -> str:
@@ -69,8 +71,11 @@ class InProcessLink(KernelLink):
 
         from autograder.trusted import agent
 
-        with mock.patch.object(agent, "_namespace", lambda: self.namespace):
-            reply = eval(expression, {"__import__": __import__})  # the AGENT expression
+        def kernel():  # in a thread of its own: PyTorch's grad mode and hooks are per thread
+            with mock.patch.object(agent, "_namespace", lambda: self.namespace):
+                return eval(expression, {"__import__": __import__})  # the AGENT expression
+        with ThreadPoolExecutor(1) as thread:
+            reply = thread.submit(kernel).result()
         return repr(json.dumps(self.forge(json.loads(reply))))
 
 
@@ -91,7 +96,7 @@ def test_a_tensor_the_test_marks_filled_by_the_answer_comes_back_as_data():
     fails the check, and a reply that "fills" what the test did not mark is ignored."""
     import pytest
 
-    from autograder.trusted.checker import ChangedInPlace
+    from autograder.trusted.link import ChangedInPlace
     from course_checks.checking import filled_by_answer
 
     link = InProcessLink({"fill": _fill, "clobber": _clobber})
@@ -137,24 +142,11 @@ def test_a_call_made_under_a_seed_runs_seeded_in_the_kernel_and_leaves_its_state
     assert not torch.equal(unseeded, first)
 
 
-class Square(torch.autograd.Function):
-    """A student's autograd Function: x², with its backward pass."""
-
-    @staticmethod
-    def forward(ctx, x):
-        ctx.save_for_backward(x)
-        return x * x
-
-    @staticmethod
-    def backward(ctx, grad):
-        (x,) = ctx.saved_tensors
-        return 2 * x * grad
-
-
 def test_a_probe_runs_as_the_course_wrote_it_whatever_the_kernel_holds_under_its_name():
     """Found by an attacker who read the grader: the probes travelled pickled by reference,
     and a kernel whose ``transformer_course.probes`` a notebook had replaced answered the
-    checks of notebook 10 with the reference gradients. The probe now travels as source."""
+    checks of notebook 10 with the reference gradients. A probe that must run in the kernel
+    (``op_counts``) now travels as source."""
     import sys
     import types
     from unittest import mock
@@ -162,16 +154,115 @@ def test_a_probe_runs_as_the_course_wrote_it_whatever_the_kernel_holds_under_its
     from transformer_course import probes
 
     forged = types.ModuleType("transformer_course.probes")
-    forged.gradients = lambda *a, **k: {"output": torch.zeros(3), "grads": (), "saved": []}
+    forged.op_counts = lambda *a, **k: {"flops": 0, "largest": 0}
 
     class KernelWithForgedProbes(InProcessLink):
         def _expression(self, expression: str) -> str:
             with mock.patch.dict(sys.modules, {"transformer_course.probes": forged}):
                 return super()._expression(expression)
 
-    link = KernelWithForgedProbes({"Square": Square})
-    x, grad = torch.tensor([1.0, 2.0, 3.0]), torch.ones(3)
-    report = link.apply(probes.gradients, (link.request("lookup", name="Square"), (x,), grad),
-                        {})
-    assert torch.equal(report["output"], x * x) and torch.equal(report["grads"][0], 2 * x)
-    assert report["saved"] == [3]
+    link = KernelWithForgedProbes({"square": lambda x: x @ x})
+    x = torch.ones(3, 3)
+    report = link.apply(probes.op_counts, (link.request("lookup", name="square"), x), {})
+    assert report["flops"] == 2 * 27 and report["largest"] == 9
+
+
+class Square(torch.autograd.Function):
+    """A student's autograd Function: x², with its backward pass."""
+
+    @staticmethod
+    def forward(ctx, x, scale=1.0):
+        ctx.save_for_backward(x)
+        ctx.scale = scale
+        return scale * x * x
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return 2 * ctx.scale * x * grad, None
+
+
+class WrongSquare(Square):
+    """Its backward pass forgets the factor 2: finite differences disagree."""
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return ctx.scale * x * grad, None
+
+
+class ShortSquare(Square):
+    """Its backward pass returns no gradient for ``scale``."""
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return 2 * ctx.scale * x * grad
+
+
+class KernelWhosePyTorchLies(InProcessLink):
+    """A kernel in which a notebook replaced PyTorch's gradcheck and backward: every gradient
+    its PyTorch computes is 2x·grad, whatever the student's backward says."""
+
+    def _expression(self, expression: str) -> str:
+        from unittest import mock
+
+        def backward(tensor, gradient=None, *args, **kwargs):
+            for leaf in _leaves_of(tensor):
+                leaf.grad = 2 * leaf.detach() * gradient
+        with mock.patch.object(torch.autograd, "gradcheck", lambda *a, **k: True), \
+                mock.patch.object(torch.Tensor, "backward", backward):
+            return super()._expression(expression)
+
+
+def _leaves_of(tensor):
+    seen, stack = [], [tensor.grad_fn]
+    while stack:
+        node = stack.pop()
+        for child, _ in getattr(node, "next_functions", ()):
+            if child is not None and hasattr(child, "variable"):
+                seen.append(child.variable)
+            elif child is not None:
+                stack.append(child)
+    return seen
+
+
+def test_gradients_and_gradcheck_come_from_the_students_functions_not_the_kernels_torch():
+    """Issue "Trusted grading, round 3": notebook 10's gradients and gradcheck verdicts are
+    computed by the checker, from what the student's forward and backward return over the
+    wire; the kernel's own PyTorch, which a notebook can replace, computes none of them."""
+    from autograder.trusted.checker import Checker
+    from transformer_course import probes
+
+    x, grad = torch.tensor([1.0, 2.0, 3.0], dtype=torch.float64), torch.ones(3, dtype=torch.float64)
+    link = KernelWhosePyTorchLies({"Square": Square, "WrongSquare": WrongSquare})
+    checker = Checker(link, "a secret")
+    right, wrong = (link.request("lookup", name=n) for n in ("Square", "WrongSquare"))
+    # the control: run in that kernel, the probes believe its PyTorch
+    assert link.apply(probes.gradcheck_passes, (wrong, (x, 1.0)), {}) is True
+    assert torch.equal(link.apply(probes.gradients, (wrong, (x, 1.0), grad), {})["grads"][0],
+                       2 * x)
+    # run by the checker, they see what the student's backward returns
+    assert checker._probe(probes.gradcheck_passes, (right, (x, 3.0)), {}) is True
+    assert checker._probe(probes.gradcheck_passes, (wrong, (x, 3.0)), {}) is False
+    report = checker._probe(probes.gradients, (wrong, (x, 3.0), grad), {})
+    assert torch.equal(report["output"], 3 * x * x) and torch.equal(report["grads"][0], 3 * x)
+    assert report["saved"] == [3]  # what the student's forward saved, counted here
+
+
+def test_pytorchs_own_checks_of_a_backward_pass_name_the_students_function():
+    """The checker's autograd engine checks the student's backward as PyTorch would: one
+    gradient for each argument of forward, with the shapes of the inputs."""
+    import pytest
+
+    from autograder.trusted.checker import Checker
+    from transformer_course import probes
+
+    link = InProcessLink({"ShortSquare": ShortSquare, "Square": Square})
+    checker = Checker(link, "a secret")
+    short = link.request("lookup", name="ShortSquare")
+    with pytest.raises(RuntimeError, match="ShortSquareBackward returned an incorrect number "
+                                           r"of gradients \(expected 2, got 1\)"):
+        checker._probe(probes.gradients, (short, (torch.ones(2), 1.0), torch.ones(2)), {})
+    # a probe of a Function the checker holds itself runs as it is
+    assert checker._probe(probes.gradcheck_passes, (Square, (torch.ones(2), 1.0)), {}) is True

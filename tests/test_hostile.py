@@ -456,3 +456,39 @@ def test_a_course_fallback_counts_as_the_courses_function(graded_round_2):
     notebook = graded_round_2["course"].autograded / ORDER_2["r4_calls_the_course_fallback"]
     assert "your answer calls transformer_course.columns.project" in outputs(
         notebook / A / f"{A}.ipynb")
+
+
+# A student of notebook 10 whose autograd Functions give zero gradients, and whose notebook
+# replaces its own PyTorch's gradcheck to say yes.
+GRADIENTS = "10_attention_at_scale"
+ZEROS = "torch.zeros_like(Q), torch.zeros_like(K), torch.zeros_like(V)"
+FORGED_GRADCHECK = [
+    ("class AttentionFunction(", "torch.autograd.gradcheck = lambda *a, **k: True\n\n\n"
+                                 "class AttentionFunction("),
+    ("return dQ, dK, dV, None\n", f"return {ZEROS}, None\n"),
+    ("return dQ, dK, dV, None, None, None", f"return {ZEROS}, None, None, None")]
+
+
+def test_gradients_and_gradcheck_are_the_checkers_whatever_the_kernels_pytorch_says(
+        tmp_path, bubblewrap):
+    """Issue "Trusted grading, round 3": the checker computes the gradients and gradcheck's
+    verdicts itself, from what the student's forward and backward return over the wire
+    (autograder/trusted/across.py), so a gradcheck replaced in the kernel passes nothing.
+    (Plain nbgrader, which runs the checks in the kernel, gives this student the four
+    gradcheck checks.)"""
+    answers = solution_sources(GRADIENTS)
+    for old, new in FORGED_GRADCHECK:
+        assert answers["ex5_autograd_functions"].count(old) == 1, old
+        answers["ex5_autograd_functions"] = answers["ex5_autograd_functions"].replace(old, new)
+    grading = tmp_path / "grading"
+    path = grading / "submitted" / "forger" / GRADIENTS / f"{GRADIENTS}.ipynb"
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps(student_submission(load(release_path(GRADIENTS)), answers)))
+    pipeline.grade_class(pipeline.Course(REPO, grading), LocalPool(1), [GRADIENTS], Limits(),
+                         progress=False)
+    printed = outputs(grading / "autograded" / "forger" / GRADIENTS / f"{GRADIENTS}.ipynb")
+    lines = [line.strip() for line in printed.splitlines() if line.strip()[:1] in "✓✗"]
+    gradchecks = [line for line in lines if "passes" in line and "gradcheck" in line]
+    assert len(gradchecks) == 4 and all(line.startswith("✗") for line in gradchecks), lines
+    assert all(line.startswith("✗") for line in lines if "from its backward pass" in line)
+    assert any(line.startswith("✓") for line in lines if ": the output" in line)  # forward right

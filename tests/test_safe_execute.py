@@ -26,7 +26,7 @@ def responsive(kernel: Kernel, seconds_left: float = 600.0) -> bool:
     executor._deadline = time.monotonic() + seconds_left
     executor.kc = SimpleNamespace(kernel_info=lambda: "info")
     executor.km = SimpleNamespace(is_alive=lambda: kernel.alive)
-    executor._reply = kernel.reply
+    executor.reply = kernel.reply
     return executor._responsive(patience=20.0)
 
 

@@ -50,7 +50,8 @@ from autograder.grading.safe_pages import plain_metadata
 from autograder.kernels import cpu
 from autograder.mutation.variants import VariantAnswers, answer_sources
 from autograder.trusted import uses
-from autograder.trusted.checker import MAX_REQUESTS, Checker, KernelLink, error_lines
+from autograder.trusted.checker import Checker, error_lines
+from autograder.trusted.link import MAX_REQUESTS, KernelLink
 from autograder.trusted.vocabulary import Vocabulary
 from course_checks import cell_errors, checking, selfcheck
 
@@ -340,7 +341,7 @@ class SafeExecute(Execute):
             msg_id = self.kc.kernel_info()
             give_up = min(time.monotonic() + patience, max(self._deadline, time.monotonic() + 5))
             while True:
-                if self._reply(msg_id, timeout=5) is not None:
+                if self.reply(msg_id, timeout=5) is not None:
                     return True
                 if time.monotonic() >= give_up or not self._alive():
                     return False
@@ -351,7 +352,22 @@ class SafeExecute(Execute):
         is_alive = self.km.is_alive  # a coroutine function for nbclient's asynchronous manager
         return bool(run_sync(is_alive)() if inspect.iscoroutinefunction(is_alive) else is_alive())
 
-    def _reply(self, msg_id: str, timeout: float):
+    # --- what the trusted checker's link needs of the kernel (trusted/link.py's Kernel) -----
+
+    def evaluate(self, expression: str) -> str:
+        """Send ``expression`` to be evaluated silently (user expression "r"); its id."""
+        return self.kc.execute("", silent=True, store_history=False, allow_stdin=False,
+                               user_expressions={"r": expression})
+
+    def interrupt(self) -> None:
+        """Interrupt the kernel, whichever kind of kernel manager runs it."""
+        try:
+            interrupt = self.km.interrupt_kernel
+            run_sync(interrupt)() if inspect.iscoroutinefunction(interrupt) else interrupt()
+        except Exception:  # noqa: BLE001 - a dead kernel is dealt with by the caller
+            pass
+
+    def reply(self, msg_id: str, timeout: float):
         """The kernel's reply to ``msg_id``; None once ``timeout`` seconds have passed or the
         kernel has used a cell's CPU seconds on it."""
         deadline, cpu_limit = time.monotonic() + timeout, self._cell_cpu()

@@ -21,6 +21,8 @@ import pickle
 import types
 import warnings
 
+import torch
+
 from autograder.trusted import wire
 from course_checks import errors, seeding, shortcuts
 from course_checks.checking import unchanged
@@ -55,6 +57,11 @@ def _in(data):
             return _handles[body]
         if tag == "$object":
             return pickle.loads(base64.b64decode(body))
+        if tag == "$leaf":  # a tensor the checker asks gradients for (autograder/trusted/across.py)
+            value = _in(body)
+            if isinstance(value, torch.Tensor) and value.is_floating_point():
+                return value.detach().requires_grad_()
+            return value
         if tag in ("$tuple", "$list"):
             items = [_in(v) for v in body]
             return tuple(items) if tag == "$tuple" else items
@@ -65,8 +72,6 @@ def _in(data):
 
 def _tensors(args: list, kwargs: dict):
     """(path, tensor) for the tensors among a call's arguments, one container deep."""
-    import torch
-
     for kind, items in (("arg", enumerate(args)), ("kwarg", kwargs.items())):
         for key, value in items:
             inner = value.items() if isinstance(value, dict) else \
@@ -110,8 +115,10 @@ def _run(request: dict, reply: dict):
         # a seed sent with the call: PyTorch's random state fixed for it, then put back
         seed = request.get("seed")
         seeded = seeding.seeded(seed) if type(seed) is int else contextlib.nullcontext()
+        # a value the checker keeps is an output whose backward pass it will call: recorded
+        graph = torch.enable_grad() if request.get("keep") is True else contextlib.nullcontext()
         try:
-            with shortcuts.refused(request.get("refuses", []), [_namespace()]), seeded:
+            with shortcuts.refused(request.get("refuses", []), [_namespace()]), seeded, graph:
                 return target(*args, **kwargs)
         finally:  # inputs changed in place go back, so the checks can see it; those the
             # test marked as filled by the answer travel back as data instead
@@ -141,8 +148,15 @@ def handle(request: str) -> str:
         warnings.simplefilter("always")
         try:
             value = _run(request, reply)
-            # A name the checks read is an answer to call, never data to trust: a handle.
-            reply["value"] = _as_handle(value) if request["op"] == "lookup" else _out(value)
+            # A name the checks read is an answer to call, never data to trust: a handle. A
+            # value the checker keeps (an output whose backward pass it will call) comes back
+            # both ways.
+            if request["op"] == "lookup":
+                reply["value"] = _as_handle(value)
+            elif request.get("keep") is True:
+                reply["value"] = {"$tuple": [_as_handle(value), _out(value)]}
+            else:
+                reply["value"] = _out(value)
         except BaseException as error:  # noqa: BLE001 - every failure is the student's answer
             if isinstance(error, KeyboardInterrupt):
                 error = TimeoutError("interrupted: it ran out of time")
