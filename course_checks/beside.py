@@ -4,8 +4,8 @@ Notebook 10's checks look inside an answer: the FLOPs of its matrix products and
 tensor it makes (``op_counts``), what a ``torch.autograd.Function`` saves for its backward pass
 and the gradients it gives (``gradients``, ``gradcheck_passes``). In a notebook, and in the
 mutation analysis, a probe runs where it is called. When the trusted checker grades
-(``autograder/trusted/checker.py``) it sets ``forward``, and a probe called there runs where
-grading can trust it:
+(``autograder/trusted/checker.py``) it hands over a ``probe`` in the grading context
+(``course_checks/context.py``), and a probe called there runs where grading can trust it:
 
 - ``gradients`` and ``gradcheck_passes`` run in the checker, on a Function whose forward and
   backward are the student's, called in the kernel over the wire (``autograder/trusted/
@@ -20,19 +20,18 @@ from __future__ import annotations
 
 import importlib
 
-__all__ = ["gradcheck_passes", "gradients", "op_counts"]
+from course_checks import context
 
-# Set by the trusted checker while grading: forward(probe, args, kwargs) runs the probe where
-# grading trusts it (see above) and returns its report.
-forward = None
+__all__ = ["gradcheck_passes", "gradients", "op_counts"]
 
 
 def beside_the_answer(name: str):
-    """The probe ``transformer_course.probes.<name>``, run in the student's kernel while
-    grading, here otherwise. (Imported when first used: the probes import torch._dynamo, a
+    """The probe ``transformer_course.probes.<name>``, run where grading trusts it while
+    grading (above), here otherwise. (Imported when first used: the probes import torch._dynamo, a
     second that the checker spends only for the notebook that needs them.)"""
     def run(*args, **kwargs):
         probe = getattr(importlib.import_module("transformer_course.probes"), name)
+        forward = context.current().probe
         if forward is None:
             return probe(*args, **kwargs)
         return forward(probe, args, kwargs)

@@ -26,7 +26,7 @@ from typing import Any
 
 import torch
 
-from . import cell_errors, diagnosis, errors, seeding, shortcuts
+from . import cell_errors, context, diagnosis, errors, seeding, shortcuts
 from . import selfcheck as _selfcheck
 from .plain import printable
 
@@ -349,15 +349,14 @@ def _explain_error(error: BaseException, line: str | None, sizes: diagnosis.Size
 SPOKEN_ERRORS = ("ShortcutError", "ChangedInPlace", "OutOfBudget")
 cell_errors.watch()  # in a kernel: remember cells that raise, for the NameErrors they cause
 
-# Wrong answers to name when no hand-written misconception matches. Only the trusted grader
-# sets it (``autograder/mutation/variants.py``): a function from an exercise's title to a
-# list whose items are either ``(description, {name: function})``, a one-change variant of
-# the reference answer ("divides by `d` instead of its square root"), or a family of them
-# with one free parameter, which has ``fit(evaluate, same, out_of_time)`` -> the members that
-# give what the student's answer gave, and ``fit_number(..., got)``, its number fitted
-# (``autograder/mutation/families.py``). In a student's kernel it
-# stays None, so the reference answer never travels with the course.
-variant_answers: Callable[[str], list] | None = None
+# Wrong answers to name when no hand-written misconception matches come from the grading
+# context (``course_checks/context.py``): only the trusted grader hands them over, as
+# ``variants``, a function from an exercise's title to a list whose items are either
+# ``(description, {name: function})``, a one-change variant of the reference answer ("divides
+# by `d` instead of its square root"), or a family of them with one free parameter, which has
+# ``fit(evaluate, same, out_of_time)`` -> the members that give what the student's answer
+# gave, and ``fit_number(..., got)``, its number fitted (``autograder/mutation/families.py``).
+# In a student's kernel there are none, so the reference answer never travels with the course.
 VARIANT_SECONDS = 4.0  # time to spend looking for the variant a wrong answer matches
 
 
@@ -427,17 +426,6 @@ class _Evidence:
         self.kind_only = kind_only
 
 
-# The answer's own source, for the grader to read as text (never to run): ``exercise ->
-# source``. Only the trusted grader sets it: of the variants that give what the answer gave,
-# the one whose calls side with the answer's is named first (``_likeness``).
-answer_source: Callable[[str], str | None] | None = None
-
-# The grader's reading of the answer's source: ``(exercise, refuses) -> [message]``, one per
-# refused function the answer reaches however it is spelt (``autograder/trusted/uses.py``).
-# Only the trusted grader sets it; an answer it refuses scores 0, whatever the checks found.
-answer_refusals: Callable[[str, tuple[str, ...]], list[str]] | None = None
-
-
 def _determined(variants: list) -> list:
     """The variants less the members of any family that more than one number of fits: the
     checks do not pin its number down (any large exponent gives the same rate when a `min`
@@ -497,8 +485,10 @@ class Checks:
         self._variant_time: _TimeBudget | None = None
         self._first_wrong_value: tuple | None = None  # the first check that saw a wrong value
         _selfcheck.started(exercise, points)  # for the notebook's self-check table
-        self.refused = (answer_refusals(exercise, self.refuses)
-                        if answer_refusals is not None and self.refuses else [])
+        # The grader's reading of the answer's source: a message per refused function it
+        # reaches, however spelt (autograder/trusted/reading.py); any such scores 0.
+        refusals = context.current().refusals
+        self.refused = refusals(exercise, self.refuses) if refusals and self.refuses else []
 
     def run(self, description: str, student_code: Callable[[], Any]) -> Any:
         """Run ``student_code()``; a raised error becomes a failed check with its message.
@@ -691,6 +681,9 @@ class Checks:
             if all(self._consistent(description, e) for e in self._evidence):
                 return description
         names = _determined([v for v in self._variants or [] if getattr(v, "rank", 1) < FITTED])
+        # the answer's own source, read as text, never run: of the variants that give what
+        # it gave, the one whose calls side with the answer's is named first
+        answer_source = context.current().source
         source = answer_source(self.exercise) if answer_source is not None else None
         names.sort(key=lambda v: _likeness(v, source))
         # Two mistakes that give the same on every check are both named: the checks cannot
@@ -724,7 +717,7 @@ class Checks:
         is the same under both. (A result that changes under one seed comes from a state,
         such as a cache, not from chance.) Grading only: the reference is the grader's; the
         runs take no more than the time left for naming (``VARIANT_SECONDS``)."""
-        reference = getattr(variant_answers, "reference", None)
+        reference = getattr(context.current().variants, "reference", None)
         if self._first_wrong_value is None or reference is None or self._variant_time is None:
             return False
         code, bindings, (_, _, atol, rtol) = self._first_wrong_value
@@ -802,6 +795,7 @@ class Checks:
         same truth. Checks run the variants as they come, since a check's lambda reads its
         inputs when called and later checks rebind them; the checks passed before the first
         failure replay with the inputs they had."""
+        variant_answers = context.current().variants
         if variant_answers is None:
             return
         this = (student_code, _bindings(student_code), outcome)

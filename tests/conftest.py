@@ -91,6 +91,16 @@ def bubblewrap() -> None:
     require_sandbox(sandbox.problem.__wrapped__(), os.environ.get(REQUIRE_SANDBOX) == "1")
 
 
+def grading_with(monkeypatch: pytest.MonkeyPatch, **fields) -> None:
+    """The checks run, for the rest of a test, as when grading, with ``fields`` handed over
+    (``course_checks/context.py``: variants, source, refusals, probe)."""
+    import dataclasses
+
+    from course_checks import context
+
+    monkeypatch.setattr(context, "_current", dataclasses.replace(context.current(), **fields))
+
+
 def solution_path(assignment: str) -> Path:
     return REPO / "solutions" / assignment / f"{assignment}.ipynb"
 

@@ -36,22 +36,22 @@ def test_test_cells_read_from_the_kernel_only_the_answers_they_check():
     from conftest import ASSIGNMENTS, load, release_path
 
     from autograder.cells import grade_id, source
-    from autograder.trusted.checker import _names
+    from autograder.trusted.checker import names_read_and_bound
 
     for assignment in ASSIGNMENTS:
         cells = load(release_path(assignment))["cells"]
         meta = [c.get("metadata", {}).get("nbgrader", {}) for c in cells]
         setups = [c for c in cells if grade_id(c) == "setup"]
         assert len(setups) == 1, f"{assignment}: the checker needs one locked set-up cell"
-        setup = _names(ast.parse(source(setups[0])))[1]
-        answers = set().union(*(_names(ast.parse(source(c)))[1] for c, m in zip(cells, meta,
-                                                                                 strict=True)
+        setup = names_read_and_bound(ast.parse(source(setups[0])))[1]
+        answers = set().union(*(names_read_and_bound(ast.parse(source(c)))[1]
+                                for c, m in zip(cells, meta, strict=True)
                                 if m.get("solution") and c["cell_type"] == "code"))
         checker_defined = set(setup)
         for cell, m in zip(cells, meta, strict=True):
             if not (m.get("grade") and not m.get("solution")) or cell["cell_type"] != "code":
                 continue
-            loads, binds = _names(ast.parse(source(cell)))
+            loads, binds = names_read_and_bound(ast.parse(source(cell)))
             from_kernel = loads - binds - checker_defined - set(dir(builtins))
             assert from_kernel <= answers, (assignment, grade_id(cell), from_kernel - answers)
             checker_defined |= binds
@@ -243,9 +243,9 @@ def test_gradients_and_gradcheck_come_from_the_students_functions_not_the_kernel
     assert torch.equal(link.apply(probes.gradients, (wrong, (x, 1.0), grad), {})["grads"][0],
                        2 * x)
     # run by the checker, they see what the student's backward returns
-    assert checker._probe(probes.gradcheck_passes, (right, (x, 3.0)), {}) is True
-    assert checker._probe(probes.gradcheck_passes, (wrong, (x, 3.0)), {}) is False
-    report = checker._probe(probes.gradients, (wrong, (x, 3.0), grad), {})
+    assert checker.probe(probes.gradcheck_passes, (right, (x, 3.0)), {}) is True
+    assert checker.probe(probes.gradcheck_passes, (wrong, (x, 3.0)), {}) is False
+    report = checker.probe(probes.gradients, (wrong, (x, 3.0), grad), {})
     assert torch.equal(report["output"], 3 * x * x) and torch.equal(report["grads"][0], 3 * x)
     assert report["saved"] == [3]  # what the student's forward saved, counted here
 
@@ -263,6 +263,6 @@ def test_pytorchs_own_checks_of_a_backward_pass_name_the_students_function():
     short = link.request("lookup", name="ShortSquare")
     with pytest.raises(RuntimeError, match="ShortSquareBackward returned an incorrect number "
                                            r"of gradients \(expected 2, got 1\)"):
-        checker._probe(probes.gradients, (short, (torch.ones(2), 1.0), torch.ones(2)), {})
+        checker.probe(probes.gradients, (short, (torch.ones(2), 1.0), torch.ones(2)), {})
     # a probe of a Function the checker holds itself runs as it is
-    assert checker._probe(probes.gradcheck_passes, (Square, (torch.ones(2), 1.0)), {}) is True
+    assert checker.probe(probes.gradcheck_passes, (Square, (torch.ones(2), 1.0)), {}) is True

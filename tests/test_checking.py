@@ -8,6 +8,7 @@ import warnings
 
 import pytest
 import torch
+from conftest import grading_with
 
 from course_checks import misconceptions
 from course_checks.checking import Checks, compare
@@ -287,12 +288,11 @@ def test_warnings_printed_before_an_error_are_kept(capsys):
 
 
 def test_the_grader_names_the_variant_answer_a_wrong_answer_matches(capsys, monkeypatch):
-    from course_checks import checking
 
     # The reference divides by sqrt(d) = 4; this student divides by d = 16.
     variants = [("multiplies instead", {"scale": lambda x: x * 4}),
                 ("divides by `d` instead of its square root", {"scale": lambda x: x / 16})]
-    monkeypatch.setattr(checking, "variant_answers", lambda exercise: variants)
+    grading_with(monkeypatch, variants=lambda exercise: variants)
     namespace = {"scale": lambda x: x / 16}
     checks = Checks("Exercise V", points=1)
     for value in (torch.ones(3), torch.arange(3.0)):  # each check rebinds x, as cells do
@@ -307,7 +307,6 @@ def test_the_grader_names_the_variant_answer_a_wrong_answer_matches(capsys, monk
 def test_of_variants_alike_on_every_check_the_one_the_answers_calls_side_with_comes_first(
         capsys, monkeypatch):
     from autograder.mutation.variants import Variant
-    from course_checks import checking
 
     # Masking after the softmax, or not masking at all, give the same weights; the answer
     # makes no `masked_fill` call, so the step left out is named, not the order.
@@ -320,11 +319,11 @@ def test_of_variants_alike_on_every_check_the_one_the_answers_calls_side_with_co
                 reference),
         Variant("leaves out the mask", unmasked,
                 "def weights(s, m):\n    return torch.softmax(s, -1)\n", reference)]
-    monkeypatch.setattr(checking, "variant_answers", lambda exercise: variants)
+    grading_with(monkeypatch, variants=lambda exercise: variants)
     answer = "def weights(s, m):\n    return torch.softmax(s, dim=-1)\n"
     both = "runs the softmax before the mask, or one that leaves out the mask."
     for source, named in ((answer, "leaves out the mask."), (None, both)):
-        monkeypatch.setattr(checking, "answer_source", lambda exercise, s=source: s)
+        grading_with(monkeypatch, source=lambda exercise, s=source: s)
         namespace = {"weights": unmasked["weights"], "s": torch.arange(4.0).reshape(2, 2),
                      "m": torch.tensor([[False, True], [False, False]])}
         checks = Checks("Exercise W", points=1)
@@ -335,13 +334,12 @@ def test_of_variants_alike_on_every_check_the_one_the_answers_calls_side_with_co
 
 
 def test_a_variant_stands_in_for_an_answer_passed_to_a_helper(capsys, monkeypatch):
-    from course_checks import checking
 
     # The check cell hands the student's function to a helper, so the lambda holds it in
     # a closure: every variant must replace it there too, or any variant "matches".
     variants = [("multiplies instead", {"scale": lambda x: x * 4}),
                 ("divides by `d` instead of its square root", {"scale": lambda x: x / 16})]
-    monkeypatch.setattr(checking, "variant_answers", lambda exercise: variants)
+    grading_with(monkeypatch, variants=lambda exercise: variants)
     namespace = {"scale": lambda x: x / 16, "checks": Checks("Exercise V", points=1),
                  "torch": torch}
     exec("def check(where, function, x):\n"  # noqa: S102 - a test cell's helper
@@ -354,12 +352,11 @@ def test_a_variant_stands_in_for_an_answer_passed_to_a_helper(capsys, monkeypatc
 
 
 def test_a_variant_with_the_same_numbers_in_another_kind_is_no_match(capsys, monkeypatch):
-    from course_checks import checking
 
     # the student's ids come back as floats; a variant that gives the same ids as integers
     # (here: the reference itself, written another way) does not explain that
     variants = [("takes `torch.cat` over another axis", {"ids": lambda n: torch.arange(n)})]
-    monkeypatch.setattr(checking, "variant_answers", lambda exercise: variants)
+    grading_with(monkeypatch, variants=lambda exercise: variants)
     namespace = {"ids": lambda n: torch.arange(n).float()}
     checks = Checks("Exercise K", points=1)
     for n in (3, 5):
@@ -415,11 +412,10 @@ def test_a_misconception_that_one_check_contradicts_is_not_named(capsys, second,
 
 
 def test_a_variant_must_agree_with_the_truth_checks_too(capsys, monkeypatch):
-    from course_checks import checking
 
     variants = [("doubles", {"scale": lambda x: x * 2}),
                 ("doubles and never returns a tensor", {"scale": lambda x: (x * 2).tolist()})]
-    monkeypatch.setattr(checking, "variant_answers", lambda exercise: variants)
+    grading_with(monkeypatch, variants=lambda exercise: variants)
     namespace = {"scale": lambda x: x * 2, "x": torch.arange(3.0), "torch": torch}
     checks = Checks("Exercise T", points=2)
     checks.close("x", eval("lambda: scale(x)", namespace), namespace["x"])  # noqa: S307
@@ -434,7 +430,6 @@ def test_variants_that_only_fail_the_same_truth_are_named_only_when_one_or_two_a
         capsys, monkeypatch):
     """A failed truth tells few mistakes apart: the one or two variants left are named (two
     as alternatives the checks cannot tell apart), three or more are not."""
-    from course_checks import checking
 
     namespace = {"head": lambda xs: xs[:1], "xs": [1, 2, 3]}
     one = [("keeps the first item only", {"head": lambda xs: xs[:1]})]
@@ -445,7 +440,7 @@ def test_variants_that_only_fail_the_same_truth_are_named_only_when_one_or_two_a
             (two, "an answer that keeps the first item only, or one that keeps the last item "
                   "only."),
             (three, None)):
-        monkeypatch.setattr(checking, "variant_answers", lambda exercise, v=variants: v)
+        grading_with(monkeypatch, variants=lambda exercise, v=variants: v)
         checks = Checks("Exercise L", points=1)
         checks.true("two items", eval("lambda: len(head(xs)) == 2", namespace),  # noqa: S307
                     "return two items")
@@ -462,11 +457,10 @@ def test_a_bare_error_beside_a_failed_truth_does_not_keep_a_variant_from_its_nam
     """A list one item short fails "how many" and then raises "list index out of range":
     the error follows from the truth, so the one variant left is still named; the same
     bare error alone names nothing."""
-    from course_checks import checking
 
     namespace = {"head": lambda xs: xs[:1], "xs": [1, 2, 3]}
     variants = [("keeps the first item only", {"head": lambda xs: xs[:1]})]
-    monkeypatch.setattr(checking, "variant_answers", lambda exercise: variants)
+    grading_with(monkeypatch, variants=lambda exercise: variants)
     for truth in (True, False):
         checks = Checks("Exercise L", points=1)
         if truth:
@@ -484,12 +478,11 @@ def test_variants_are_matched_with_what_a_check_read_inside_a_nested_lambda(
     """The checks passed before the first failure are replayed for the variants with the
     inputs they had, also those read by a lambda inside the check's lambda (`expected`,
     rebound by a later check): else the variant fails a check it passes and goes unnamed."""
-    from course_checks import checking
 
     namespace = {"half": lambda x: x / 4, "x": torch.tensor([2.0]),
                  "expected": torch.tensor([1.0])}
     variants = [("halves twice", {"half": lambda x: x / 4})]
-    monkeypatch.setattr(checking, "variant_answers", lambda exercise: variants)
+    grading_with(monkeypatch, variants=lambda exercise: variants)
     checks = Checks("Exercise N", points=1)
     checks.true("the shape of x", eval(  # noqa: S307
         "lambda: (lambda r: r.shape == expected.shape)(half(x))", namespace), "keep the shape")
@@ -503,12 +496,11 @@ def test_a_family_that_several_numbers_fit_names_none(capsys, monkeypatch):
     """Any exponent above 0 makes `min` pick the other term: the number is not pinned down
     (`d`, √`d` and minus -0.5 all fit)."""
     from autograder.mutation.families import families
-    from course_checks import checking
 
     source = ("def rate(n, d=2):\n    ### BEGIN SOLUTION\n    return min(n ** -0.5, n * 0.01)\n"
               "    ### END SOLUTION\n")
     found = families(source, {}, ["rate"])
-    monkeypatch.setattr(checking, "variant_answers", lambda exercise: found)
+    grading_with(monkeypatch, variants=lambda exercise: found)
     namespace = {"rate": lambda n, d=2: n * 0.01, "torch": torch}
     checks = Checks("Exercise R", points=1)
     checks.close("n = 100, 400", eval("lambda: torch.tensor([rate(100), rate(400)])",  # noqa: S307
@@ -548,9 +540,8 @@ class _Grader:
 
 def _graded(answer, reference, monkeypatch, capsys) -> str:
     """The report on ``answer`` from two checks against ``reference``, as the grader gives it."""
-    from course_checks import checking
 
-    monkeypatch.setattr(checking, "variant_answers", _Grader(reference))
+    grading_with(monkeypatch, variants=_Grader(reference))
     namespace = {"layer": answer}
     checks = Checks("Exercise R", points=1)
     for seed in (1, 2):  # each check rebinds x, as cells do

@@ -14,11 +14,10 @@ from autograder.mutation import analysis, power
 SOLUTIONS = Path(__file__).resolve().parent.parent / "solutions"
 
 
-def graded(monkeypatch, notebook: str, secret: str, answers: dict[str, str]) -> dict:
-    monkeypatch.setattr(analysis, "SECRET", secret)
+def graded(notebook: str, secret: str, answers: dict[str, str]) -> dict:
     path = next(SOLUTIONS.glob(f"{notebook}*/{notebook}*.ipynb"))
-    return {cell: score for cell, (score, _) in
-            analysis.feedback(path, answers, variants=False).items()}
+    return {cell: graded.score for cell, graded in
+            analysis.feedback(path, answers, variants=False, secret=secret).items()}
 
 
 # In float32, two scores in the thousands that lie within ~0.1 of each other round
@@ -28,8 +27,8 @@ def graded(monkeypatch, notebook: str, secret: str, answers: dict[str, str]) -> 
 @pytest.mark.parametrize("secret", [
     "eaf5c033a5cd95e71cf3d1797e0750ea92484194aef4259cbb2b92c3c87868fa",
     "3f98e0eec2f7c23feee133ea6e883110ed9140c051080deb6710b0e79f5904a6"])
-def test_tiled_attentions_reference_passes_the_extreme_draws(monkeypatch, secret):
-    assert graded(monkeypatch, "10", secret, {})["ex2_tests"] == 3
+def test_tiled_attentions_reference_passes_the_extreme_draws(secret):
+    assert graded("10", secret, {})["ex2_tests"] == 3
 
 
 # Scores left unscaled passed the check of two tokens on these draws, where the softmax
@@ -37,8 +36,8 @@ def test_tiled_attentions_reference_passes_the_extreme_draws(monkeypatch, secret
 @pytest.mark.parametrize("secret", [
     "3680b51007dc9cdb3aec1912fb8b097c65828163754c33a23e9d828a992e3a1c",
     "e88ef8418184c08f767e41a32409d2934df2436944b1eba3a1779743e80f54a9"])
-def test_an_unscaled_score_fails_self_attention_on_every_draw(monkeypatch, secret):
-    assert graded(monkeypatch, "01", secret, {"ex2_score": honest.WRONG_SCORE})["ex6_tests"] == 0
+def test_an_unscaled_score_fails_self_attention_on_every_draw(secret):
+    assert graded("01", secret, {"ex2_score": honest.WRONG_SCORE})["ex6_tests"] == 0
 
 
 # One-mistake answers whose score changed with the secret (`power --secret`) before their
@@ -60,5 +59,5 @@ def test_a_wrong_answer_scores_the_same_on_every_draw(source, notebook, name, se
     scores = {}
     for secret in secrets:  # the score only: without the variants that name mistakes
         verdict = power.judge([answer], jobs=1, variants=False, secret=secret)[0]
-        scores[secret] = {cell: score for cell, (score, _) in verdict.reports.items()}
+        scores[secret] = {cell: graded.score for cell, graded in verdict.reports.items()}
     assert len({tuple(sorted(s.items())) for s in scores.values()}) == 1, scores

@@ -7,6 +7,7 @@ import math
 
 import torch
 import torch.nn.functional as F
+from conftest import grading_with
 
 from autograder.mutation import families
 from autograder.mutation.variants import VariantAnswers
@@ -35,7 +36,7 @@ def notebook(solution: str) -> dict:
 def report_for(student, capsys, monkeypatch) -> str:
     """The checks' report on ``student``, with the grader's variants on: two checks whose
     number of queries differs from the number of keys and from d_k."""
-    monkeypatch.setattr(checking, "variant_answers", VariantAnswers(notebook(ATTENTION)))
+    grading_with(monkeypatch, variants=VariantAnswers(notebook(ATTENTION)))
     monkeypatch.setattr(checking, "VARIANT_SECONDS", 60.0)  # a busy machine must not matter
     checks = Checks("Exercise 1 · attention", points=1)
     g = torch.Generator().manual_seed(0)

@@ -105,7 +105,7 @@ MISTAKES = [(a, student, cell, phrase) for a, student, _, expectations in SUBMIS
                          ids=[f"{a}-{s}-{c}" for a, s, c, _ in MISTAKES])
 def test_a_one_mistake_answer_loses_points_and_is_named(reports, assignment, student, cell,
                                                         phrase):
-    score, report = reports[(assignment, student)][cell]
+    score, report, _ = reports[(assignment, student)][cell]
     assert score is not None and score < _points(assignment, cell), report
     if phrase:
         assert phrase in report, report
@@ -114,11 +114,12 @@ def test_a_one_mistake_answer_loses_points_and_is_named(reports, assignment, stu
 def test_the_feedback_names_most_one_mistake_answers(reports):
     """The issue's aim: named for ≥ 80% of one-mistake answers that return wrong values
     (an answer that raises is explained by its error; `hard_coded` has no mistake to name)."""
-    failing = [reports[(a, s)][cell][1] for a, s, cell, _ in MISTAKES]
-    wrong_values = [r for r in failing if not re.search(r"raised |in place", r)]
-    named = [r for r in wrong_values if "This matches" in r]
+    failing = [reports[(a, s)][cell] for a, s, cell, _ in MISTAKES]
+    wrong_values = [r for r in failing if not re.search(r"raised |in place", r.report)]
+    named = [r for r in wrong_values if r.names]  # as the checks recorded them
     assert len(wrong_values) >= 40
-    assert len(named) / len(wrong_values) >= 0.8, [r for r in wrong_values if r not in named]
+    assert len(named) / len(wrong_values) >= 0.8, [r.report for r in wrong_values
+                                                   if not r.names]
 
 
 def _points(assignment: str, cell: str) -> float:

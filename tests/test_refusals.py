@@ -17,7 +17,7 @@ from conftest import ASSIGNMENTS, load, nbgrader_meta, solution_path
 
 import transformer_course
 from autograder.cells import source, split_hidden
-from autograder.trusted.checker import _names
+from autograder.trusted.checker import names_read_and_bound
 from autograder.trusted.uses import Program, Reader
 from course_checks import shortcuts
 
@@ -41,12 +41,12 @@ def exercises():
         for cell in cells:
             meta = nbgrader_meta(cell)
             if meta.get("grade_id") == "setup":
-                setup_binds = _names(ast.parse(source(cell)))[1]
+                setup_binds = names_read_and_bound(ast.parse(source(cell)))[1]
             if cell["cell_type"] != "code" or not meta.get("grade") or meta.get("solution"):
                 continue
             code = "\n".join(piece for piece, _ in split_hidden(source(cell)))
             tree = ast.parse(code)
-            loads, binds = _names(tree)
+            loads, binds = names_read_and_bound(tree)
             entries = loads - binds - setup_binds - set(dir(builtins))
             refuses = ()
             for node in ast.walk(tree):

@@ -30,7 +30,6 @@ import json
 import os
 import tempfile
 import time
-from pathlib import Path
 from queue import Empty
 
 import zmq
@@ -44,16 +43,15 @@ from nbgrader.utils import is_grade
 from traitlets import Float, Integer, Unicode
 
 from autograder.cells import grade_id
-from autograder.grading.normalise import CourseCells as Course
-from autograder.grading.normalise import first_line
+from autograder.grading.normalise import CourseCells, first_line
 from autograder.grading.safe_pages import plain_metadata
 from autograder.kernels import cpu
 from autograder.mutation.variants import VariantAnswers, answer_sources
-from autograder.trusted import uses
 from autograder.trusted.checker import Checker, error_lines
 from autograder.trusted.link import MAX_REQUESTS, KernelLink
-from autograder.trusted.vocabulary import Vocabulary
-from course_checks import cell_errors, checking, selfcheck
+from autograder.trusted.reading import NotebookReading
+from course_checks import cell_errors, context, selfcheck
+from course_checks.context import GradingContext
 
 SETUP = "setup"  # the grade id of the locked cell of imports that test cells rely on
 MAX_MESSAGE_BYTES = 64 << 20  # the largest message a kernel may send (a reply, an output)
@@ -129,27 +127,19 @@ class SafeExecute(Execute):
         self._restarts = 0
         self._out_of_time = False
         self.checker = Checker(KernelLink(self), self.secret)
-        checking.variant_answers = None
-        selfcheck.forget()  # the previous student's results must not speak for this one
-        reference = {"cells": []}
-        cell_errors.forget()
-        self._course = Course(nb)  # names cells for the checks' messages
-        if self.reference and os.path.exists(self.reference):
-            with open(self.reference) as source:
-                reference = json.load(source)
-            checking.variant_answers = VariantAnswers(reference)
-        try:  # the answers as text, for naming only: read, never run
-            checking.answer_source = answer_sources(nb).get
-        except Exception:  # noqa: BLE001 - a notebook beyond reading names by the checks alone
-            checking.answer_source = None
-        self._read_sources(nb, reference)
+        self._course = CourseCells(nb)  # names cells for the checks' messages
+        # A test cell's place among the code cells: its checks run after the cells above it.
+        self._places = {id(c): n for n, c in enumerate(c for c in nb.cells
+                                                       if c.cell_type == "code")}
+        self._testing: tuple[int | None, str] = (None, "")  # the test cell being checked
         self._output_chars: dict[int, int] = {}
         if self.workdir:
             # Not the autograded folder: the notebook there holds the hidden tests.
             resources = dict(resources or {})
             resources["metadata"] = dict(resources.get("metadata", {}), path=self.workdir)
         self.timeout_func = self._cell_timeout
-        nb, resources = super().preprocess(nb, resources, km)
+        with context.grading(self._context(nb)):  # the previous student's is forgotten
+            nb, resources = super().preprocess(nb, resources, km)
         for cell in nb.cells:  # what pages write into HTML attributes: numbers, not text
             for output in cell.get("outputs", []):
                 if "metadata" in output:
@@ -392,55 +382,25 @@ class SafeExecute(Execute):
     def _get_shell_msg(self, timeout: float):
         return run_sync(self.kc.get_shell_msg)(timeout=timeout)
 
-    def _read_sources(self, nb, reference: dict) -> None:
-        """Read the student's cells as data (``autograder/trusted/uses.py``): the checks
-        refuse an answer that reaches a refused function, and what the reader cannot see
-        through is flagged for the instructor."""
-        cells = uses.notebook_cells(nb.cells, reference["cells"])
-        # A test cell's place among the code cells: its checks run after the cells above it.
-        self._places = {id(c): n for n, c in enumerate(c for c in nb.cells
-                                                       if c.cell_type == "code")}
-        self._testing: tuple[int | None, str] = (None, "")
-        # Code nested or aliased beyond any honest answer's is refused, not read halfway
-        # (a refusal that failed open would let it through); any other failure of the
-        # reader is its own bug: flagged, and it costs no point.
-        too_deep = "the grader cannot follow your code to its end ({}): write it plainly"
-        program, unreadable = None, ""
-        try:
-            program = uses.Program(cells)
-            for finding in uses.Reader(program, ()).anywhere():
-                self._event("opaque", finding.message())
-        except (uses.TooDeep, RecursionError) as error:
-            unreadable = too_deep.format(str(error) or "nested too deeply")
-            self._event("opaque", unreadable)
-        except Exception as error:  # noqa: BLE001
-            self._event("opaque", f"the grader could not read the notebook's code ({error})")
-
-        def vocabulary(test_cell: str) -> Vocabulary | None:
-            if not self.reference:  # outside the course (a test of the executor alone)
-                return None
-            solution = Path(self.reference)
-            return Vocabulary(solution.parent.parent, solution.parent.name, test_cell)
+    def _context(self, nb) -> GradingContext:
+        """What the checks of this notebook are handed (``course_checks/context.py``): the
+        reference's variant answers, the answers' sources, the refusals read from the cells
+        as data (``trusted/reading.py``), and the checker's probes."""
+        reference, variants, sources = {"cells": []}, None, None
+        if self.reference and os.path.exists(self.reference):
+            with open(self.reference) as source:
+                reference = json.load(source)
+            variants = VariantAnswers(reference)
+        try:  # the answers as text, for naming only: read, never run
+            sources = answer_sources(nb).get
+        except Exception:  # noqa: BLE001 - a notebook beyond reading names by the checks alone
+            pass
+        reading = NotebookReading(nb.cells, reference["cells"], self.reference,
+                                  lambda message: self._event("opaque", message))
 
         def refusals(exercise: str, refuses: tuple[str, ...]) -> list[str]:
-            if program is None:
-                return [unreadable] if unreadable else []
-            place, test_cell = self._testing
-            try:
-                found = uses.Reader(program, refuses, place, vocabulary(test_cell)).findings(
-                    self.checker.cell_names, uses.course_names(reference["cells"], test_cell))
-            except (uses.TooDeep, RecursionError) as error:
-                return [too_deep.format(str(error) or "nested too deeply")]
-            except Exception as error:  # noqa: BLE001
-                self._event("opaque", f"the grader could not read the answer to {exercise} "
-                            f"({error})")
-                return []
-            for finding in found:
-                if finding.kind == "untaught":
-                    self._event("opaque", finding.message())
-            return [finding.message() for finding in found if finding.kind == "refused"]
-
-        checking.answer_refusals = refusals
+            return reading.refusals(exercise, refuses, *self._testing, self.checker.cell_names)
+        return GradingContext(variants, sources, refusals, self.checker.probe)
 
     def _check(self, cell):
         """Run a test cell in the trusted checker; its report and score become the output."""

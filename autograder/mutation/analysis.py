@@ -38,19 +38,21 @@ import warnings
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 import torch
 
+from autograder.mutation.context import MeasuredNotebook
 from autograder.mutation.mutants import NEVER_EQUIVALENT, Mutant, defined_names, mutants
 from autograder.mutation.variants import (
     VariantAnswers,
-    answer_sources,
     code_cells,
     solution_cells,
     title,
 )
 from autograder.trusted.checker import Checker
-from course_checks import checking, selfcheck
+from course_checks import context, selfcheck
+from course_checks.context import GradingContext
 
 ROOT = Path(__file__).resolve().parents[2]
 GOAL = 0.99
@@ -176,18 +178,19 @@ class NotebookAnalysis:
 
         def checks_with(source: str | None):
             def work():
-                checking.variant_answers = self.variants
                 space = dict(namespace)
-                with _quiet():
+                # a mutant of the reference reaches nothing refused: it rewrites operators,
+                # numbers and arguments (mutants.py); naming is as when grading
+                with _quiet(), context.grading(GradingContext(self.variants), fresh=False):
                     if source is not None:
                         exec(compile(source, "<mutant>", "exec"), space)  # noqa: S102
                     checker = Checker(None, SECRET)
                     checker.namespace = space
-                    text, value, failure = checker.run(test)
+                    text, value, failure, named = _run_checks(checker, test)
                 full = failure is None and isinstance(value, (int, float)) \
                     and value >= exercise.points - 1e-9
                 return {"full": bool(full), "score": value if failure is None else None,
-                        "named": "This matches" in text, "report": text[-600:],
+                        "named": bool(named), "report": text[-600:],
                         "wrong_values": not re.search(r"raised |in place|not a tensor|but is a",
                                                       text)}
             return work
@@ -216,20 +219,46 @@ class NotebookAnalysis:
                 exercise.survivors.append(mutant.description)
 
 
-def feedback(path: Path, answers: dict[str, str], variants: bool = True
-             ) -> dict[str, tuple[float | None, str]]:
-    """The reports and scores a submission gets from the trusted checks, mutants naming
-    included (``variants``; without them, what the student's own checks say), without
-    nbgrader: ``answers`` replace solution cells by grade id."""
-    notebook = _with_answers(json.loads(path.read_text()), answers)
-    checking.variant_answers = VariantAnswers(json.loads(path.read_text())) if variants \
-        else None
-    checking.answer_source = answer_sources(notebook).get
-    selfcheck.forget()
-    checker = Checker(None, SECRET)
-    reports = {}
-    with _as_graded(path.parent):
-        _run_cells(notebook, checker, reports)
+class Graded(NamedTuple):
+    """One test cell's result for one answer: the score (None when the cell crashed), the
+    report as printed, and the mistakes its checks named, as the checks recorded them
+    (``course_checks/selfcheck.py``), never read back from the report."""
+
+    score: float | None
+    report: str
+    names: tuple[str, ...] = ()
+
+
+def _run_checks(checker: Checker, test: str) -> tuple[str, object, BaseException | None,
+                                                      tuple[str, ...]]:
+    """``checker.run(test)``, and the mistakes its checks named, from their records."""
+    before = {id(result) for result in selfcheck.results()}
+    report, value, failure = checker.run(test)
+    names = tuple(r.named for r in selfcheck.results() if id(r) not in before and r.named)
+    return report, value, failure, names
+
+
+def feedback(path: Path, answers: dict[str, str], variants: bool = True,
+             secret: str = SECRET) -> dict[str, Graded]:
+    """What a submission gets from the trusted checks, in the grading context ``make grade``
+    gives them (mutation/context.py: mutants naming included with ``variants``; without, what
+    the student's own checks say), without nbgrader: ``answers`` replace solution cells by
+    grade id; the hidden inputs drawn with ``secret``."""
+    reference = json.loads(path.read_text())
+    notebook = _with_answers(json.loads(json.dumps(reference)), answers)
+    measured = MeasuredNotebook(notebook, path, VariantAnswers(reference) if variants else None)
+    checker = Checker(None, secret)
+    reports: dict[str, Graded] = {}
+    with _as_graded(path.parent), context.grading(measured.context):
+        for grade_id, meta, text in code_cells(notebook):
+            if meta.get("grade"):
+                measured.at(text)
+                report, value, failure, names = _run_checks(checker, text)
+                reports[grade_id] = Graded(None if failure else value, report, names)
+                continue
+            with _quiet(), contextlib.suppress(Exception):  # a broken answer shows in its checks
+                exec(compile(text, _cell_file(grade_id, text), "exec"),  # noqa: S102
+                     checker.namespace)
     return reports
 
 
@@ -242,34 +271,19 @@ def _with_answers(notebook: dict, answers: dict[str, str]) -> dict:
     return notebook
 
 
-def _run_cells(notebook: dict, checker: Checker, reports: dict) -> None:
-    for grade_id, meta, text in code_cells(notebook):
-        if meta.get("grade"):
-            report, value, failure = checker.run(text)
-            reports[grade_id] = (None if failure else value, report)
-            continue
-        with _quiet():
-            try:
-                exec(compile(text, _cell_file(grade_id, text), "exec"),  # noqa: S102
-                     checker.namespace)
-            except Exception:  # noqa: BLE001 - a broken answer shows in its checks
-                pass
-
-
 def graded_answers(path: Path, answers: list[tuple[dict[str, str], set[str]]],
-                   variants: bool = True) -> list[dict[str, tuple[float | None, str]]]:
+                   variants: bool = True, secret: str = SECRET) -> list[dict[str, Graded]]:
     """Like ``feedback`` for many answers to one notebook at once: each answer (its cells
     by grade id) is graded on the test cells named with it. The notebook runs once, and at
     each of those test cells the answer runs in a fork, its cells and every cell after them
     replayed (as the mutants run), so an answer costs its own checks, not the notebook."""
     notebook = json.loads(path.read_text())
-    checking.variant_answers = VariantAnswers(notebook) if variants else None
-    selfcheck.forget()
-    checker = Checker(None, SECRET)
+    variant_answers = VariantAnswers(notebook) if variants else None
+    checker = Checker(None, secret)
     results: list[dict] = [{} for _ in answers]
     passing: list[dict[str, bool]] = [{} for _ in answers]  # exercise -> passed, per answer
     ran: list[tuple[str | None, str]] = []  # the cells run so far, but the test cells
-    with _as_graded(path.parent):
+    with _as_graded(path.parent), context.grading(GradingContext(variant_answers)):
         for grade_id, meta, text in code_cells(notebook):
             if not meta.get("grade"):
                 ran.append((grade_id, text))
@@ -277,38 +291,43 @@ def graded_answers(path: Path, answers: list[tuple[dict[str, str], set[str]]],
                     exec(compile(text, _cell_file(grade_id, text), "exec"),  # noqa: S102
                          checker.namespace)
                 continue
-            if checking.variant_answers is not None:
-                checking.variant_answers(title(text, grade_id))  # built once, not per fork
+            if variant_answers is not None:
+                variant_answers(title(text, grade_id))  # built once, not per fork
             for index, (answer, tests) in enumerate(answers):
                 starts = [i for i, (cell, _) in enumerate(ran) if cell in answer]
                 if grade_id in tests and starts:
-                    checking.answer_source = answer_sources(
-                        _with_answers(json.loads(json.dumps(notebook)), answer)).get
-                    graded = _in_fork(lambda a=answer, c=ran[starts[0]:], t=text, i=index:
-                                      _graded(checker, c, a, t, passing[i]), TIME_LIMIT * 4)
-                    results[index][grade_id] = (graded.get("score"),
-                                                graded.get("report", str(graded)))
+                    measured = MeasuredNotebook(
+                        _with_answers(json.loads(json.dumps(notebook)), answer), path,
+                        variant_answers)
+                    graded = _in_fork(lambda a=answer, c=ran[starts[0]:], t=text, i=index,
+                                      m=measured: _graded(checker, m, c, a, t, passing[i]),
+                                      TIME_LIMIT * 4)
+                    results[index][grade_id] = Graded(graded.get("score"),
+                                                      graded.get("report", str(graded)),
+                                                      tuple(graded.get("names", ())))
                     passing[index][title(text, grade_id)] = graded.get("passed", False)
             checker.run(text)  # the reference's own checks: later notes see them pass
     return results
 
 
-def _graded(checker: Checker, cells: list, answer: dict[str, str], test: str,
-            passing: dict[str, bool]) -> dict:
+def _graded(checker: Checker, measured: MeasuredNotebook, cells: list, answer: dict[str, str],
+            test: str, passing: dict[str, bool]) -> dict:
     """In a fork: ``answer``'s cells in place of the reference's, the cells after them run
-    again, then the test cell, with the answer's earlier exercises ``passing`` or not (as
-    its own notebook's self-check knows them); the score (None when it crashed), the
-    report, and whether every check passed."""
-    for exercise, passed in passing.items():
-        selfcheck.record(exercise, 1.0, float(passed), [("", None if passed else "failed")])
-    for grade_id, text in cells:
-        source = answer.get(grade_id, text)
-        with _quiet(), contextlib.suppress(Exception):
-            exec(compile(source, _cell_file(grade_id, source), "exec"),  # noqa: S102
-                 checker.namespace)
-    report, value, failure = checker.run(test)
-    result = selfcheck.results()[-1] if selfcheck.results() else None
-    return {"score": None if failure else value, "report": report,
+    again, then the test cell, in the answer's grading context, with the answer's earlier
+    exercises ``passing`` or not (as its own notebook's self-check knows them); the score
+    (None when it crashed), the report, what it named, and whether every check passed."""
+    with context.grading(measured.context, fresh=False):
+        for exercise, passed in passing.items():
+            selfcheck.record(exercise, 1.0, float(passed), [("", None if passed else "failed")])
+        for grade_id, text in cells:
+            source = answer.get(grade_id, text)
+            with _quiet(), contextlib.suppress(Exception):
+                exec(compile(source, _cell_file(grade_id, source), "exec"),  # noqa: S102
+                     checker.namespace)
+        measured.at(test)
+        report, value, failure, names = _run_checks(checker, test)
+        result = selfcheck.results()[-1] if selfcheck.results() else None
+    return {"score": None if failure else value, "report": report, "names": names,
             "passed": bool(result and result.status == selfcheck.PASSED)}
 
 

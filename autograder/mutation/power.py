@@ -10,7 +10,8 @@ checks with the mutants' naming on (``analysis.feedback``), as ``make grade`` gr
 Every test cell the answer is meant to fail is judged:
 
 - *loses points*: it scores less than the cell's points;
-- *named*: its report says "This matches ...", naming a mistake;
+- *named*: its checks name a mistake (recorded by the checks as data: the report's
+  "This matches ..." line);
 - *named correctly*: the report says what the answer's own description expects (the sample
   answers' phrase; the blind set's keywords, see ``blind_answers``);
 - *named wrongly*: named, but not correctly.
@@ -48,7 +49,8 @@ class Answer:
     answers: dict[str, str]  # solution cell id -> the student's source
     cells: list[str]  # test cells that must lose points
     mistake: str  # the mistake, in the words of whoever wrote the answer
-    judge: Callable[[str], bool] = field(repr=False)  # a report that names it correctly
+    # (the report, the names its checks recorded) -> whether they name it correctly
+    judge: Callable[[str, list[str]], bool] = field(repr=False)
 
 
 @dataclass
@@ -57,7 +59,7 @@ class Verdict:
     lost: bool
     named: bool
     correct: bool
-    reports: dict[str, tuple[float | None, str]]
+    reports: dict[str, analysis.Graded]
 
     @property
     def wrong(self) -> bool:
@@ -84,17 +86,16 @@ def sample_answers() -> list[Answer]:
                 found.append(Answer(
                     assignment, student, answers, [cell for cell, _ in expectations],
                     "; ".join(phrases) or "(no phrase)",
-                    lambda report, p=tuple(phrases): all(x in report for x in p)
-                    and (bool(p) or "This matches" in report)))
+                    lambda report, names, p=tuple(phrases): all(x in report for x in p)
+                    and (bool(p) or bool(names))))
     return found
 
 
 def _grade(job: tuple[str, list[tuple[dict[str, str], set[str]]], bool, str]) -> list[dict]:
     """Every answer to one notebook, graded on the test cells it must fail."""
     assignment, answers, variants, secret = job
-    analysis.SECRET = secret  # this worker's draw of the hidden inputs
     path = ROOT / "solutions" / assignment / f"{assignment}.ipynb"
-    return analysis.graded_answers(path, answers, variants)
+    return analysis.graded_answers(path, answers, variants, secret)
 
 
 def _points(assignment: str) -> dict[str, float]:
@@ -122,11 +123,12 @@ def judge(answers: list[Answer], jobs: int = 2, variants: bool = True,
         if missing := [cell for cell in answer.cells if cell not in points]:
             raise ValueError(f"{answer.assignment} has no test cell {missing}: "
                              f"{answer.name} answers a cell the notebook no longer has")
-        failing = [reports.get(cell, (None, "")) for cell in answer.cells]
-        text = "\n".join(report for _, report in failing)
-        lost = all(score is None or score < points[cell] - 1e-9
-                   for cell, (score, _) in zip(answer.cells, failing, strict=True))
-        verdicts.append(Verdict(answer, lost, "This matches" in text, answer.judge(text),
+        failing = [reports.get(cell, analysis.Graded(None, "")) for cell in answer.cells]
+        text = "\n".join(graded.report for graded in failing)
+        names = [name for graded in failing for name in graded.names]
+        lost = all(graded.score is None or graded.score < points[cell] - 1e-9
+                   for cell, graded in zip(answer.cells, failing, strict=True))
+        verdicts.append(Verdict(answer, lost, bool(names), answer.judge(text, names),
                                 reports))
     return verdicts
 
@@ -148,10 +150,11 @@ def figures(verdicts: list[Verdict], kept: list[Verdict] = ()) -> str:
 
 
 def names_in(verdict: Verdict) -> list[str]:
-    """The "This matches" lines of an answer's failing cells, as printed, each once."""
-    return list(dict.fromkeys(line for cell in verdict.answer.cells
-                              for line in re.findall(r"This matches ([^\n]*)",
-                                                     verdict.reports.get(cell, (None, ""))[1])))
+    """The mistakes named on an answer's failing cells, each once, as the report prints them
+    ("This matches <name>.")."""
+    return list(dict.fromkeys(f"{name}." for cell in verdict.answer.cells
+                              for name in verdict.reports.get(cell, analysis.Graded(None, ""))
+                              .names))
 
 
 def read_figures(verdicts: list[Verdict], readings: dict[str, dict]) -> str:
@@ -183,9 +186,9 @@ def details(verdicts: list[Verdict]) -> str:
                   else "unnamed")
         lines.append(f"- {v.answer.assignment} {v.answer.name} [{status}]: {v.answer.mistake}")
         for cell in v.answer.cells:
-            score, report = v.reports.get(cell, (None, ""))
-            shown = "\n      ".join(report.strip().splitlines()[-12:])
-            lines.append(f"    {cell} ({score}):\n      {shown}")
+            graded = v.reports.get(cell, analysis.Graded(None, ""))
+            shown = "\n      ".join(graded.report.strip().splitlines()[-12:])
+            lines.append(f"    {cell} ({graded.score}):\n      {shown}")
     return "\n".join(lines)
 
 
@@ -227,7 +230,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         args.json.write_text(json.dumps([
             {"notebook": v.answer.assignment, "name": v.answer.name, "mistake": v.answer.mistake,
-             "lost": v.lost, "named": v.named, "correct": v.correct, "reports": v.reports}
+             "lost": v.lost, "named": v.named, "correct": v.correct,
+             "reports": {cell: graded._asdict() for cell, graded in v.reports.items()}}
             for v in verdicts + kept], indent=1))
     return 0 if all(v.lost and not v.wrong for v in verdicts) and not any(
         v.lost for v in kept) else 1
@@ -238,11 +242,10 @@ BLIND = ROOT / "tests" / "blind"
 READINGS = BLIND / "readings.json"
 
 
-def _named(report: str) -> list[str]:
-    """What the report names: the text of its "This matches ..." lines, as plain text (no
-    code quotes, ASCII minus signs), as a reader would read it."""
-    return [line.replace("`", "").replace("−", "-")
-            for line in re.findall(r"This matches (.+)", report)]
+def _plain(name: str) -> str:
+    """A named mistake as plain text (no code quotes, ASCII minus signs), as a reader would
+    read it."""
+    return name.replace("`", "").replace("−", "-")
 
 
 def blind_answers(path: Path = BLIND / "set_a.py") -> list[Answer]:
@@ -258,8 +261,8 @@ def blind_answers(path: Path = BLIND / "set_a.py") -> list[Answer]:
         found.append(Answer(
             entry["notebook"], f"#{number} ({entry['kind']})", {entry["cell"]: entry["code"]},
             [f"{entry['cell'].split('_')[0]}_tests"], entry["mistake"],
-            lambda report, p=tuple(patterns): any(x.search(line) for x in p
-                                                  for line in _named(report))))
+            lambda report, names, p=tuple(patterns): any(x.search(_plain(name)) for x in p
+                                                         for name in names)))
     return found
 
 
@@ -267,7 +270,7 @@ def correct_answers(path: Path = BLIND / "set_a.py") -> list[Answer]:
     """A blind set's correct answers in other styles: each must keep full marks."""
     module = _load(path, f"_blind_{path.stem}")
     return [Answer(e["notebook"], f"#{n} (correct)", {e["cell"]: e["code"]},
-                   [f"{e['cell'].split('_')[0]}_tests"], "", lambda report: True)
+                   [f"{e['cell'].split('_')[0]}_tests"], "", lambda report, names: True)
             for n, e in enumerate(module.ANSWERS) if e["correct"]]
 
 

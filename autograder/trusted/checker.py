@@ -30,7 +30,6 @@ import torch
 from autograder.cells import split_hidden
 from autograder.trusted import across
 from autograder.trusted.link import KernelLink, Remote
-from course_checks import beside
 
 # --- hidden seeds -------------------------------------------------------------------------
 
@@ -68,7 +67,7 @@ def secret_seeds(secret: str):
 # --- running a test cell --------------------------------------------------------------------
 
 
-def _names(tree: ast.AST) -> tuple[set[str], set[str]]:
+def names_read_and_bound(tree: ast.AST) -> tuple[set[str], set[str]]:
     """Names a cell reads, and names it binds anywhere (assignments, defs, imports, args)."""
     loads, binds = set(), set()
     for node in ast.walk(tree):
@@ -102,7 +101,7 @@ class Checker:
     def _resolve(self, tree: ast.AST) -> None:
         """Bind the names the cell reads from the kernel, afresh for every cell; names the
         checker itself defined (setup, earlier test cells) stay its own."""
-        loads, binds = _names(tree)
+        loads, binds = names_read_and_bound(tree)
         self.remote -= binds
         self.cell_names = []  # what this cell reads from the kernel: the answers it checks
         for name in sorted(loads - binds - set(dir(builtins))):
@@ -124,7 +123,6 @@ class Checker:
             try:
                 if self.link is not None:  # None: everything is in the namespace already
                     self._resolve(ast.parse(source))
-                    beside.forward = self._probe
                 pieces = split_hidden(source)
                 for number, (code, hidden) in enumerate(pieces):
                     last = number == len(pieces) - 1
@@ -133,16 +131,15 @@ class Checker:
                         value = self._exec(code, last)
             except BaseException as error:  # noqa: BLE001 - reported as the cell's error
                 failure = error
-            finally:
-                beside.forward = None
             for warning in caught:
                 print(f"(warning: {warning.category.__name__}: {warning.message})")
         return stdout.getvalue(), value, failure
 
-    def _probe(self, probe, args: tuple, kwargs: dict):
-        """A probe of ``course_checks/beside.py`` while grading: those of a student's autograd
-        Function run here, on its forward and backward across the wire (``across.py``);
-        those that watch the code they run, in the kernel."""
+    def probe(self, probe, args: tuple, kwargs: dict):
+        """A probe of ``course_checks/beside.py`` while grading (the grading context's
+        ``probe``): those of a student's autograd Function run here, on its forward and
+        backward across the wire (``across.py``); those that watch the code they run, in
+        the kernel."""
         if probe.__name__ in across.PROBES and args and isinstance(args[0], Remote):
             return across.run(self.link, probe, args, kwargs)
         return self.link.apply(probe, args, kwargs)
