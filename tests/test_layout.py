@@ -49,3 +49,44 @@ def test_the_kernel_side_needs_nothing_of_grading():
     """The agent runs in the student's kernel: it may use the wire, never the grader."""
     assert imports()["autograder.trusted.agent"] <= {"autograder.trusted",
                                                       "autograder.trusted.wire"}
+
+
+COURSE_PACKAGES = ("autograder", "course_checks", "transformer_course")
+
+
+def _course_modules_bound(tree: ast.AST) -> set[str]:
+    """Names a module binds to another course module by importing it (``from course_checks
+    import checking``, ``import autograder.trusted.wire as wire``)."""
+    bound = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(COURSE_PACKAGES):
+            bound |= {a.asname or a.name for a in node.names if a.name[:1].islower()}
+        elif isinstance(node, ast.Import):
+            bound |= {a.asname for a in node.names
+                      if a.asname and a.name.startswith(COURSE_PACKAGES)}
+    return bound
+
+
+def test_no_module_assigns_another_course_modules_globals():
+    """Issue "A house a maintainer can take over": grading once patched the checks' module
+    globals (``checking.variant_answers = ...``); what grading hands the checks now travels
+    in one grading context (course_checks/context.py), and no course module assigns, or
+    ``setattr``s, a name in another."""
+    found = []
+    for package in COURSE_PACKAGES:
+        for path in (REPO / package).rglob("*.py"):
+            tree = ast.parse(path.read_text())
+            modules = _course_modules_bound(tree)
+            for node in ast.walk(tree):
+                targets = node.targets if isinstance(node, ast.Assign) else \
+                    [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else []
+                if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "setattr" \
+                        and node.args and getattr(node.args[0], "id", "") in modules:
+                    found.append(f"{path.relative_to(REPO)}:{node.lineno}")
+                for target in targets:
+                    for part in ast.walk(target):
+                        if isinstance(part, ast.Attribute) and isinstance(part.ctx, ast.Store) \
+                                and getattr(part.value, "id", "") in modules:
+                            found.append(f"{path.relative_to(REPO)}:{node.lineno} "
+                                         f"{ast.unparse(part)}")
+    assert found == []

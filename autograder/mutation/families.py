@@ -11,8 +11,9 @@ reference's docstring: "divides by √`Q.shape[-2]` (√T, the number of queries
 here) where `math.sqrt(Q.shape[-1])` (2 here) belongs".
 
 Families are made from the solutions, so, like the mutants, they name mistakes only in
-grading (``course_checks.checking.variant_answers``); what needs no reference code, a
-factor or a shift of the whole result, is measured everywhere (``course_checks.diagnosis``).
+grading (the grading context's ``variants``, ``course_checks/context.py``); what needs no
+reference code, a factor or a shift of the whole result, is measured everywhere
+(``course_checks.diagnosis``).
 """
 
 from __future__ import annotations

@@ -3,9 +3,10 @@
 ``VariantAnswers`` runs every mutant (``autograder/mutation/mutants.py``) and builds every
 family (``autograder/mutation/families.py``) of an exercise's reference answer in a namespace
 holding the notebook's setup and reference answers, so that the grader can name the one a
-wrong answer matches (``course_checks.checking.variant_answers``); a ``Variant`` also tells
-how far an answer's own calls side with it. Below are the notebook's exercises as both
-grading and the analysis read them: its code cells, their titles, the answer cells.
+wrong answer matches (the grading context's ``variants``, ``course_checks/context.py``); a
+``Variant`` also tells how far an answer's own calls side with it. Below are the notebook's
+exercises as both grading and the analysis read them: its code cells, their titles, the
+answer cells.
 
 It lives in ``mutation/``, not ``grading/``, though grading runs it: it is made from the
 mutants and the families, and the analysis uses it too (``analysis.feedback``); in
@@ -101,7 +102,7 @@ def answer_sources(notebook: dict) -> dict[str, str]:
 
 class VariantAnswers:
     """The mutants of a source notebook's reference answers, as working functions, for
-    the grader to name the one a wrong answer matches (``checking.variant_answers``).
+    the grader to name the one a wrong answer matches (the context's ``variants``).
 
     They run in a namespace of their own holding the notebook's setup cell and every
     reference answer, so a mutant of exercise 2 calls the reference of exercise 1.
