@@ -519,7 +519,7 @@ class Checks:
                 )
             )
             return _NO_ANSWER
-        except Exception as error:  # any student error becomes feedback, never a crash
+        except Exception as error:  # noqa: BLE001 - any student error becomes feedback, never a crash
             said = printable(str(error), 1000)  # the student's text: one line, no escapes
             self._outcome = (RAISED, type(error).__name__, str(error))
             line = _student_line(error, student_code)

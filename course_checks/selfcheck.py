@@ -256,7 +256,7 @@ def check_notebook(path: Path | str, timeout: int = 120, notebook=None) -> Noteb
     try:
         notebook = copy.deepcopy(notebook) if notebook is not None else \
             nbformat.read(path, as_version=4)
-    except Exception as error:  # not JSON, not a notebook: say so, and move on
+    except Exception as error:  # noqa: BLE001 - not JSON, not a notebook: say so, and move on
         return NotebookResult(name, problem=f"cannot read {path}: {error}")
     expected = expected_exercises(notebook)
     notebook.cells.append(nbformat.v4.new_code_cell(_DUMP_CELL))
@@ -277,7 +277,7 @@ def check_notebook(path: Path | str, timeout: int = 120, notebook=None) -> Noteb
         )
     except DeadKernelError as error:
         problem = f"the kernel died while running the notebook ({error})."
-    except Exception as error:
+    except Exception as error:  # noqa: BLE001 - any failure is the notebook's
         problem = f"the notebook could not be run: {type(error).__name__}: {error}"
     seconds = time.perf_counter() - start
 

@@ -193,7 +193,7 @@ def validate(path: Path | str) -> dict[str, list[dict]]:
 
     try:
         notebook = nbformat.read(path, as_version=4)
-    except Exception as error:  # not a notebook: say so in the dialog
+    except Exception as error:  # noqa: BLE001 - not a notebook: say so in the dialog
         return {"failed": [{"source": str(path), "error": html.escape(str(error))}]}
     warnings = cell_warnings(notebook)  # puts right what grading will, in this copy
     edited = edited_cells(notebook)

@@ -10,9 +10,9 @@ import sys
 from conftest import REPO
 
 sys.path.insert(0, str(REPO / "benchmarks"))
-import attention_kernels  # noqa: E402
-import loop_vs_matrix  # noqa: E402
-import pytest  # noqa: E402
+import attention_kernels
+import loop_vs_matrix
+import pytest
 
 
 @pytest.mark.slow

@@ -73,7 +73,7 @@ class InProcessLink(KernelLink):
 
         def kernel():  # in a thread of its own: PyTorch's grad mode and hooks are per thread
             with mock.patch.object(agent, "_namespace", lambda: self.namespace):
-                return eval(expression, {"__import__": __import__})  # the AGENT expression
+                return eval(expression, {"__import__": __import__})  # noqa: S307 - the AGENT expression
         with ThreadPoolExecutor(1) as thread:
             reply = thread.submit(kernel).result()
         return repr(json.dumps(self.forge(json.loads(reply))))

@@ -487,7 +487,7 @@ def test_variants_are_matched_with_what_a_check_read_inside_a_nested_lambda(
     checks.true("the shape of x", eval(  # noqa: S307
         "lambda: (lambda r: r.shape == expected.shape)(half(x))", namespace), "keep the shape")
     namespace["expected"] = torch.tensor([1.0, 1.0])  # rebound before the next check
-    checks.close("half of x", eval("lambda: half(x)", namespace), torch.tensor([1.0]))
+    checks.close("half of x", eval("lambda: half(x)", namespace), torch.tensor([1.0]))  # noqa: S307
     checks.score()
     assert "This matches an answer that halves twice." in capsys.readouterr().out
 

@@ -93,7 +93,7 @@ def test_values_that_no_family_explains_are_not_measured():
     (lambda: bool(torch.ones(3)), "use `&`, `|`, `~`"),
 ])
 def test_pytorch_errors_are_translated_to_their_usual_cause(code, words):
-    with pytest.raises(Exception) as raised:  # noqa: PT011 - any error the code raises
+    with pytest.raises(Exception) as raised:
         code()
     cause = errors.explain(type(raised.value).__name__, str(raised.value), SIZES)
     assert words in cause, cause

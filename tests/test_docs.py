@@ -11,7 +11,7 @@ import pytest
 from conftest import REPO
 
 sys.path.insert(0, str(REPO / "benchmarks"))
-import docs_tables  # noqa: E402
+import docs_tables
 
 DOCUMENTS = sorted(
     [REPO / name for name in ("README.md", "CHANGELOG.md", "CONTRIBUTING.md")

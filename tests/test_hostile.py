@@ -8,6 +8,7 @@ folder may change.
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import re
@@ -119,8 +120,9 @@ def test_honest_students_graded_between_them_keep_every_point(graded, student):
     tmp, cwd, planted = re.search(r"PROBE tmp: (.*) cwd: (.*) planted: (\w+)", printed).groups()
     # A fresh /tmp holds only this kernel's own connection file, sockets and working folder,
     # which holds only what IPython keeps there.
-    assert set(eval(tmp)) <= {".kernel", "kernel-1.json", "work", *KEPT_IN_TMP}, tmp
-    assert set(eval(cwd)) <= {".ipython", ".matplotlib", ".cache"} and planted == "False", cwd
+    assert set(ast.literal_eval(tmp)) <= {".kernel", "kernel-1.json", "work", *KEPT_IN_TMP}, tmp
+    assert set(ast.literal_eval(cwd)) <= {".ipython", ".matplotlib", ".cache"}, cwd
+    assert planted == "False", cwd
 
 
 def test_nothing_outside_the_grading_folder_changed(graded):

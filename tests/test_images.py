@@ -21,7 +21,7 @@ from conftest import ALL_NOTEBOOKS, REPO, load
 from autograder.releases.sync_notebooks import COLAB_BADGE
 
 sys.path.insert(0, str(REPO / "images"))
-import make_images  # noqa: E402
+import make_images
 
 # Markdown images, HTML <img> tags, and code that reads a picture file.
 MARKDOWN_IMAGE = re.compile(r"!\[[^\]]*\]\(\s*<?([^)\s>]+)")

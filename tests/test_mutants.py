@@ -277,7 +277,7 @@ def test_every_step_but_a_return_may_be_left_out_the_last_one_too():
 
 def test_a_swapped_function_is_one_that_exists():
     import torch
-    import torch.nn.functional as F  # noqa: N812 - as the notebooks import it
+    import torch.nn.functional as F
 
     x = torch.randn(3, 4)
     swaps = [m for source in (FEED_FORWARD, NORM) for m in mutants(source)

@@ -26,7 +26,7 @@ import torch
 
 # A dispatch mode imports torch._dynamo when first used (a second or more): do it once, here,
 # so that a process which forks (the mutation analysis) pays it once.
-import torch._dynamo  # noqa: F401
+import torch._dynamo
 from torch.utils._python_dispatch import TorchDispatchMode
 from torch.utils.flop_counter import FlopCounterMode
 

@@ -16,7 +16,7 @@ __all__ = ["cosine_warmup", "transformer_lr"]
 
 
 @dataclass(frozen=True)
-class transformer_lr:  # noqa: N801 - used like the function it replaces
+class transformer_lr:
     """The schedule of "Attention is all you need", for ``LambdaLR`` with base lr 1.0:
 
         lr(n) = d_model^-0.5 · min(n^-0.5, n · warmup^-1.5),  n = step + 1,
@@ -35,7 +35,7 @@ class transformer_lr:  # noqa: N801 - used like the function it replaces
 
 
 @dataclass(frozen=True)
-class cosine_warmup:  # noqa: N801 - used like the function it replaces
+class cosine_warmup:
     """A cosine decay from 1 to 0 over ``max_iters`` steps, times a linear warm-up:
 
         factor(t) = 0.5 · (1 + cos(π t / max_iters)) · (t / warmup if t ≤ warmup else 1).

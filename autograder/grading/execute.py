@@ -152,7 +152,7 @@ class SafeExecute(Execute):
         for attempt in range(3):
             try:
                 return await super().async_start_new_kernel_client()
-            except Exception as error:  # noqa: BLE001 - RuntimeError, TimeoutError, zmq's
+            except Exception as error:
                 if attempt == 2:
                     raise
                 first = (str(error).splitlines() or [type(error).__name__])[0][:200]
@@ -335,7 +335,7 @@ class SafeExecute(Execute):
                     return True
                 if time.monotonic() >= give_up or not self._alive():
                     return False
-        except Exception:
+        except Exception:  # noqa: BLE001 - a kernel that cannot be asked does not answer
             return False
 
     def _alive(self) -> bool:
@@ -371,7 +371,7 @@ class SafeExecute(Execute):
                     if self._meter.used() > cpu_limit:
                         return None
                     continue
-                except Exception:
+                except Exception:  # noqa: BLE001 - a dropped channel is no reply
                     return None
                 if msg["parent_header"].get("msg_id") == msg_id:
                     return msg

@@ -90,7 +90,7 @@ def mathml(tex: str, display: bool = False) -> str:
             converted = convert(_unescape_text(tex), display="block" if display else "inline")
             if _readable(ElementTree.fromstring(converted)):
                 return converted
-        except Exception:  # TeX it cannot read shows as its source: the page is still written
+        except Exception:  # noqa: BLE001 - TeX it cannot read shows as its source: the page is still written
             pass
     delimiter = "$$" if display else "$"
     shown = html.escape(f"{delimiter}{tex.strip()}{delimiter}", quote=False)

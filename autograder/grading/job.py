@@ -104,7 +104,7 @@ def grade(job: Job) -> dict:
         with warnings.catch_warnings():  # nbgrader's and nbformat's own chatter, not the student's
             warnings.simplefilter("ignore")
             _autograde(job, notebook, private, result, kernel)
-    except Exception as error:  # a bug or an nbgrader failure: report it, keep the class going
+    except Exception as error:  # noqa: BLE001 - a bug or an nbgrader failure: report it, keep the class going
         what = error.what if isinstance(error, GraderFailed) else \
             f"the grader failed ({type(error).__name__})"
         result.update(status="error", reason=f"{what}; the full log is in "

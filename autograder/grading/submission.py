@@ -74,7 +74,7 @@ def format_problem(notebook: dict) -> str | None:
 
     try:
         nbformat.validate(nbformat.from_dict(notebook))
-    except Exception as error:
+    except Exception as error:  # noqa: BLE001 - what the validator says is the problem
         return str(error).splitlines()[0]
     return None
 

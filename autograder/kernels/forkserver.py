@@ -101,7 +101,7 @@ def serve(path: str, walled: str, *covered: str) -> None:
     import ipykernel.kernelapp  # noqa: F401
     import matplotlib.pyplot  # noqa: F401
     import numpy  # noqa: F401
-    import torch  # noqa: F401
+    import torch
     import torch.nn.functional  # noqa: F401
 
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # children are reaped by the system

@@ -88,7 +88,7 @@ def _probe(mode: str) -> None:
     def child(work) -> int:  # a fork that reports its failure and never returns
         try:
             os._exit(work())
-        except BaseException as error:
+        except BaseException as error:  # noqa: BLE001 - the child must exit
             print(f"a kernel's walls could not be built: {error}", file=sys.stderr, flush=True)
             os._exit(1)
 

@@ -166,7 +166,7 @@ class Checker:
         exec(compile(tree, "<test cell>", "exec"), self.namespace)  # noqa: S102 - course code
         if final is None:
             return None
-        return eval(compile(ast.Expression(final.value), "<test cell>", "eval"), self.namespace)
+        return eval(compile(ast.Expression(final.value), "<test cell>", "eval"), self.namespace)  # noqa: S307
 
 
 def error_lines(error: BaseException) -> list[str]:

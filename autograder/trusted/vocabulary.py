@@ -105,8 +105,8 @@ def _refusals(code: str) -> list[str]:
             for keyword in node.keywords:
                 if keyword.arg == "refuses":
                     try:
-                        return list(eval(compile(ast.Expression(keyword.value), "", "eval"),
-                                         {"shortcuts": shortcuts}))  # noqa: S307 - course code
+                        return list(eval(compile(ast.Expression(keyword.value), "", "eval"),  # noqa: S307 - course code
+                                         {"shortcuts": shortcuts}))
                     except Exception:  # noqa: BLE001
                         return []
     return []

@@ -5,7 +5,7 @@ notebook; none holds a genuine answer. ``a18_hardcode_visible`` returns the visi
 expected values: no reader can see that; the hidden checks take most of its points.
 """
 
-# ruff: noqa: E501 - the answers are the attacker's cells, kept whole
+
 
 ATTACKS = [{'name': 'a01_sdpa_softmax',
   'notebook': '01_vector_attention',
