@@ -9,7 +9,7 @@ from pathlib import Path
 import honest
 import pytest
 
-from autograder.mutation import analysis, power
+from autograder.mutation import measure, power
 
 SOLUTIONS = Path(__file__).resolve().parent.parent / "solutions"
 
@@ -17,7 +17,7 @@ SOLUTIONS = Path(__file__).resolve().parent.parent / "solutions"
 def graded(notebook: str, secret: str, answers: dict[str, str]) -> dict:
     path = next(SOLUTIONS.glob(f"{notebook}*/{notebook}*.ipynb"))
     return {cell: graded.score for cell, graded in
-            analysis.feedback(path, answers, variants=False, secret=secret).items()}
+            measure.feedback(path, answers, variants=False, secret=secret).items()}
 
 
 # In float32, two scores in the thousands that lie within ~0.1 of each other round

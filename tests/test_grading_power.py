@@ -21,6 +21,7 @@ from conftest import REPO, solution_path
 from submissions import ONE_MISTAKE, WRONG
 
 from autograder.mutation import analysis as mutation
+from autograder.mutation import measure
 
 
 @pytest.mark.slow
@@ -79,7 +80,7 @@ def test_equivalent_mutants_of_a_real_exercise_are_detected():
 
 def _feedback(job):
     assignment, answers = job
-    return mutation.feedback(solution_path(assignment), answers)
+    return measure.feedback(solution_path(assignment), answers)
 
 
 SUBMISSIONS = [(a, student, answers, expectations)

@@ -14,7 +14,7 @@ import json
 import pytest
 from conftest import solution_path
 
-from autograder.mutation import analysis as mutation
+from autograder.mutation import measure
 
 # Each answer graded with a whole notebook's trusted checks: seconds each.
 pytestmark = pytest.mark.slow
@@ -73,7 +73,7 @@ def _points(assignment: str) -> dict[str, float]:
 @pytest.mark.parametrize("case", list(CASES))
 def test_an_answer_in_another_idiom_never_loses_points_twice(case):
     assignment, answers, own, later = CASES[case]
-    reports = mutation.feedback(solution_path(assignment), answers)
+    reports = measure.feedback(solution_path(assignment), answers)
     points = _points(assignment)
     if reports[own][0] == points[own]:
         for cell in later:

@@ -11,5 +11,10 @@ reference answer (mutants) and how many of them the checks catch (analysis).
     operators    the tables the rewrites draw on (roles, swaps, axes, words)
     families     one number of the reference freed and fitted to a wrong answer
     variants     the mutants and families as working functions, for grading to name
-    analysis     how many mutants each exercise's checks kill; power: the sample answers
+    analysis     how many mutants each exercise's checks kill
+    equivalence  whether a mutant that keeps its marks is the same function written otherwise
+    running      a notebook's cells run as grading runs them, an answer tried in a fork
+    context      the grading context, made here as make grade makes it
+    measure      answers graded here as make grade grades them, results as records
+    power        the sample and blind answers: lost points, named, named wrongly
 """

@@ -1,5 +1,5 @@
 """The grading context (``course_checks/context.py``) of a notebook checked in this process
-(``power``'s answers, ``make mutants``' mutants, ``analysis.feedback``), made as ``make grade``
+(``power``'s answers, ``make mutants``' mutants, ``measure.feedback``), made as ``make grade``
 makes it (``grading/execute.py``), so that what is measured is what grading does: the
 reference's variant answers to name mistakes, the answers' sources, and the refusals read
 from the notebook's cells as data (``trusted/reading.py``). Probes run where they are

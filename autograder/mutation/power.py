@@ -6,7 +6,7 @@ and is it never named wrongly?
     python -m autograder.mutation.power --set tests/blind/set_b.py  # another blind set
 
 Each answer replaces some solution cells of a source notebook and is graded by the trusted
-checks with the mutants' naming on (``analysis.feedback``), as ``make grade`` grades it.
+checks with the mutants' naming on (``measure.py``), as ``make grade`` grades it.
 Every test cell the answer is meant to fail is judged:
 
 - *loses points*: it scores less than the cell's points;
@@ -34,7 +34,8 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from autograder.mutation import analysis
+from autograder.mutation import analysis, measure
+from autograder.mutation.running import SECRET
 
 ROOT = analysis.ROOT
 
@@ -59,7 +60,7 @@ class Verdict:
     lost: bool
     named: bool
     correct: bool
-    reports: dict[str, analysis.Graded]
+    reports: dict[str, measure.Graded]
 
     @property
     def wrong(self) -> bool:
@@ -95,7 +96,7 @@ def _grade(job: tuple[str, list[tuple[dict[str, str], set[str]]], bool, str]) ->
     """Every answer to one notebook, graded on the test cells it must fail."""
     assignment, answers, variants, secret = job
     path = ROOT / "solutions" / assignment / f"{assignment}.ipynb"
-    return analysis.graded_answers(path, answers, variants, secret)
+    return measure.graded_answers(path, answers, variants, secret)
 
 
 def _points(assignment: str) -> dict[str, float]:
@@ -105,7 +106,7 @@ def _points(assignment: str) -> dict[str, float]:
 
 
 def judge(answers: list[Answer], jobs: int = 2, variants: bool = True,
-          secret: str = analysis.SECRET) -> list[Verdict]:
+          secret: str = SECRET) -> list[Verdict]:
     """Grade every answer (``variants``: as ``make grade`` does; without, as the student's
     own checks and Validate do; the hidden inputs drawn with ``secret``) and judge its
     failing cells' reports."""
@@ -123,7 +124,7 @@ def judge(answers: list[Answer], jobs: int = 2, variants: bool = True,
         if missing := [cell for cell in answer.cells if cell not in points]:
             raise ValueError(f"{answer.assignment} has no test cell {missing}: "
                              f"{answer.name} answers a cell the notebook no longer has")
-        failing = [reports.get(cell, analysis.Graded(None, "")) for cell in answer.cells]
+        failing = [reports.get(cell, measure.Graded(None, "")) for cell in answer.cells]
         text = "\n".join(graded.report for graded in failing)
         names = [name for graded in failing for name in graded.names]
         lost = all(graded.score is None or graded.score < points[cell] - 1e-9
@@ -153,7 +154,7 @@ def names_in(verdict: Verdict) -> list[str]:
     """The mistakes named on an answer's failing cells, each once, as the report prints them
     ("This matches <name>.")."""
     return list(dict.fromkeys(f"{name}." for cell in verdict.answer.cells
-                              for name in verdict.reports.get(cell, analysis.Graded(None, ""))
+                              for name in verdict.reports.get(cell, measure.Graded(None, ""))
                               .names))
 
 
@@ -186,7 +187,7 @@ def details(verdicts: list[Verdict]) -> str:
                   else "unnamed")
         lines.append(f"- {v.answer.assignment} {v.answer.name} [{status}]: {v.answer.mistake}")
         for cell in v.answer.cells:
-            graded = v.reports.get(cell, analysis.Graded(None, ""))
+            graded = v.reports.get(cell, measure.Graded(None, ""))
             shown = "\n      ".join(graded.report.strip().splitlines()[-12:])
             lines.append(f"    {cell} ({graded.score}):\n      {shown}")
     return "\n".join(lines)
@@ -205,7 +206,7 @@ def main(argv: list[str] | None = None) -> int:
                         "variants of the reference answers: what the student's own checks say")
     parser.add_argument("--json", type=Path, help="also write every answer's verdict and "
                         "reports here")
-    parser.add_argument("--secret", default=analysis.SECRET, help="draw the hidden checks' "
+    parser.add_argument("--secret", default=SECRET, help="draw the hidden checks' "
                         "inputs with this secret, as grading draws a student's (a score must "
                         "not depend on it)")
     args = parser.parse_args(argv)

@@ -9,7 +9,7 @@ exercises as both grading and the analysis read them: its code cells, their titl
 answer cells.
 
 It lives in ``mutation/``, not ``grading/``, though grading runs it: it is made from the
-mutants and the families, and the analysis uses it too (``analysis.feedback``); in
+mutants and the families, and the measurements use it too (``measure.py``); in
 ``grading/`` it would make mutation import grading, against the one direction of
 ``autograder/__init__.py``.
 """
