@@ -146,7 +146,8 @@ class NotebookAnalysis:
             elif mutant.description in justified:
                 exercise.justified.append(mutant.description)
             elif mutant.kind not in NEVER_EQUIVALENT and in_fork(
-                    lambda m=mutant: {"same": equivalent(namespace, exercise, test, m.source)},
+                    lambda m=mutant: {"same": equivalent(namespace, exercise.names, test,
+                                                         m.source)},
                     TIME_LIMIT * 4).get("same"):
                 exercise.equivalent.append(mutant.description)
             else:

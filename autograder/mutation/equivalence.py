@@ -7,15 +7,11 @@ listed but not counted; otherwise it survives, a hole in the checks (``analysis.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
 
 import torch
 
 from autograder.mutation.running import SECRET, quiet
 from autograder.trusted.checker import Checker
-
-if TYPE_CHECKING:
-    from autograder.mutation.analysis import Exercise
 
 SCALES = (1.0, 1.0, 3.0, 10.0, 100.0, 1e4)
 
@@ -77,11 +73,12 @@ def same(a, b, rtol: float = 1e-4) -> bool:
     return type(a) is type(b)
 
 
-def _recorded_calls(namespace: dict, exercise: Exercise, test: str) -> list[tuple]:
-    """(name, constructor args or None, args, kwargs) for every call the checks make."""
+def _recorded_calls(namespace: dict, names: list[str], test: str) -> list[tuple]:
+    """(name, constructor args or None, args, kwargs) for every call the checks make of the
+    answer's ``names``."""
     calls: list[tuple] = []
     space = dict(namespace)
-    for name in exercise.names:
+    for name in names:
         target = namespace[name]
         if isinstance(target, type):
             class Recorder(target):  # instances remember how they were made
@@ -117,9 +114,10 @@ def _outcome(function, made, args, kwargs):
         return "raised", type(error).__name__
 
 
-def equivalent(namespace: dict, exercise: Exercise, test: str, source: str) -> bool:
-    """Whether the mutant in ``source`` and the reference agree on random inputs."""
-    calls = _recorded_calls(namespace, exercise, test)
+def equivalent(namespace: dict, names: list[str], test: str, source: str) -> bool:
+    """Whether the mutant in ``source`` and the reference (defining ``names`` in
+    ``namespace``) agree on random inputs like those of the checks in ``test``."""
+    calls = _recorded_calls(namespace, names, test)
     space = dict(namespace)
     with quiet():
         exec(compile(source, "<mutant>", "exec"), space)  # noqa: S102
