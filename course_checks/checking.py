@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import math
 import os
 import re
 import sys
@@ -28,17 +27,21 @@ import torch
 
 from . import cell_errors, context, diagnosis, errors, seeding, shortcuts
 from . import selfcheck as _selfcheck
+from .comparing import compare, dtype_of, kind_of, matches, matching, other_kind, to_tensor
+from .inputs import (
+    bindings,
+    changed_in_place,
+    filled_by_answer,
+    has_contents,
+    in_place_message,
+    inputs_read,
+    unchanged,
+)
 from .plain import printable
 
-__all__ = ["Checks", "compare"]
+__all__ = ["Checks", "compare", "filled_by_answer", "in_place_message", "passed", "unchanged"]
 
-# References taken when the module is imported, so that a notebook which rebinds
-# torch.allclose does not fool the student's own checks by accident. (Grades never rely on
-# this: when grading, these checks run in the trusted checker, not in the kernel.)
-_allclose = torch.allclose
-_as_tensor = torch.as_tensor
-_isfinite = torch.isfinite
-_float64 = torch.float64
+_float64 = torch.float64  # taken at import, like comparing.py's references
 
 
 class _NoAnswer:
@@ -46,249 +49,6 @@ class _NoAnswer:
 
 
 _NO_ANSWER = _NoAnswer()
-
-
-def _describe_shape(shape: torch.Size) -> str:
-    return str(tuple(shape))  # (3,) for one dimension, as Python writes it
-
-
-def _to_tensor(value: Any, name: str) -> tuple[torch.Tensor | None, str | None]:
-    if isinstance(value, torch.Tensor):
-        return value.detach().to("cpu", _float64), None
-    if isinstance(value, bool) or value is None:
-        hint = " Did the function forget to `return` its result?" if value is None else ""
-        return None, f"{name} is {value!r}, not a tensor.{hint}"
-    if isinstance(value, (int, float)):
-        return _as_tensor(value, dtype=_float64), None
-    return None, f"{name} should be a torch.Tensor but is a {type(value).__name__}."
-
-
-def _matches(got: torch.Tensor, expected: torch.Tensor, atol: float, rtol: float) -> bool:
-    return got.shape == expected.shape and bool(
-        _allclose(got, expected, atol=atol, rtol=rtol, equal_nan=True)
-    )
-
-
-def compare(
-    got: Any,
-    expected: torch.Tensor,
-    name: str = "your answer",
-    *,
-    misconceptions: Mapping[str, torch.Tensor] | None = None,
-    atol: float = 1e-4,
-    rtol: float = 1e-4,
-    squeeze: bool = False,
-    sizes: diagnosis.Sizes | None = None,
-) -> str | None:
-    """None when ``got`` equals ``expected``; otherwise a message that says what differs.
-
-    The message names the first problem found: not a tensor, shape (explained axis by
-    axis), NaN or inf, then the largest difference with its position, and what a family of
-    the expected value measures it to be (``course_checks.diagnosis``: a factor, a shift,
-    axes swapped...; ``sizes`` says where the check's sizes come from). If ``got`` equals
-    one of ``misconceptions`` (``{description: tensor}``), the message ends with "This
-    matches <description>." ``squeeze`` ignores dimensions of size 1 (a score may be
-    ``(1, 1)`` or a 0-d tensor).
-    """
-    got_t, problem = _to_tensor(got, name)
-    if problem:
-        return problem
-    expected_t = expected.detach().to("cpu", _float64)
-    if squeeze:
-        got_t, expected_t = got_t.squeeze(), expected_t.squeeze()
-    message = _difference(got_t, expected_t, name, atol, rtol, sizes=sizes, dtype=_dtype(got))
-    if message is None and _floats_for_integers(got, expected):
-        return (f"{name} has the right numbers, but as floats ({got.dtype}) where integers "
-                f"({expected.dtype}) are expected: ids, positions and counts stay integers "
-                "(an embedding or an index needs them so).")
-    if message is None:
-        return None
-    for description in _matching(got_t, misconceptions, atol, rtol, squeeze):
-        # The named mistake replaces generic advice such as "a reshape may be all it needs".
-        plain = _difference(got_t, expected_t, name, atol, rtol, shape_hints=False)
-        return f"{plain} This matches {description}."
-    return message
-
-
-def _floats_for_integers(got: Any, expected: torch.Tensor) -> bool:
-    """Whether ``got`` holds floats where ``expected`` holds integers (token ids, say)."""
-    return isinstance(got, torch.Tensor) and got.is_floating_point() and not (
-        expected.is_floating_point() or expected.is_complex() or expected.dtype == torch.bool)
-
-
-def _number_kind(value: Any) -> str | None:
-    """``_kind`` of a tensor, or of a Python number: "float", "complex", "bool" or "int"."""
-    if isinstance(value, torch.Tensor):
-        return _kind(value)
-    return {bool: "bool", int: "int", float: "float", complex: "complex"}.get(type(value))
-
-
-def _other_kind(got: Any, expected: torch.Tensor) -> str | None:
-    """"torch.int64 where torch.bool is expected" when ``got`` holds another kind of number
-    (boolean, integer, floating point, complex) than ``expected``; precision is no kind."""
-    mine, wanted = _number_kind(got), _kind(expected)
-    if mine is None or wanted is None or mine == wanted:
-        return None
-    said = str(got.dtype) if isinstance(got, torch.Tensor) else f"a Python {type(got).__name__}"
-    return f"{said} where {expected.dtype} is expected"
-
-
-def _dtype(value: Any) -> torch.dtype | None:
-    return value.dtype if isinstance(value, torch.Tensor) else None
-
-
-def _kind(value: Any) -> str | None:
-    """A tensor's kind of number: "float", "complex", "bool" or "int" (None for others)."""
-    if not isinstance(value, torch.Tensor):
-        return None
-    return "float" if value.is_floating_point() else "complex" if value.is_complex() else \
-        "bool" if value.dtype == torch.bool else "int"
-
-
-def _matching(got_t: torch.Tensor, misconceptions, atol, rtol, squeeze) -> list[str]:
-    """The descriptions of the ``misconceptions`` whose value ``got_t`` equals."""
-    found = []
-    for description, wrong in (misconceptions or {}).items():
-        wrong_t = wrong.detach().to("cpu", _float64)
-        if _matches(got_t, wrong_t.squeeze() if squeeze else wrong_t, atol, rtol):
-            found.append(description)
-    return found
-
-
-def _difference(
-    got: torch.Tensor, expected: torch.Tensor, name: str, atol, rtol, shape_hints: bool = True,
-    sizes: diagnosis.Sizes | None = None, dtype: torch.dtype | None = None,
-) -> str | None:
-    if got.shape != expected.shape:
-        message = (
-            f"{name} has shape {_describe_shape(got.shape)} but should have shape "
-            f"{_describe_shape(expected.shape)}."
-        )
-        if not shape_hints:
-            return message
-        if got.dim() == 2 and got.T.shape == expected.shape:
-            message += (
-                " It has the right size turned on its side: rows and columns are swapped"
-                " (a missing or an extra .T?)."
-            )
-        elif explained := diagnosis.explain_shape(got.shape, expected.shape, sizes):
-            message += f" {explained}"
-        if measured := diagnosis.measure(got, expected, sizes, atol=atol, rtol=rtol):
-            message += f" Measured: {measured}"
-        return message
-    bad = ~_isfinite(got) & _isfinite(expected)
-    if bool(bad.any()):
-        kind = "NaN" if bool(torch.isnan(got[bad]).any()) else "inf"
-        return f"{name} contains {kind} in {int(bad.sum())} of {got.numel()} entries."
-    if _allclose(got, expected, atol=atol, rtol=rtol, equal_nan=True):
-        return None
-    diff = (got - expected).abs().nan_to_num(nan=math.inf)
-    flat = int(diff.reshape(-1).argmax())
-    where = (
-        [int(i) for i in torch.unravel_index(torch.tensor(flat), got.shape)] if got.dim() else []
-    )
-    position = f" at index {where}" if where else ""
-    want, have = _numbers(float(expected.reshape(-1)[flat]), float(got.reshape(-1)[flat]))
-    message = (
-        f"{name} differs from the expected value{position}: expected {want}, got {have} "
-        f"(largest difference {float(diff.reshape(-1)[flat]):.3g})."
-    )
-    if shape_hints and (measured := diagnosis.measure(got, expected, sizes, atol=atol,
-                                                      rtol=rtol, dtype=dtype)):
-        message += f" Measured: {measured}"
-    return message
-
-
-def _numbers(expected: float, got: float) -> tuple[str, str]:
-    """Both numbers with as many significant digits as it takes to tell them apart: 4
-    decimals for everyday sizes, scientific notation for tiny or huge ones (1.2e-07);
-    whole numbers (a count, an index) as they are."""
-    if all(x.is_integer() and abs(x) < 1e9 for x in (expected, got)):
-        return f"{expected:.0f}", f"{got:.0f}"
-    for digits in range(4, 12):
-        texts = tuple(f"{x:.{digits}f}" if 1e-3 <= abs(x) < 1e5 or x == 0 else f"{x:.{digits - 3}e}"
-                      for x in (expected, got))
-        if texts[0] != texts[1]:
-            break
-    return texts
-
-
-def _inputs(student_code: Callable[[], Any]) -> list[tuple[str, torch.Tensor]]:
-    """The tensors a check passes to student code: the names its lambda reads (and the
-    tensors one container deep in them), so that changes made in place can be noticed."""
-    code = getattr(student_code, "__code__", None)
-    if code is None:
-        return []
-    values = list(_bindings(student_code).items())
-    values += [(name, cell.cell_contents) for name, cell in
-               zip(code.co_freevars, student_code.__closure__ or (), strict=False)
-               if _has_contents(cell)]
-    found = []
-    for name, value in values:
-        if isinstance(value, torch.Tensor):
-            found.append((f"`{name}`", value))
-        elif isinstance(value, (list, tuple, dict)) and len(value) <= 64:
-            items = value.items() if isinstance(value, dict) else enumerate(value)
-            found += [(f"`{name}[{key!r}]`", item) for key, item in items
-                      if isinstance(item, torch.Tensor)]
-    return found[:64]
-
-
-def _names_read(code) -> list[str]:
-    """The global names a code object reads, the lambdas inside it included."""
-    return [*code.co_names, *(name for inner in code.co_consts if hasattr(inner, "co_names")
-                              for name in _names_read(inner))]
-
-
-def _bindings(student_code: Callable[[], Any]) -> dict[str, Any]:
-    """The global names a check's lambda reads (also in a lambda it calls, as in
-    `lambda: (lambda r: r[1] is None)(f(x))`), with the values they have now."""
-    code = getattr(student_code, "__code__", None)
-    namespace = getattr(student_code, "__globals__", {})
-    return {name: namespace[name] for name in (_names_read(code) if code else ())
-            if name in namespace}
-
-
-def _has_contents(cell) -> bool:
-    try:
-        cell.cell_contents  # noqa: B018 - an empty cell raises
-    except ValueError:
-        return False
-    return True
-
-
-def unchanged(tensor: torch.Tensor, copy: torch.Tensor) -> bool:
-    """Whether ``tensor`` still equals its earlier ``copy`` (NaN where NaN was)."""
-    return tensor.shape == copy.shape and tensor.dtype == copy.dtype and bool(
-        ((tensor == copy) | (tensor.isnan() & copy.isnan())).all())
-
-
-def _changed_in_place(inputs, copies) -> list[str]:
-    """Names of the inputs that differ from their copies; each is put back as it was."""
-    changed = []
-    for (name, tensor), copy in zip(inputs, copies, strict=True):
-        if unchanged(tensor, copy):
-            continue
-        changed.append(name)
-        with torch.no_grad():
-            tensor.data = copy  # later checks see the input they were written for
-    return changed
-
-
-def filled_by_answer(tensor: torch.Tensor) -> torch.Tensor:
-    """Mark ``tensor`` as one the answer is meant to write into (a preallocated cache): its
-    change in place is the answer, not a mistake. In the student's kernel the check simply
-    sees the tensor change; the grader's checker copies the kernel's new values into it,
-    as data, after each call. -> ``tensor`` itself."""
-    tensor._filled_by_answer = True
-    return tensor
-
-
-def in_place_message(names: list[str]) -> str:
-    """What a check says about inputs an answer changed in place (``names`` as written)."""
-    return (f"your function changed its input {' and '.join(names)} in place. The caller still"
-            " needs it: compute a new tensor (`x - m`, `masked_fill`) instead of changing the "
-            "one you were given (`x -= m`, `x.sub_(m)`, `masked_fill_`).")
 
 
 def passed(exercises: str) -> bool:
@@ -499,7 +259,7 @@ class Checks:
         """
         captured = io.StringIO()
         namespace = getattr(student_code, "__globals__", None)
-        inputs = _inputs(student_code)
+        inputs = inputs_read(student_code)
         copies = [tensor.detach().clone() for _, tensor in inputs]
         self._last, self._raised_by_answer = RAISED, False
         try:
@@ -540,7 +300,7 @@ class Checks:
                 if not str(warning.message).startswith(_NOT_MISTAKES):
                     print(f"(a warning from your code, which costs no points: "
                           f"{warning.category.__name__}: {printable(str(warning.message))})")
-            changed = _changed_in_place(inputs, copies)  # and the inputs put back
+            changed = changed_in_place(inputs, copies)  # and the inputs put back
         if changed:
             self._last, self._outcome = IN_PLACE, (IN_PLACE,)
             self.results.append((description, in_place_message(changed)))
@@ -551,12 +311,12 @@ class Checks:
     @staticmethod
     def _named_inputs(student_code) -> list[tuple[str, Any]]:
         """The check's inputs with their names: tensors, integers and lists the lambda reads."""
-        values = list(_bindings(student_code).items())
+        values = list(bindings(student_code).items())
         code = getattr(student_code, "__code__", None)
         if code is not None:
             values += [(name, cell.cell_contents) for name, cell in
                        zip(code.co_freevars, student_code.__closure__ or (), strict=False)
-                       if _has_contents(cell)]
+                       if has_contents(cell)]
         return values
 
     def close(
@@ -582,21 +342,21 @@ class Checks:
         message = compare(got, expected, "the result", atol=atol, rtol=rtol, squeeze=squeeze,
                           sizes=sizes)
         matched, measured, reshaped, right_numbers = [], None, False, message is None
-        if message is not None and (got_t := _to_tensor(got, "")[0]) is not None:
+        if message is not None and (got_t := to_tensor(got, "")[0]) is not None:
             got_t = got_t.squeeze() if squeeze else got_t
             reshaped = got_t.shape != (expected.squeeze() if squeeze else expected).shape
-            matched = _matching(got_t, misconceptions, atol, rtol, squeeze)
+            matched = matching(got_t, misconceptions, atol, rtol, squeeze)
             expected_t = expected.detach().to("cpu", _float64)
             expected_t = expected_t.squeeze() if squeeze else expected_t
             measured = diagnosis.measure(got_t, expected_t, sizes, atol=atol, rtol=rtol,
-                                         dtype=_dtype(got), located=False)
-            right_numbers = _matches(got_t, expected_t, atol, rtol)
+                                         dtype=dtype_of(got), located=False)
+            right_numbers = matches(got_t, expected_t, atol, rtol)
         self.results.append((description, message))
         if message is not None and self._first_wrong_value is None:
-            self._first_wrong_value = (student_code, _bindings(student_code),
+            self._first_wrong_value = (student_code, bindings(student_code),
                                        (VALUE, got, atol, rtol))
         self._evidence.append(_Evidence(message is None, VALUE, offered, matched, measured,
-                                        reshaped, _other_kind(got, expected) if right_numbers
+                                        reshaped, other_kind(got, expected) if right_numbers
                                         else None))
         self._narrow_variants(student_code, message is None, (VALUE, got, atol, rtol))
         return message is None
@@ -607,7 +367,7 @@ class Checks:
         expected_t = expected.detach().to("cpu", _float64)
         if squeeze:
             expected_t = expected_t.squeeze()
-        return {description: description in _matching(expected_t, {description: wrong}, atol,
+        return {description: description in matching(expected_t, {description: wrong}, atol,
                                                        rtol, squeeze)
                 for description, wrong in (misconceptions or {}).items()}
 
@@ -798,7 +558,7 @@ class Checks:
         variant_answers = context.current().variants
         if variant_answers is None:
             return
-        this = (student_code, _bindings(student_code), outcome)
+        this = (student_code, bindings(student_code), outcome)
         # Only a wrong value, or an error that quotes sizes or types ("'Tensor' and
         # 'tuple'"), tells variants apart: a failed truth or a bare "list index out of
         # range" is what many different mistakes give.
@@ -868,13 +628,13 @@ class Checks:
         swapped = {name: standing_in.get(id(value), value) for name, value in bindings.items()
                    } | functions
         cells = [(cell, cell.cell_contents) for cell in student_code.__closure__ or ()
-                 if _has_contents(cell) and id(cell.cell_contents) in standing_in] \
+                 if has_contents(cell) and id(cell.cell_contents) in standing_in] \
             if hasattr(student_code, "__closure__") else []
         saved = {name: namespace.get(name, _NO_ANSWER) for name in swapped}
         namespace.update(swapped)
         for cell, old in cells:
             cell.cell_contents = standing_in[id(old)]
-        inputs = _inputs(student_code)
+        inputs = inputs_read(student_code)
         copies = [tensor.detach().clone() for _, tensor in inputs]
         try:
             with contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings():
@@ -890,7 +650,7 @@ class Checks:
                     namespace[name] = old
             for cell, old in cells:
                 cell.cell_contents = old
-            changed = _changed_in_place(inputs, copies)
+            changed = changed_in_place(inputs, copies)
         return (IN_PLACE,) if changed else (VALUE, value)
 
     @staticmethod
@@ -909,9 +669,9 @@ class Checks:
         _, got, atol, rtol = wanted
         if got is None or outcome[1] is None:  # nothing returned: the same only as nothing
             return got is outcome[1]
-        if _kind(got) != _kind(outcome[1]):  # the same numbers as floats are not the ids
+        if kind_of(got) != kind_of(outcome[1]):  # the same numbers as floats are not the ids
             return False
-        got_t, _ = _to_tensor(got, "")
-        value_t, _ = _to_tensor(outcome[1], "")
-        return got_t is not None and value_t is not None and _matches(got_t, value_t, atol,
+        got_t, _ = to_tensor(got, "")
+        value_t, _ = to_tensor(outcome[1], "")
+        return got_t is not None and value_t is not None and matches(got_t, value_t, atol,
                                                                       rtol)

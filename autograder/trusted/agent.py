@@ -25,7 +25,7 @@ import torch
 
 from autograder.trusted import wire
 from course_checks import errors, seeding, shortcuts
-from course_checks.checking import unchanged
+from course_checks.inputs import unchanged
 
 _handles: dict[int, object] = {}
 MAX_ITERATED = 10_000  # items read from an iterator a student function returns

@@ -27,7 +27,7 @@ import zmq
 
 from autograder.trusted import wire
 from course_checks import seeding, shortcuts
-from course_checks.checking import in_place_message
+from course_checks.inputs import in_place_message
 from course_checks.plain import printable, quoted_lines
 
 AGENT = "__import__('autograder.trusted.agent', fromlist=['handle']).handle({request!r})"
