@@ -379,6 +379,13 @@ def test_the_course_adamw_trains_as_torch_adamw_and_resumes_from_a_checkpoint(tm
     train(*resumed[:3], batches, range(start, 12))
     for mine, theirs in zip(resumed[0].parameters(), torch_run[0].parameters(), strict=True):
         torch.testing.assert_close(mine, theirs, rtol=1e-10, atol=1e-12)
+    # torch.optim.AdamW's checkpoint resumed by ours (its step a tensor, ours a number)
+    first = run(lambda groups: torch.optim.AdamW(groups, lr=3e-3, betas=(0.9, 0.99)), range(5))
+    language_model.save_checkpoint(path, *first[:3], step=5)
+    resumed = run(lambda groups: AdamW(groups, lr=3e-3, betas=(0.9, 0.99)), [])
+    train(*resumed[:3], batches, range(language_model.load_checkpoint(path, *resumed[:3]), 12))
+    for mine, theirs in zip(resumed[0].parameters(), torch_run[0].parameters(), strict=True):
+        torch.testing.assert_close(mine, theirs, rtol=1e-10, atol=1e-12)
 
 
 def test_a_minute_of_training_in_miniature_lowers_the_bits_and_evaluation_agrees():

@@ -439,9 +439,10 @@ def adamw_step(param: torch.Tensor, grad: torch.Tensor, m: torch.Tensor, v: torc
 class AdamW(torch.optim.Optimizer):
     """``torch.optim.AdamW`` (without its ``amsgrad``, ``maximize`` and fused variants),
     each tensor's update made by ``update``: ``adamw_step``, or a learner's function of the
-    same arguments. Its state per tensor is ``torch.optim.AdamW``'s (``step``, ``exp_avg``,
-    ``exp_avg_sq``), so ``state_dict`` and ``load_state_dict`` carry it through a checkpoint,
-    and a scheduler (``LambdaLR``) sets its learning rate."""
+    same arguments. Its state per tensor is ``torch.optim.AdamW``'s (``step``, a Python number
+    here, ``exp_avg``, ``exp_avg_sq``), so ``state_dict`` and ``load_state_dict`` carry it
+    through a checkpoint, either optimiser's into the other, and a scheduler (``LambdaLR``)
+    sets its learning rate."""
 
     def __init__(self, params, lr: float = 1e-3, betas: tuple[float, float] = (0.9, 0.999),
                  eps: float = 1e-8, weight_decay: float = 1e-2, update: Callable | None = None):
@@ -461,13 +462,13 @@ class AdamW(torch.optim.Optimizer):
                     continue
                 state = self.state[param]
                 if not state:
-                    state["step"] = torch.tensor(0.0)
+                    state["step"] = 0  # a number, where torch.optim.AdamW keeps a tensor
                     state["exp_avg"] = torch.zeros_like(param)
                     state["exp_avg_sq"] = torch.zeros_like(param)
-                state["step"] += 1
+                state["step"] = int(state["step"]) + 1
                 new, state["exp_avg"], state["exp_avg_sq"] = self.update(
                     param.detach(), param.grad, state["exp_avg"], state["exp_avg_sq"],
-                    int(state["step"].item()), group["lr"], tuple(group["betas"]), group["eps"],
+                    state["step"], group["lr"], tuple(group["betas"]), group["eps"],
                     group["weight_decay"])
                 param.copy_(new)
         return loss
