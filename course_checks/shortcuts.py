@@ -32,6 +32,15 @@ MULTIHEAD = ("torch.nn.MultiheadAttention", "torch.nn.functional.multi_head_atte
 LAYER_NORM = ("torch.nn.LayerNorm", "torch.nn.functional.layer_norm", "torch.layer_norm")
 SINUSOIDS = ("transformer_course.positional.sinusoidal_table",
              "transformer_course.positional.PositionalEncoding")
+# Notebook 08's AdamW by hand: PyTorch's optimisers, their functional forms and fused kernels,
+# the multi-tensor operations that make their moments and update, and the package's answer.
+ADAMW = ("torch.optim.AdamW", "torch.optim.Adam", "torch.optim.adamw.AdamW",
+         "torch.optim.adam.Adam", "torch.optim.adamw.adamw", "torch.optim.adam.adam",
+         "torch.optim._functional.adamw", "torch.optim._functional.adam",
+         "torch._fused_adamw_", "torch._fused_adam_",
+         *(f"torch._foreach_{op}{tail}" for op in ("lerp", "addcmul", "addcdiv")
+           for tail in ("", "_")),
+         "transformer_course.language_model.adamw_step", "transformer_course.language_model.AdamW")
 # Notebook 09, the modern decoder.
 RMS_NORM = ("torch.nn.RMSNorm", "torch.nn.functional.rms_norm", "torch.rms_norm",
             "transformer_course.modern.rms_norm", "transformer_course.modern.RMSNorm",

@@ -1048,6 +1048,15 @@ OTHER_STYLE["08_language_model"] = {
         "            scores.append((done, float(evaluate(model))))\n"
         "    return {'bits': losses, 'held_out': scores}\n"
     ),
+    "ex7b_adamw_step": (  # the decay folded into the step; torch.rsqrt; the corrections as steps
+        "def adamw_step(param, grad, m, v, step, lr, betas, eps, weight_decay):\n"
+        "    b1, b2 = betas\n"
+        "    new_m = torch.lerp(grad, m, b1)\n"
+        "    new_v = b2 * v + (1 - b2) * grad.square()\n"
+        "    step_size = lr / (1 - b1 ** step)\n"
+        "    denom = new_v.sqrt() / math.sqrt(1 - b2 ** step) + eps\n"
+        "    return param - lr * weight_decay * param - step_size * new_m / denom, new_m, new_v\n"
+    ),
     "ex8_sample_next": (
         "def sample_next(logits, temperature=1.0, top_k=None, generator=None):\n"
         "    if temperature == 0:\n"
@@ -1163,6 +1172,17 @@ WRONG["08_language_model"] = {
             "            history['held_out'].append((step + 1, evaluate(model)))\n"
             "    return history\n")},
         [("ex7_tests", "gradients never zeroed")],
+    ),
+    "adam_l2_instead_of_adamw": (
+        {"ex7b_adamw_step": (
+            "def adamw_step(param, grad, m, v, step, lr, betas, eps, weight_decay):\n"
+            "    beta1, beta2 = betas\n"
+            "    grad = grad + weight_decay * param  # as torch.optim.Adam does it\n"
+            "    m = beta1 * m + (1 - beta1) * grad\n"
+            "    v = beta2 * v + (1 - beta2) * grad ** 2\n"
+            "    m_hat, v_hat = m / (1 - beta1 ** step), v / (1 - beta2 ** step)\n"
+            "    return param - lr * m_hat / (v_hat.sqrt() + eps), m, v\n")},
+        [("ex7b_tests", "Adam with an L2 penalty instead of AdamW")],
     ),
     "temperature_multiplied": (
         {"ex8_sample_next": (
@@ -1463,6 +1483,39 @@ ONE_MISTAKE = {
                 "            history['held_out'].append((i + 1, evaluate(model)))\n"
                 "    return history\n")},
             [("ex7_tests", None)],  # visible checks pass; the resumed run's hidden one fails
+        ),
+        "adamw_eps_inside_the_root": (
+            {"ex7b_adamw_step": (
+                "def adamw_step(param, grad, m, v, step, lr, betas, eps, weight_decay):\n"
+                "    beta1, beta2 = betas\n"
+                "    m = beta1 * m + (1 - beta1) * grad\n"
+                "    v = beta2 * v + (1 - beta2) * grad * grad\n"
+                "    m_hat, v_hat = m / (1 - beta1 ** step), v / (1 - beta2 ** step)\n"
+                "    param = param * (1 - lr * weight_decay)\n"
+                "    return param - lr * m_hat / torch.sqrt(v_hat + eps), m, v\n")},
+            [("ex7b_tests", "eps inside the square root")],
+        ),
+        "adamw_without_bias_correction": (
+            {"ex7b_adamw_step": (
+                "def adamw_step(param, grad, m, v, step, lr, betas, eps, weight_decay):\n"
+                "    beta1, beta2 = betas\n"
+                "    m = beta1 * m + (1 - beta1) * grad\n"
+                "    v = beta2 * v + (1 - beta2) * grad * grad\n"
+                "    param = param * (1 - lr * weight_decay) - lr * m / (v.sqrt() + eps)\n"
+                "    return param, m, v\n")},
+            [("ex7b_tests", "no bias correction")],
+        ),
+        "adamw_step_counted_from_zero": (
+            {"ex7b_adamw_step": (
+                "def adamw_step(param, grad, m, v, step, lr, betas, eps, weight_decay):\n"
+                "    beta1, beta2 = betas\n"
+                "    t = step + 1\n"
+                "    m = beta1 * m + (1 - beta1) * grad\n"
+                "    v = beta2 * v + (1 - beta2) * grad * grad\n"
+                "    m_hat, v_hat = m / (1 - beta1 ** t), v / (1 - beta2 ** t)\n"
+                "    param = param * (1 - lr * weight_decay) - lr * m_hat / (v_hat.sqrt() + eps)\n"
+                "    return param, m, v\n")},
+            [("ex7b_tests", "bias corrections with step + 1")],
         ),
         "top_p_left_in_sorted_order": (
             {"ex8b_top_p_filter": (

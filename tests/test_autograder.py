@@ -35,7 +35,7 @@ MAX_SCORES = {
     "05_encoder": 10,
     "06_decoder": 12,
     "07_warmup_scheduler": 10,
-    "08_language_model": 21,
+    "08_language_model": 24,
     "09_modern_decoder": 13,
     "10_attention_at_scale": 14,
 }

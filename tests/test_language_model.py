@@ -14,9 +14,11 @@ from transformer_course import corpus, language_model, ngram
 from transformer_course.decoder import causal_mask
 from transformer_course.encoder import EncoderBlock, pre_norm_block
 from transformer_course.language_model import (
+    AdamW,
     Batches,
     CharLM,
     KVCache,
+    adamw_step,
     bits_per_character,
     evaluate_bits,
     generate,
@@ -301,6 +303,89 @@ def test_sampling_with_top_p_draws_from_the_nucleus_renormalised():
     # None keeps sample_next as it was, draw for draw
     assert torch.equal(sample_next(logits, 1.0, 3, torch.Generator().manual_seed(1)),
                        sample_next(logits, 1.0, 3, torch.Generator().manual_seed(1), None))
+
+
+@pytest.mark.parametrize("settings", [
+    {},  # PyTorch's defaults: lr 1e-3, betas (0.9, 0.999), eps 1e-8, weight decay 0.01
+    {"lr": 3e-3, "betas": (0.9, 0.99), "weight_decay": 0.1},  # notebook 08's
+    {"lr": 0.05, "betas": (0.5, 0.9), "eps": 1e-3, "weight_decay": 0.0},
+    {"lr": 0.02, "betas": (0.95, 0.8), "eps": 1e-2, "weight_decay": 0.5},
+])
+def test_adamw_step_is_torch_adamw_update_for_update(settings):
+    """adamw_step, run by hand over 300 updates of tensors of several shapes with gradients of
+    scales from 1e-5 to 1e3, gives torch.optim.AdamW's parameters and moments after each."""
+    g = torch.Generator().manual_seed(0)
+    shapes = [(7,), (4, 5), (2, 3, 4), ()]
+    params = [torch.randn(shape, generator=g, dtype=torch.float64) for shape in shapes]
+    reference = [nn.Parameter(p.clone()) for p in params]
+    optimizer = torch.optim.AdamW(reference, **settings)
+    full = {"lr": 1e-3, "betas": (0.9, 0.999), "eps": 1e-8, "weight_decay": 1e-2} | settings
+    moments = [(torch.zeros_like(p), torch.zeros_like(p)) for p in params]
+    for step in range(1, 301):
+        scales = 10.0 ** torch.randint(-5, 4, (len(shapes),), generator=g)
+        grads = [s * torch.randn(p.shape, generator=g, dtype=torch.float64)
+                 for s, p in zip(scales.tolist(), params, strict=True)]
+        for p, grad in zip(reference, grads, strict=True):
+            p.grad = grad.clone()
+        optimizer.step()
+        for i, grad in enumerate(grads):
+            given = [params[i], grad, *moments[i]]
+            copies = [x.clone() for x in given]
+            params[i], *new = adamw_step(*given, step, **full)
+            assert all(torch.equal(a, b) for a, b in zip(given, copies, strict=True))  # untouched
+            moments[i] = tuple(new)
+            state = optimizer.state[reference[i]]
+            for mine, theirs in zip((params[i], *moments[i]), (
+                    reference[i].detach(), state["exp_avg"], state["exp_avg_sq"]), strict=True):
+                # rounding only: torch.lerp and our sum cancel differently near 0
+                torch.testing.assert_close(mine, theirs, rtol=1e-9,
+                                           atol=1e-12 * float(theirs.abs().max()) + 1e-15)
+
+
+def test_the_course_adamw_trains_as_torch_adamw_and_resumes_from_a_checkpoint(tmp_path):
+    """language_model.AdamW (with adamw_step, or any update given) under LambdaLR, with
+    parameter_groups' two groups, trains a CharLM as torch.optim.AdamW does, and its state
+    goes through save_checkpoint / load_checkpoint."""
+    data = corpus.encode("abcabcabd" * 200, corpus.vocabulary("abcd"))
+    batches = Batches(data, block_size=8, batch_size=4, seed=0)
+
+    def run(make, steps, model=None):
+        torch.manual_seed(0)
+        model = model or CharLM(5, d_model=16, n_heads=2, n_layers=1, max_len=8).double()
+        optimizer = make(language_model.parameter_groups(model, weight_decay=0.1))
+        scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, cosine_warmup(3, 12))
+        return model, optimizer, scheduler, train(model, optimizer, scheduler, batches, steps)
+
+    torch_run = run(lambda groups: torch.optim.AdamW(groups, lr=3e-3, betas=(0.9, 0.99)),
+                    range(12))
+    calls = []
+
+    def counted(*args):
+        calls.append(args[4])
+        return adamw_step(*args)
+
+    ours = run(lambda groups: AdamW(groups, lr=3e-3, betas=(0.9, 0.99), update=counted),
+               range(12))
+    assert calls[0] == 1 and calls[-1] == 12 and len(calls) == 12 * len(list(
+        ours[0].parameters()))
+    torch.testing.assert_close(ours[3]["bits"], torch_run[3]["bits"], rtol=1e-10, atol=0)
+    for mine, theirs in zip(ours[0].parameters(), torch_run[0].parameters(), strict=True):
+        torch.testing.assert_close(mine, theirs, rtol=1e-10, atol=1e-12)
+    first = run(lambda groups: AdamW(groups, lr=3e-3, betas=(0.9, 0.99)), range(5))
+    path = tmp_path / "checkpoint.pt"
+    language_model.save_checkpoint(path, *first[:3], step=5)
+    resumed = run(lambda groups: AdamW(groups, lr=3e-3, betas=(0.9, 0.99)), [])
+    start = language_model.load_checkpoint(path, *resumed[:3])
+    train(*resumed[:3], batches, range(start, 12))
+    for mine, theirs in zip(resumed[0].parameters(), torch_run[0].parameters(), strict=True):
+        torch.testing.assert_close(mine, theirs, rtol=1e-10, atol=1e-12)
+    # torch.optim.AdamW's checkpoint resumed by ours (its step a tensor, ours a number)
+    first = run(lambda groups: torch.optim.AdamW(groups, lr=3e-3, betas=(0.9, 0.99)), range(5))
+    language_model.save_checkpoint(path, *first[:3], step=5)
+    resumed = run(lambda groups: AdamW(groups, lr=3e-3, betas=(0.9, 0.99)), [])
+    train(*resumed[:3], batches, range(language_model.load_checkpoint(path, *resumed[:3]), 12))
+    for mine, theirs in zip(resumed[0].parameters(), torch_run[0].parameters(), strict=True):
+        torch.testing.assert_close(mine, theirs, rtol=1e-10, atol=1e-12)
 
 
 def test_a_minute_of_training_in_miniature_lowers_the_bits_and_evaluation_agrees():

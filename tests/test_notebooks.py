@@ -351,7 +351,7 @@ def test_each_test_cell_awards_the_points_its_metadata_declares(assignment):
     grade_ids = [nbgrader_meta(c)["grade_id"] for c in solution["cells"] if nbgrader_meta(c)]
     assert len(grade_ids) == len(set(grade_ids)), "grade_ids must be unique"
     test_cells = cells_with(solution, "grade")
-    assert 4 <= len(test_cells) <= 10
+    assert 4 <= len(test_cells) <= 11
     for cell in test_cells:
         declared = re.search(r"Checks\(\s*\"[^\"]+\",\s*points=(\d+(?:\.\d+)?)[,)]", source(cell))
         assert declared, f"{nbgrader_meta(cell)['grade_id']} does not build a Checks(...)"

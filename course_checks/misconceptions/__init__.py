@@ -35,6 +35,7 @@ from .decoder import (
 )
 from .encoder import encoder_block, feed_forward, layer_norm, pre_norm_block
 from .language_model import (
+    adamw_steps,
     attend_with_cache,
     bits_per_character,
     encode,
@@ -83,6 +84,7 @@ from .vector_attention import (
 __all__ = [
     "WRONG_ORDER",
     "accuracies",
+    "adamw_steps",
     "apply_rotary",
     "attend_with_cache",
     "attention",

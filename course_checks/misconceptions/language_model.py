@@ -10,6 +10,7 @@ import torch.nn.functional as F
 from transformer_course.decoder import causal_mask
 
 __all__ = [
+    "adamw_steps",
     "attend_with_cache",
     "bits_per_character",
     "encode",
@@ -187,6 +188,74 @@ def top_p_filter(logits: torch.Tensor, p: float) -> dict[str, torch.Tensor]:
         "away first: exp overflows to inf, the probabilities become NaN and nothing is "
         "dropped": dropping(unshifted.cumsum(dim=-1) - unshifted >= p),
     }
+
+
+def _adamw_update(*flaws):
+    """An AdamW update of one tensor with ``flaws``; ``adamw_step``'s arguments and result."""
+
+    def update(param, grad, m, v, step, lr, betas, eps, weight_decay):
+        beta1, beta2 = reversed(betas) if "betas swapped" in flaws else betas
+        if "L2" in flaws:
+            grad = grad + weight_decay * param
+        m = beta1 * m + (1 - beta1) * grad
+        v = beta2 * v + (1 - beta2) * grad * grad
+        t = step + 1 if "step + 1" in flaws else step
+        m_hat = m if "no correction" in flaws or "v only" in flaws else m / (1 - beta1**t)
+        v_hat = v if "no correction" in flaws or "m only" in flaws else v / (1 - beta2**t)
+        if "eps inside" in flaws:
+            root = (v_hat + eps).sqrt()
+        elif "no root" in flaws:
+            root = v_hat + eps
+        else:
+            root = v_hat.sqrt() + eps
+        shrink = 0.0 if "L2" in flaws else \
+            weight_decay if "no lr" in flaws else lr * weight_decay
+        if "decay after" in flaws:
+            return (param - lr * m_hat / root) * (1 - shrink), m, v
+        return param * (1 - shrink) - lr * m_hat / root, m, v
+
+    return update
+
+
+_ADAMW_FLAWS = {
+    "Adam with an L2 penalty instead of AdamW: weight_decay·param added to the gradient "
+    "(torch.optim.Adam's weight decay, which the moments then rescale), not lr·weight_decay·"
+    "param taken from the parameter beside the update": ("L2",),
+    "no bias correction: m and v used as they are, not divided by 1 − β₁^step and "
+    "1 − β₂^step (the first updates come out too small, or too large where v is corrected "
+    "and m is not)": ("no correction",),
+    "the bias correction of m only (v used uncorrected)": ("m only",),
+    "the bias correction of v only (m used uncorrected)": ("v only",),
+    "eps inside the square root, √(v̂ + eps), instead of added to it, √v̂ + eps": (
+        "eps inside",),
+    "v̂ + eps without the square root: m̂ divided by the second moment, not its root": (
+        "no root",),
+    "bias corrections with step + 1 (the step counted from 0) instead of the step number "
+    "given, 1 for the first update": ("step + 1",),
+    "the weight decay applied after the update, to the updated parameter, instead of to the "
+    "parameter as it was": ("decay after",),
+    "the weight decay without the learning rate: param·(1 − weight_decay) instead of "
+    "param·(1 − lr·weight_decay)": ("no lr",),
+    "the betas swapped: β₂ for the gradient's average and β₁ for its square's": (
+        "betas swapped",),
+}
+
+
+def adamw_steps(case: dict, first: int, lr: float, betas: tuple[float, float], eps: float,
+                weight_decay: float, part: str = "param") -> dict[str, torch.Tensor]:
+    """What known wrong AdamW updates give over a run: ``case`` holds ``param``, the
+    moments ``m`` and ``v`` after ``first - 1`` updates, and ``grads`` (steps, *shape), one
+    gradient per update; -> {description: ``part`` ("param", "m" or "v") after each update,
+    stacked (steps, *shape)}."""
+    found = {}
+    for description, flaws in _ADAMW_FLAWS.items():
+        update = _adamw_update(*flaws)
+        param, m, v, values = case["param"], case["m"], case["v"], []
+        for i, grad in enumerate(case["grads"]):
+            param, m, v = update(param, grad, m, v, first + i, lr, betas, eps, weight_decay)
+            values.append({"param": param, "m": m, "v": v}[part])
+        found[description] = torch.stack(values)
+    return found
 
 
 def attend_with_cache(steps, chunks) -> dict[str, torch.Tensor]:
