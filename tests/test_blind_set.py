@@ -3,7 +3,7 @@ keywords compile. (Whether the grader scores and names the answers is measured e
 
 Set A and set B were written by two authors, each blind to the other's set and to the checks,
 set C (notebooks 09 and 10) by a third, sets D, E and F (all notebooks) by a fourth, a fifth
-and a sixth (tests/blind/README.md)."""
+and a sixth, set H (08's AdamW and top-p exercises) by a seventh (tests/blind/README.md)."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ FIELDS = {"notebook", "cell", "code", "correct", "mistake", "keywords", "kind"}
 EARLIER = {f"0{n}" for n in range(1, 9)}
 SETS = {"set_a": (80, 25, EARLIER), "set_b": (72, 16, EARLIER), "set_c": (40, 10, {"09", "10"}),
         "set_d": (70, 10, EARLIER | {"09", "10"}), "set_e": (150, 40, EARLIER | {"09", "10"}),
-        "set_f": (80, 15, EARLIER | {"09", "10"})}
+        "set_f": (80, 15, EARLIER | {"09", "10"}), "set_h": (25, 8, {"08"})}
 
 
 def answers(name: str) -> list[dict]:
