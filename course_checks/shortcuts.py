@@ -63,9 +63,17 @@ MODERN_BLOCK = ("transformer_course.modern.ModernBlock", "transformer_course.mod
 TILED = tuple(f"transformer_course.tiled_attention.{name}" for name in (
     "online_softmax_step", "tiled_attention", "attention_backward", "flash_backward",
     "AttentionFunction", "FlashAttention", "flash_attention"))
+# PyTorch's automatic differentiation, reverse and forward mode, and its graph's nodes, which a
+# backward pass by hand must not call (found by a blind attacker: `out.grad_fn` walked node by
+# node, `torch.func.jacfwd`, forward-mode dual numbers)
 AUTOGRAD = ("torch.autograd.grad", "torch.autograd.backward", "torch.Tensor.backward",
-            "torch.autograd.functional.vjp", "torch.autograd.functional.jacobian",
-            "torch.func.vjp", "torch.func.grad", "torch.func.jacrev")
+            "torch.Tensor.grad_fn", "torch.autograd.functional.vjp",
+            "torch.autograd.functional.jvp", "torch.autograd.functional.jacobian",
+            "torch.autograd.functional.hessian", "torch.autograd.functional.vhp",
+            "torch.autograd.functional.hvp", "torch.autograd.forward_ad.make_dual",
+            "torch.autograd.forward_ad.unpack_dual", "torch.func.vjp", "torch.func.jvp",
+            "torch.func.grad", "torch.func.grad_and_value", "torch.func.jacrev",
+            "torch.func.jacfwd", "torch.func.hessian", "torch.func.linearize")
 
 _active: list[tuple[str, ...]] = []  # the refusals of the check now running, innermost last
 

@@ -107,11 +107,12 @@ class Allocations(TorchDispatchMode):
 
 
 def op_counts(fn, *args, **kwargs) -> dict[str, int]:
-    """Run ``fn(*args, **kwargs)`` once without gradients and count: ``flops`` of its matrix
-    products (PyTorch's FlopCounterMode), ``largest`` (elements of the largest tensor it
-    made), ``peak`` (bytes of its tensors alive at once), ``moved`` (bytes its operations
+    """Run ``fn(*args, **kwargs)`` once, as it runs anywhere else (gradient mode as it is: an
+    answer must not find it measured by finding gradients off), and count: ``flops`` of its
+    matrix products (PyTorch's FlopCounterMode), ``largest`` (elements of the largest tensor
+    it made), ``peak`` (bytes of its tensors alive at once), ``moved`` (bytes its operations
     read and wrote) and ``operations``."""
-    with torch.no_grad(), FlopCounterMode(display=False) as flops, Allocations() as seen:
+    with FlopCounterMode(display=False) as flops, Allocations() as seen:
         result = fn(*args, **kwargs)
         del result  # what it returns counts while it is alive, then goes
     return {"flops": flops.get_total_flops(), "largest": seen.largest, "peak": seen.peak,

@@ -11,8 +11,10 @@ what the kernel's PyTorch computes, and a notebook can replace anything in its o
 finite differences and the comparisons are the checker's.
 
 In the kernel, ``forward`` is the student's ``Function.apply`` on inputs that require a gradient,
-so the student's code gets a real ``ctx``; its output stays there as a handle, and its
-``grad_fn`` (the student's backward node, holding that ``ctx``) is what ``backward`` calls.
+so the student's code gets a real ``ctx``; its output stays there as a handle, and ``backward``
+calls the ``backward`` the student's class declares with that output's ``grad_fn`` (the node
+that holds the ``ctx``) as its ``ctx``, as PyTorch's engine does; never the node class's
+``apply``, which a notebook can rebind to run something else.
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ def across(link: KernelLink, function: Remote, count_saved: bool = False
     """A Function whose forward and backward are the student's ``function``'s, run in the
     kernel. With ``count_saved`` its forward saves (here) copies of the tensors the student's
     forward saved there, so that a probe's ``saved_tensors_hooks`` count them."""
-    apply = function.apply
+    apply, students_backward = function.apply, function.backward
 
     def forward(ctx, *inputs):
         leaves = {i for i, needs in enumerate(ctx.needs_input_grad) if needs}
@@ -64,7 +66,12 @@ def across(link: KernelLink, function: Remote, count_saved: bool = False
         return value
 
     def backward(ctx, *grad_outputs):
-        grads = ctx.node.apply(*grad_outputs)  # the student's backward, with its own ctx
+        # the backward the student's class declares, called with the node its forward
+        # filled as ctx: what PyTorch's engine does, but not through the node's class's
+        # `apply`, which a notebook can rebind
+        if not isinstance(students_backward, Remote):
+            raise TypeError(f"{ctx_name}.backward is not a function")
+        grads = link.call(students_backward._id, (ctx.node, *grad_outputs), {})
         return tuple(grads) if isinstance(grads, (tuple, list)) else (grads,)
 
     ctx_name = _name(link, function)

@@ -16,7 +16,8 @@ Python does):
   is resolved through the notebook's imports and assignments to a real object of the
   trusted process and compared, by identity, with the exercise's refused functions, and by
   the operation it spells (``torch.ops.aten.softmax``, ``torch.native_layer_norm``);
-  a method call ``x.softmax(...)`` counts as ``torch.Tensor.softmax``;
+  a method call ``x.softmax(...)`` (or a property read, ``out.grad_fn``) counts as
+  ``torch.Tensor.softmax``;
 - private PyTorch names (``torch._softmax``, ``torch._C``) are refused in any exercise that
   refuses something.
 
@@ -294,12 +295,14 @@ class Reader:
                 and len(node.args) >= 2 and not isinstance(node.args[1], ast.Constant) \
                 and not (isinstance(node.args[0], ast.Name) and node.args[0].id == "self"):
             yield Finding("opaque", f"{node.func.id}() with a computed name", where)
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
-                and node.func.attr in self.methods \
-                and not _library(self._dotted(node.func.value)) \
-                and not (isinstance(node.func.value, ast.Name)
-                         and node.func.value.id == "self" and node.func.attr in own_methods):
-            yield Finding("refused", f"torch.Tensor.{node.func.attr}", where)
+        # a refused method or property of a tensor, called or read (`x.softmax(0)`,
+        # `out.grad_fn`), on anything but a library module and the class's own methods
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) \
+                and node.attr in self.methods \
+                and not _library(self._dotted(node.value)) \
+                and not (isinstance(node.value, ast.Name)
+                         and node.value.id == "self" and node.attr in own_methods):
+            yield Finding("refused", f"torch.Tensor.{node.attr}", where)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
                 and "builtins.getattr" in self._dotted(node.func):
             for dotted in _library(self._dotted(node)):
