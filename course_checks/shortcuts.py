@@ -58,6 +58,9 @@ MODERN_BLOCK = ("transformer_course.modern.ModernBlock", "transformer_course.mod
                 "transformer_course.modern.SwiGLU.forward", "transformer_course.modern.rms_norm",
                 "transformer_course.modern.apply_rotary", "transformer_course.modern.swiglu",
                 "torch.nn.RMSNorm", "torch.nn.functional.rms_norm", *GQA)
+# The package's byte-pair encoding, every step of it (its decoder, not the exercise, may stay).
+BPE = tuple(f"transformer_course.bpe.{name}" for name in (
+    "count_pairs", "merge_pair", "bpe_merges", "bpe_encode"))
 # Notebook 10: the package's tiled attention and its backward passes, and autograd, which
 # would differentiate for the student.
 TILED = tuple(f"transformer_course.tiled_attention.{name}" for name in (

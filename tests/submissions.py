@@ -1629,6 +1629,48 @@ _MODERN_BLOCK_INIT = (
     "        self.feed_forward = modern.SwiGLU(d_model, d_ff)\n\n"
 )
 
+# Notebook 09's Exercise 6: the three functions of byte-pair encoding in one cell; a sample
+# answer changes one of them.
+_MERGE_PAIR = (
+    "def merge_pair(ids, pair, new_id):\n"
+    "    out, i = [], 0\n"
+    "    while i < len(ids):\n"
+    "        if i + 1 < len(ids) and (ids[i], ids[i + 1]) == tuple(pair):\n"
+    "            out.append(new_id)\n"
+    "            i += 2\n"
+    "        else:\n"
+    "            out.append(ids[i])\n"
+    "            i += 1\n"
+    "    return out\n\n"
+)
+
+
+def _bpe_merges(choose: str, counting: str = "    counts = Counter(zip(ids, ids[1:]))\n") -> str:
+    """bpe_merges with ``choose`` the line that sets ``best`` from ``counts``."""
+    return (
+        "from collections import Counter\n\n"
+        "def bpe_merges(ids, num_merges):\n"
+        "    merges = []\n"
+        "    for k in range(num_merges):\n"
+        + counting.replace("\n    ", "\n        ").replace("    counts", "        counts", 1)
+        + "        if not counts:\n"
+        "            break\n"
+        f"        {choose}\n"
+        "        merges.append(best)\n"
+        "        ids = merge_pair(ids, best, 256 + k)\n"
+        "    return merges\n\n"
+    )
+
+
+_BPE_ENCODE = (
+    "def bpe_encode(text, merges):\n"
+    "    ids = list(text.encode('utf-8'))\n"
+    "    for k, pair in enumerate(merges):\n"
+    "        ids = merge_pair(ids, pair, 256 + k)\n"
+    "    return ids\n"
+)
+_BPE_MOST = "best = max(counts, key=counts.get)"
+
 WRONG["09_modern_decoder"] = {
     "rms_centred": (
         {"ex1_rms_norm": (
@@ -1684,6 +1726,15 @@ WRONG["09_modern_decoder"] = {
             "        ff = self.feed_forward\n"
             "        return x + swiglu(h, ff.gate.weight, ff.up.weight, ff.down.weight)\n")},
         [("ex5_tests", "the block without rotary embeddings")],
+    ),
+    "bpe_code_points": (
+        {"ex6_bpe": _MERGE_PAIR + _bpe_merges(_BPE_MOST) + (
+            "def bpe_encode(text, merges):\n"
+            "    ids = [ord(c) for c in text]\n"
+            "    for k, pair in enumerate(merges):\n"
+            "        ids = merge_pair(ids, pair, 256 + k)\n"
+            "    return ids\n")},
+        [("ex6_tests", "code points (ord)")],
     ),
 }
 
@@ -1758,7 +1809,93 @@ ONE_MISTAKE["09_modern_decoder"] = {
             "        return x + swiglu(h, ff.gate.weight, ff.up.weight, ff.down.weight)\n")},
         [("ex5_tests", "one norm (norm1) used for both sublayers")],
     ),
+    "bpe_least_frequent": (
+        {"ex6_bpe": _MERGE_PAIR + _bpe_merges("best = min(counts, key=counts.get)") + _BPE_ENCODE},
+        [("ex6_tests", "the least frequent pair")],
+    ),
+    "bpe_ties_to_the_largest_pair": (
+        {"ex6_bpe": _MERGE_PAIR + _bpe_merges("_, best = max((c, p) for p, c in counts.items())")
+         + _BPE_ENCODE},
+        [("ex6_tests", "broken by the largest pair")],
+    ),
+    "bpe_ties_to_the_last_met": (
+        {"ex6_bpe": _MERGE_PAIR + _bpe_merges(
+            "best = sorted(counts.items(), key=lambda kv: kv[1])[-1][0]") + _BPE_ENCODE},
+        [("ex6_tests", "broken by the pair met last")],
+    ),
+    "bpe_counted_without_overlap": (
+        {"ex6_bpe": _MERGE_PAIR + _bpe_merges(_BPE_MOST, counting=(
+            "    counts = {}\n"
+            "    for pair in zip(ids, ids[1:]):\n"
+            "        if pair not in counts:  # as many as merge_pair would replace\n"
+            "            counts[pair] = len(ids) - len(merge_pair(ids, pair, -1))\n"
+        )) + _BPE_ENCODE},
+        [("ex6_tests", "counted without overlap")],
+    ),
+    "bpe_replaced_from_the_right": (
+        {"ex6_bpe": (
+            "def merge_pair(ids, pair, new_id):\n"
+            "    out, i = [], len(ids) - 1\n"
+            "    while i >= 0:\n"
+            "        if i > 0 and (ids[i - 1], ids[i]) == tuple(pair):\n"
+            "            out.insert(0, new_id)\n"
+            "            i -= 2\n"
+            "        else:\n"
+            "            out.insert(0, ids[i])\n"
+            "            i -= 1\n"
+            "    return out\n\n") + _bpe_merges(_BPE_MOST) + _BPE_ENCODE},
+        [("ex6_tests", "from right to left")],
+    ),
+    "bpe_first_occurrence_only": (
+        {"ex6_bpe": (
+            "def merge_pair(ids, pair, new_id):\n"
+            "    for i in range(len(ids) - 1):\n"
+            "        if (ids[i], ids[i + 1]) == tuple(pair):\n"
+            "            return ids[:i] + [new_id] + ids[i + 2:]\n"
+            "    return list(ids)\n\n") + _bpe_merges(_BPE_MOST) + _BPE_ENCODE},
+        [("ex6_tests", "only the first occurrence")],
+    ),
+    "bpe_merges_applied_backwards": (
+        {"ex6_bpe": _MERGE_PAIR + _bpe_merges(_BPE_MOST) + (
+            "def bpe_encode(text, merges):\n"
+            "    ids = list(text.encode('utf-8'))\n"
+            "    for k in range(len(merges) - 1, -1, -1):\n"
+            "        ids = merge_pair(ids, merges[k], 256 + k)\n"
+            "    return ids\n")},
+        [("ex6_tests", "in reverse order")],
+    ),
 }
+
+OTHER_STYLE["09_modern_decoder"]["ex6_bpe"] = (  # most_common, and encoding by rank (GPT-2's)
+    "from collections import Counter\n\n"
+    "def merge_pair(ids, pair, new_id):\n"
+    "    out, skip = [], False\n"
+    "    for i, t in enumerate(ids):\n"
+    "        if skip:\n"
+    "            skip = False\n"
+    "        elif i + 1 < len(ids) and t == pair[0] and ids[i + 1] == pair[1]:\n"
+    "            out.append(new_id)\n"
+    "            skip = True\n"
+    "        else:\n"
+    "            out.append(t)\n"
+    "    return out\n\n"
+    "def bpe_merges(ids, num_merges):\n"
+    "    merges = []\n"
+    "    while len(merges) < num_merges and len(ids) > 1:\n"
+    "        (best, _), = Counter(zip(ids, ids[1:])).most_common(1)\n"
+    "        ids = merge_pair(ids, best, 256 + len(merges))\n"
+    "        merges.append(best)\n"
+    "    return merges\n\n"
+    "def bpe_encode(text, merges):\n"
+    "    rank = {tuple(p): k for k, p in enumerate(merges)}\n"
+    "    ids = list(text.encode())\n"
+    "    while len(ids) > 1:\n"
+    "        pair = min(zip(ids, ids[1:]), key=lambda p: rank.get(p, len(rank)))\n"
+    "        if pair not in rank:\n"
+    "            break\n"
+    "        ids = merge_pair(ids, pair, 256 + rank[pair])\n"
+    "    return ids\n"
+)
 
 # Notebook 10: a correct answer written differently for every exercise.
 OTHER_STYLE["10_attention_at_scale"] = {

@@ -36,7 +36,7 @@ MAX_SCORES = {
     "06_decoder": 12,
     "07_warmup_scheduler": 10,
     "08_language_model": 24,
-    "09_modern_decoder": 13,
+    "09_modern_decoder": 16,
     "10_attention_at_scale": 14,
 }
 

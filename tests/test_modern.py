@@ -4,13 +4,14 @@ modern decoder, each against PyTorch's own module or an independent reference.""
 from __future__ import annotations
 
 import math
+import random
 
 import pytest
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from transformer_course import modern
+from transformer_course import bpe, modern
 from transformer_course.budget import Budget
 from transformer_course.encoder import FeedForward
 from transformer_course.language_model import CharLM, KVCache, evaluate_bits, generate
@@ -209,6 +210,11 @@ def _cases():
         for parameter in block.parameters():
             parameter.add_(0.4 * torch.randn_like(parameter))
     bx = torch.randn(2, 6, 16)
+    rng = random.Random(1)  # byte-pair encoding: runs and ties enough to tell every rule apart
+    runs = [rng.choice((97, 98, 99)) for _ in range(80)]
+    rng = random.Random(1)
+    text = "".join(rng.choice("aaé→ b") for _ in range(40))
+    merges = bpe.bpe_merges(list(text.encode()), 10)
     from course_checks import misconceptions
     with torch.no_grad():
         return [
@@ -223,6 +229,8 @@ def _cases():
             (misconceptions.grouped_query_attention(gq, gk, gv, causal),
              modern.grouped_query_attention(gq, gk, gv, causal)),
             (misconceptions.modern_block(block, bx), block(bx)),
+            (misconceptions.bpe_merges(runs, 12), torch.tensor(bpe.bpe_merges(runs, 12))),
+            (misconceptions.bpe_encode(text, merges), torch.tensor(bpe.bpe_encode(text, merges))),
         ]
 
 

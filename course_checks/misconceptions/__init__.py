@@ -53,8 +53,11 @@ from .matrix_attention import (
 )
 from .modern import (
     apply_rotary,
+    bpe_encode,
+    bpe_merges,
     grouped_query_attention,
     matched_hidden_size,
+    merge_pair,
     modern_block,
     rms_norm,
     rotary_attention,
@@ -92,6 +95,8 @@ __all__ = [
     "attention_function",
     "attention_weights",
     "bits_per_character",
+    "bpe_encode",
+    "bpe_merges",
     "causal_attention",
     "causal_attention_weights",
     "causal_mask",
@@ -112,6 +117,7 @@ __all__ = [
     "masked_attention",
     "matched_hidden_size",
     "merge_heads",
+    "merge_pair",
     "modern_block",
     "module_output",
     "module_weights",

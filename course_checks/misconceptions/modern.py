@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import math
+from itertools import pairwise
 
 import torch
 import torch.nn.functional as F
@@ -14,8 +15,11 @@ from transformer_course.multihead import merge_heads, split_heads
 
 __all__ = [
     "apply_rotary",
+    "bpe_encode",
+    "bpe_merges",
     "grouped_query_attention",
     "matched_hidden_size",
+    "merge_pair",
     "modern_block",
     "rms_norm",
     "rotary_attention",
@@ -209,3 +213,112 @@ def modern_block(block: modern.ModernBlock, x: torch.Tensor) -> dict[str, torch.
             "the sublayers without their residual connections": feed(norm2(attention(
                 norm1(x)))),
         }
+
+
+# --- byte-pair encoding ------------------------------------------------------------------
+# One parametric BPE, written apart from the package's, with each named mistake a setting.
+# The descriptions are shared by the three functions of the exercise: a helper's mistake
+# shows in every function that uses it, and is named alike there.
+
+LEAST_FREQUENT = "merges of the least frequent pair each time, not the most frequent"
+TIE_SMALLEST = ("ties between equally frequent pairs broken by the smallest pair, not by the "
+                "pair met first")
+TIE_LARGEST = ("ties between equally frequent pairs broken by the largest pair, not by the pair "
+               "met first")
+TIE_LAST = ("ties between equally frequent pairs broken by the pair met last, not by the pair "
+            "met first")
+NO_OVERLAP = ('pairs counted without overlap: a run "aaa" counted as holding (a, a) once, not '
+              "twice")
+RIGHT_TO_LEFT = ('pairs replaced from right to left: "aaa" merged into a + aa instead of aa + a')
+FIRST_ONLY = "only the first occurrence of a pair replaced, not every occurrence"
+REVERSED = "the merges applied in reverse order (the last learned first), not in the order learned"
+CODE_POINTS = ("the characters' code points (ord) merged instead of the text's UTF-8 bytes (a "
+               "character outside ASCII is several bytes)")
+
+
+def _replaced(ids: list[int], pair: tuple[int, int], new_id: int, how: str = "left") -> list[int]:
+    if how == "right":
+        return _replaced(ids[::-1], (pair[1], pair[0]), new_id)[::-1]
+    out, i, done = [], 0, False
+    while i < len(ids):
+        if not done and i + 1 < len(ids) and (ids[i], ids[i + 1]) == tuple(pair):
+            out.append(new_id)
+            i += 2
+            done = how == "first"
+        else:
+            out.append(ids[i])
+            i += 1
+    return out
+
+
+def _counted(ids: list[int], overlap: bool = True) -> dict[tuple[int, int], int]:
+    counts: dict[tuple[int, int], int] = {}
+    free_from: dict[tuple[int, int], int] = {}  # without overlap: where the pair may start again
+    for i, pair in enumerate(pairwise(ids)):
+        if overlap or i >= free_from.get(pair, 0):
+            counts[pair] = counts.get(pair, 0) + 1
+            free_from[pair] = i + 2
+        else:
+            counts.setdefault(pair, 0)
+    return counts
+
+
+def _learned(ids, num_merges: int, pick: str = "most", tie: str = "first",
+             overlap: bool = True, how: str = "left") -> list[tuple[int, int]]:
+    ids, merges = list(ids), []
+    for k in range(num_merges):
+        counts = {p: c for p, c in _counted(ids, overlap).items() if c or pick == "most"}
+        if not counts:
+            break
+        best_count = (max if pick == "most" else min)(counts.values())
+        tied = [p for p, c in counts.items() if c == best_count]
+        best = {"first": tied[0], "last": tied[-1], "smallest": min(tied),
+                "largest": max(tied)}[tie]
+        merges.append(best)
+        ids = _replaced(ids, best, 256 + k, how)
+    return merges
+
+
+def _pairs(merges) -> torch.Tensor:
+    return torch.tensor([list(p) for p in merges], dtype=torch.long).reshape(-1, 2)
+
+
+def _tokens(ids) -> torch.Tensor:
+    return torch.tensor(list(ids), dtype=torch.long)
+
+
+def merge_pair(ids: list[int], pair: tuple[int, int], new_id: int) -> dict[str, torch.Tensor]:
+    """Variants of ``ids`` with ``pair`` replaced by ``new_id``, left to right, no overlap."""
+    return {RIGHT_TO_LEFT: _tokens(_replaced(list(ids), pair, new_id, "right")),
+            FIRST_ONLY: _tokens(_replaced(list(ids), pair, new_id, "first"))}
+
+
+def bpe_merges(ids: list[int], num_merges: int) -> dict[str, torch.Tensor]:
+    """Variants of the merges learned from ``ids``, as (M, 2) int64 tensors."""
+    return {
+        LEAST_FREQUENT: _pairs(_learned(ids, num_merges, pick="least")),
+        TIE_SMALLEST: _pairs(_learned(ids, num_merges, tie="smallest")),
+        TIE_LARGEST: _pairs(_learned(ids, num_merges, tie="largest")),
+        TIE_LAST: _pairs(_learned(ids, num_merges, tie="last")),
+        NO_OVERLAP: _pairs(_learned(ids, num_merges, overlap=False)),
+        RIGHT_TO_LEFT: _pairs(_learned(ids, num_merges, how="right")),
+        FIRST_ONLY: _pairs(_learned(ids, num_merges, how="first")),
+    }
+
+
+def bpe_encode(text: str, merges: list[tuple[int, int]]) -> dict[str, torch.Tensor]:
+    """Variants of the tokens of ``text`` under ``merges``, as (n,) int64 tensors."""
+
+    def applied(ids, order, how="left"):
+        for k, pair in order:
+            ids = _replaced(ids, pair, 256 + k, how)
+        return _tokens(ids)
+
+    in_order = list(enumerate(merges))
+    data = list(text.encode("utf-8"))
+    return {
+        REVERSED: applied(data, in_order[::-1]),
+        RIGHT_TO_LEFT: applied(data, in_order, "right"),
+        FIRST_ONLY: applied(data, in_order, "first"),
+        CODE_POINTS: applied([ord(c) for c in text], in_order),
+    }
