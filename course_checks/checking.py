@@ -17,7 +17,9 @@ import contextlib
 import io
 import os
 import re
+import signal
 import sys
+import threading
 import time
 import warnings
 from collections.abc import Callable, Mapping
@@ -140,6 +142,31 @@ class _TimeBudget:
         self._wall += waited
         self._waited += waited
         return time.monotonic() > self._wall
+
+
+class _VariantOutOfTime(BaseException):
+    """A variant answer ran past its time: a mutant of a loop that never ends (a `while` whose
+    step was rewritten). Not an Exception, so that no `except Exception` inside swallows it."""
+
+
+@contextlib.contextmanager
+def _cpu_limit(seconds: float):
+    """Stop the code inside with ``_VariantOutOfTime`` after ``seconds`` of this process's CPU
+    time, where a signal can stop it (the main thread, a system with interval timers)."""
+    if threading.current_thread() is not threading.main_thread() \
+            or not hasattr(signal, "setitimer"):
+        yield
+        return
+
+    def stop(signum, frame):
+        raise _VariantOutOfTime()
+    previous = signal.signal(signal.SIGPROF, stop)
+    signal.setitimer(signal.ITIMER_PROF, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, previous)
 
 
 def _waited_for_cpu() -> float:
@@ -637,9 +664,12 @@ class Checks:
         inputs = inputs_read(student_code)
         copies = [tensor.detach().clone() for _, tensor in inputs]
         try:
-            with contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings():
+            with contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings(), \
+                    _cpu_limit(VARIANT_SECONDS):
                 warnings.simplefilter("ignore")
                 value = student_code()
+        except _VariantOutOfTime:  # names nothing: no answer that ends gives what it gives
+            return (RAISED, "TimeoutError", "the variant ran out of time")
         except Exception as error:  # noqa: BLE001 - a variant may fail where the answer fails
             return (RAISED, type(error).__name__, str(error))
         finally:
