@@ -304,11 +304,11 @@ def test_the_grader_names_the_variant_answer_a_wrong_answer_matches(capsys, monk
         in capsys.readouterr().out
 
 
-def test_a_variant_that_never_ends_is_stopped_and_the_one_that_matches_is_named(
-        capsys, monkeypatch):
+def test_a_variant_that_never_ends_is_stopped_within_the_naming_time(capsys, monkeypatch):
     """Found writing notebook 09's byte-pair encoding: a mutant of a `while` loop whose step
     was rewritten never ends, and the grader, which runs the variants in its own process,
-    waited for it. Each variant now runs under a limit of CPU time."""
+    waited for it. Each variant now runs under the naming's limit of CPU time, so the check
+    ends and reports (naming stops there: the time for it is spent)."""
     import time
 
     from course_checks import checking
@@ -319,17 +319,15 @@ def test_a_variant_that_never_ends_is_stopped_and_the_one_that_matches_is_named(
         while True:
             x = x + 0
 
-    variants = [("loops for ever", {"scale": forever}),
-                ("divides by `d` instead of its square root", {"scale": lambda x: x / 16})]
-    grading_with(monkeypatch, variants=lambda exercise: variants)
+    grading_with(monkeypatch, variants=lambda exercise: [("loops for ever", {"scale": forever})])
     namespace = {"scale": lambda x: x / 16, "x": torch.ones(3)}
     checks = Checks("Exercise V", points=1)
-    started = time.process_time()
-    checks.close("x = [1, 1, 1]", eval("lambda: scale(x)", namespace), torch.ones(3) / 4)  # noqa: S307
-    checks.score()
-    assert time.process_time() - started < 10
-    assert "This matches an answer that divides by `d` instead of its square root." \
-        in capsys.readouterr().out
+    started = time.monotonic()
+    checks.close("x = [1, 1, 1]", eval("lambda: scale(x)", namespace),  # noqa: S307
+                 torch.ones(3) / 4)
+    assert checks.score() == 0
+    assert time.monotonic() - started < 30
+    assert "0 of 1 checks passed" in capsys.readouterr().out
 
 
 def test_of_variants_alike_on_every_check_the_one_the_answers_calls_side_with_comes_first(
