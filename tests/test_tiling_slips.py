@@ -162,3 +162,15 @@ def test_a_backward_pass_one_gradient_short_is_explained_in_the_functions_words(
         OneShort.apply(torch.ones(3, requires_grad=True), True).sum().backward()
     cause = errors.explain("RuntimeError", str(raised.value))
     assert "`OneShort.backward` returned one value too few" in cause and "`None`" in cause, cause
+
+
+def test_exercise_5_names_a_slip_in_the_function_that_makes_it():
+    # The checks run both functions: a name offered to both would be refuted by the one
+    # that has no slip (its checks pass where the name's value fails).
+    Q, K, V, dO = qkv(3, 6, 6)
+    plain, flash = (set(misconceptions.attention_function(Q, K, V, dO, True, tiled=tiled))
+                    for tiled in (False, True))
+    assert ignores_causal(False) in plain - flash and ignores_causal(True) in flash - plain
+    assert MASK_AFTER_SOFTMAX in plain - flash and FORWARD_WITHOUT_CAUSAL in flash - plain
+    assert any(name.startswith("AttentionFunction.backward returning") for name in plain - flash)
+    assert any(name.startswith("FlashAttention.backward returning") for name in flash - plain)
