@@ -121,6 +121,15 @@ def _missing_argument(m, sizes):
             "needs: keep the signature the exercise gives, the checks call it that way.")
 
 
+def _gradients(m, sizes):
+    expected, got = int(m.group(2)), int(m.group(3))
+    how = "one value too few" if got == expected - 1 else "one value too many" \
+        if got == expected + 1 else f"{got} values"
+    return (f"`{m.group(1)}.backward` returned {how}: it returns one value per argument of "
+            f"`forward` after `ctx` ({expected} here), a gradient for each tensor and `None` "
+            "for each other argument (a flag such as `causal`, a block size).")
+
+
 # (pattern, cause): the first pattern that matches the error's "Type: message" wins.
 CAUSES: list[tuple[str, Callable[[re.Match, Sizes], str] | str]] = [
     (r"mat1 and mat2 shapes cannot be multiplied \((\d+)x(\d+) and (\d+)x(\d+)\)", _matmul),
@@ -222,6 +231,8 @@ CAUSES: list[tuple[str, Callable[[re.Match, Sizes], str] | str]] = [
      "a value is None: does a function forget to `return` its result?"),
     (r"(\w+)\(\) (missing \d+ required|got an unexpected keyword|takes \d+ positional)",
      _missing_argument),
+    (r"function (\w+?)(?:Backward)? returned an incorrect number of gradients \(expected "
+     r"(\d+), got (\d+)\)", _gradients),
     (r"(too many|not enough) values to unpack",
      "a result unpacked into the wrong number of names: a pair such as (output, weights) "
      "has two, and a tensor unpacks along its first axis."),

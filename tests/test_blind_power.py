@@ -20,8 +20,8 @@ pytestmark = pytest.mark.slow
 # set D's returns notebook 07's accuracy as a 0-d tensor, which the course accepts; set E,
 # measured as it came in round 5 (160 and 4), was tuned on in round 6; set F was measured
 # once as it came in round 6 and never tuned on
-MEASURED = {"set_a": (0, 163, 13), "set_b": (0, 129, 8), "set_c": (1, 40, 4),
-            "set_d": (1, 67, 5), "set_e": (0, 162, 3), "set_f": (0, 69, 2)}
+MEASURED = {"set_a": (0, 163, 13), "set_b": (0, 129, 8), "set_c": (1, 46, 1),
+            "set_d": (1, 67, 5), "set_e": (0, 162, 3), "set_f": (0, 70, 2)}
 
 
 # The names are held to their figures on the sets that cover every notebook; sets A to C are

@@ -18,11 +18,14 @@ Test cells use the names re-exported here: ``misconceptions.softmax(...)``.
 from __future__ import annotations
 
 from .attention_at_scale import (
+    Tiling,
     attention_backward,
     attention_function,
+    attention_output,
     flash_backward,
     online_softmax_step,
     tiled_attention,
+    tiling_slips,
 )
 from .decoder import (
     causal_attention,
@@ -85,6 +88,7 @@ from .vector_attention import (
 )
 
 __all__ = [
+    "Tiling",
     "WRONG_ORDER",
     "accuracies",
     "adamw_steps",
@@ -93,6 +97,7 @@ __all__ = [
     "attention",
     "attention_backward",
     "attention_function",
+    "attention_output",
     "attention_weights",
     "bits_per_character",
     "bpe_encode",
@@ -141,6 +146,7 @@ __all__ = [
     "split_heads",
     "swiglu",
     "tiled_attention",
+    "tiling_slips",
     "top_p_filter",
     "train_history",
     "train_step",
