@@ -21,7 +21,7 @@ export JUPYTER_CONFIG_PATH := $(CURDIR)/autograder
 # Keep the venv's Jupyter settings and kernels apart from anything else on the machine.
 export JUPYTER_PREFER_ENV_PATH := 1
 
-.PHONY: help setup lab test test-fast lint release check-release images bench clean progress \
+.PHONY: help setup lab test test-fast lint format release check-release images bench clean progress \
 	check browser \
 	sandbox grade bench-grade bench-load student-release mutants export instructor lm-curve hub
 
@@ -143,9 +143,17 @@ sandbox:
 		echo "COURSE_REQUIRE_SANDBOX=1, and bubblewrap (bwrap) is not installed: the tests of the" \
 			"sandbox cannot run here."; exit 1; fi
 
-## Check the code's style (ruff).
+CODE := transformer_course course_checks tests autograder images benchmarks deploy
+
+## Check the code's style: formatted as `ruff format` writes it, and ruff's rules.
 lint: $(DEV_READY)
-	ruff check transformer_course course_checks tests autograder images benchmarks deploy
+	ruff format --check $(CODE)
+	ruff check $(CODE)
+
+## Format the code (ruff format) and fix what ruff's rules can fix themselves.
+format: $(DEV_READY)
+	ruff format $(CODE)
+	ruff check --fix $(CODE)
 
 ## Regenerate the student release notebooks/ from solutions/ (first bringing the source
 ## notebooks' set-up cells, self-check cells and embedded figures up to date).

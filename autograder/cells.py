@@ -9,8 +9,15 @@ from __future__ import annotations
 
 from course_checks.cells import source
 
-__all__ = ["HIDDEN", "HIDDEN_NOTE", "grade_id", "grade_ids", "source", "split_hidden",
-           "strip_hidden_tests"]
+__all__ = [
+    "HIDDEN",
+    "HIDDEN_NOTE",
+    "grade_id",
+    "grade_ids",
+    "source",
+    "split_hidden",
+    "strip_hidden_tests",
+]
 
 HIDDEN = ("### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS")
 HIDDEN_NOTE = "# (hidden tests ran here: their report is below)"
@@ -22,9 +29,7 @@ def grade_id(cell: dict) -> str | None:
 
 
 def grade_ids(notebook: dict) -> list[str]:
-    return [
-        grade_id(c) for c in notebook.get("cells", []) if isinstance(c, dict) and grade_id(c)
-    ]
+    return [grade_id(c) for c in notebook.get("cells", []) if isinstance(c, dict) and grade_id(c)]
 
 
 def split_hidden(source: str) -> list[tuple[str, bool]]:
@@ -44,6 +49,7 @@ def strip_hidden_tests(notebook: dict) -> dict:
     """The notebook a student may see: test cells keep their visible checks only."""
     for cell in notebook["cells"]:
         if HIDDEN[0] in source(cell):
-            cell["source"] = "\n".join(HIDDEN_NOTE if hidden else code
-                                       for code, hidden in split_hidden(source(cell)))
+            cell["source"] = "\n".join(
+                HIDDEN_NOTE if hidden else code for code, hidden in split_hidden(source(cell))
+            )
     return notebook

@@ -74,8 +74,10 @@ c.IgnorePattern.pattern = r"(?m)^.*Warning: .*$"
 # writes or serves (feedback, the Formgrader in the instructor's session) drops JavaScript
 # outputs and cleans markdown and HTML by an allow-list (autograder/grading/safe_pages.py).
 c.HTMLExporter.sanitize_html = True
-c.HTMLExporter.filters = {"markdown2html": "autograder.grading.safe_pages.markdown2html",
-                          "clean_html": "autograder.grading.safe_pages.clean_html"}
+c.HTMLExporter.filters = {
+    "markdown2html": "autograder.grading.safe_pages.markdown2html",
+    "clean_html": "autograder.grading.safe_pages.clean_html",
+}
 # Feedback pages read well offline: maths rendered to MathML when the page is written (no
 # MathJax from a CDN), output text wrapped, exercises named in the contents.
 c.GenerateFeedback.exporter_class = "autograder.grading.feedback_page.FeedbackExporter"

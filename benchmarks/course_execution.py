@@ -16,9 +16,7 @@ import nbformat
 from nbclient import NotebookClient
 
 COURSE = Path(__file__).resolve().parent.parent
-FLOOR_SOURCE = (
-    "import torch\nimport course_checks.checking\nimport transformer_course.multihead"
-)
+FLOOR_SOURCE = "import torch\nimport course_checks.checking\nimport transformer_course.multihead"
 
 
 def run_once(notebook: nbformat.NotebookNode, folder: Path) -> float:

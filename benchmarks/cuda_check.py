@@ -55,28 +55,42 @@ def run_notebook(notebook: Path, out: Path) -> dict:
     cells_file.write_text(json.dumps(code_cells(notebook)))
     env = dict(os.environ, MPLBACKEND="Agg", PYTHONPATH=str(ROOT))
     start = time.perf_counter()
-    done = subprocess.run([sys.executable, "-c", CELL_RUNNER, str(cells_file)],
-                          cwd=notebook.parent, env=env, capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-c", CELL_RUNNER, str(cells_file)],
+        cwd=notebook.parent,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     seconds = time.perf_counter() - start
     (out / f"{notebook.stem}.log").write_text(done.stdout[-200_000:] + done.stderr[-50_000:])
     cells_file.unlink()
     last = [line for line in done.stdout.splitlines() if line.startswith("CELL-RUNNER ")]
-    result = json.loads(last[-1].removeprefix("CELL-RUNNER ")) if last else {
-        "cells_run": None, "error": {"cell": None, "message": done.stderr[-1500:]}}
+    result = (
+        json.loads(last[-1].removeprefix("CELL-RUNNER "))
+        if last
+        else {"cells_run": None, "error": {"cell": None, "message": done.stderr[-1500:]}}
+    )
     return dict(notebook=notebook.stem, seconds=round(seconds, 1), **result)
 
 
 def write(report: dict, out: Path) -> None:
     (out / "cuda_check.json").write_text(json.dumps(report, indent=1))
-    lines = [f"# The course on {report['gpu'] or 'no GPU'} (PyTorch {report['torch']})", "",
-             f"Package tests on CUDA: {' '.join(report['tests']['summary'])}", "",
-             "| notebook | cells run | seconds | models on | first error |",
-             "| --- | --- | --- | --- | --- |"]
+    lines = [
+        f"# The course on {report['gpu'] or 'no GPU'} (PyTorch {report['torch']})",
+        "",
+        f"Package tests on CUDA: {' '.join(report['tests']['summary'])}",
+        "",
+        "| notebook | cells run | seconds | models on | first error |",
+        "| --- | --- | --- | --- | --- |",
+    ]
     for row in report["notebooks"]:
         error = row["error"]["message"].strip().splitlines()[-1] if row["error"] else ""
         devices = ", ".join(row.get("model_devices") or []) or "-"
-        lines.append(f"| {row['notebook']} | {row['cells_run']} of {row.get('cells', '?')} | "
-                     f"{row['seconds']} | {devices} | {error} |")
+        lines.append(
+            f"| {row['notebook']} | {row['cells_run']} of {row.get('cells', '?')} | "
+            f"{row['seconds']} | {devices} | {error} |"
+        )
     (out / "cuda_check.md").write_text("\n".join(lines) + "\n")
 
 
@@ -88,12 +102,28 @@ def main() -> None:
     args.out.mkdir(parents=True, exist_ok=True)
     import torch
 
-    report = {"torch": torch.__version__, "cuda": torch.cuda.is_available(),
-              "gpu": torch.cuda.get_device_name() if torch.cuda.is_available() else None}
+    report = {
+        "torch": torch.__version__,
+        "cuda": torch.cuda.is_available(),
+        "gpu": torch.cuda.get_device_name() if torch.cuda.is_available() else None,
+    }
     tests = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--noconftest", "-q",
-         "tests/test_cuda.py", "tests/test_devices.py"], cwd=ROOT, capture_output=True,
-        text=True, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "no:cacheprovider",
+            "--noconftest",
+            "-q",
+            "tests/test_cuda.py",
+            "tests/test_devices.py",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, PYTHONPATH=str(ROOT)),
+    )
     report["tests"] = {"exit": tests.returncode, "summary": tests.stdout.strip().splitlines()[-1:]}
     (args.out / "tests.log").write_text(tests.stdout + tests.stderr)
     report["notebooks"] = []

@@ -28,10 +28,15 @@ def splice(name: str, text: str, page: Path = PERFORMANCE) -> None:
     """Put ``text`` between the markers of ``name`` in ``page``, in place of what was there."""
     start, end = markers(name)
     content = page.read_text()
-    if content.count(start) != 1 or content.count(end) != 1 \
-            or content.index(start) > content.index(end):
-        raise ValueError(f"{page} needs the lines {start} and {end}, once each and in that "
-                         f"order, for the table of {name}")
+    if (
+        content.count(start) != 1
+        or content.count(end) != 1
+        or content.index(start) > content.index(end)
+    ):
+        raise ValueError(
+            f"{page} needs the lines {start} and {end}, once each and in that "
+            f"order, for the table of {name}"
+        )
     before, rest = content.split(start)
     after = rest.split(end)[1]
     page.write_text(before + start + "\n" + text.strip("\n") + "\n" + end + after)

@@ -64,12 +64,15 @@ def submission(assignment: str, kind: str, rng: random.Random) -> str:
         answers = {}
     elif kind == "deleted":
         notebook = student_submission(released, correct)
-        tests = [c for c in notebook["cells"]
-                 if c["metadata"].get("nbgrader", {}).get("grade_id", "").endswith("_tests")]
+        tests = [
+            c
+            for c in notebook["cells"]
+            if c["metadata"].get("nbgrader", {}).get("grade_id", "").endswith("_tests")
+        ]
         notebook["cells"].remove(rng.choice(tests))
         return json.dumps(notebook)
     else:
-        return json.dumps(student_submission(released, correct))[: 2000]
+        return json.dumps(student_submission(released, correct))[:2000]
     return json.dumps(student_submission(released, answers))
 
 
@@ -107,7 +110,8 @@ def plain_scores(course: Path) -> dict[tuple[str, str], dict[str, float]]:
             for sub in assignment.submissions:
                 for notebook in sub.notebooks:
                     scores[(sub.student.id, assignment.name)] = {
-                        g.name: g.score for g in notebook.grades}
+                        g.name: g.score for g in notebook.grades
+                    }
     return scores
 
 
@@ -126,8 +130,12 @@ def main() -> None:
         n = args.students * len(assignments)
         print(f"Synthetic class: {args.students} students × {len(assignments)} notebooks = {n}.")
 
-        floors = {a: course_execution.median_seconds(
-            COURSE / "solutions" / a / f"{a}.ipynb", 3, grading=True) for a in assignments}
+        floors = {
+            a: course_execution.median_seconds(
+                COURSE / "solutions" / a / f"{a}.ipynb", 3, grading=True
+            )
+            for a in assignments
+        }
         kernel_floor = course_execution.median_seconds(None, 3, grading=True)
         print("Floor per notebook (s):", {a: round(f, 2) for a, f in floors.items()})
 
@@ -147,6 +155,7 @@ def main() -> None:
             (p.parent.parent.name, p.parent.name): json.loads(p.read_text())
             for p in grading.glob(f"autograded/*/*/{records.RESULT}")
         }
+
         def identical(key) -> bool:
             return {e: s[0] for e, s in results[key]["exercises"].items()} == reference[key]
 
@@ -161,26 +170,28 @@ def main() -> None:
 
     floor_mean = statistics.mean(floors[a] for a in assignments)
     cost = ours * args.workers / n
-    table = "\n".join([
-        f"Measured by `make bench-grade` on {course_execution_machine()}: {args.students} "
-        f"students × {len(assignments)} notebooks = {n} submissions, autograde + feedback.",
-        "",
-        "| | seconds | per notebook (s) | |",
-        "| --- | ---: | ---: | --- |",
-        f"| plain `nbgrader autograde` + `generate_feedback`, sequential | {plain:.0f} | "
-        f"{plain / n:.2f} | |",
-        f"| pipeline (`make grade`), {args.workers} workers, sandboxed | {ours:.0f} | "
-        f"{cost:.2f} per worker | **{plain / ours:.2f}× faster** |",
-        f"| floor: kernel start + the notebook's own run (mean) | | {floor_mean:.2f} | "
-        f"cost/floor {cost / floor_mean:.2f} |",
-        f"| kernel start + `import torch` + the package alone | | {kernel_floor:.2f} | |",
-        "",
-        f"Identical per-exercise scores for {same} of {len(honest)} honest submissions "
-        f"(correct, untouched, a test cell deleted) graded by both, and for {same_mistakes} of "
-        f"{len(mistakes)} with a known mistake (their hidden checks draw new inputs for every "
-        f"student); the pipeline also reported the {rejected} malformed files (0, with the "
-        "reason), which plain nbgrader stops on with an error.",
-    ])
+    table = "\n".join(
+        [
+            f"Measured by `make bench-grade` on {course_execution_machine()}: {args.students} "
+            f"students × {len(assignments)} notebooks = {n} submissions, autograde + feedback.",
+            "",
+            "| | seconds | per notebook (s) | |",
+            "| --- | ---: | ---: | --- |",
+            f"| plain `nbgrader autograde` + `generate_feedback`, sequential | {plain:.0f} | "
+            f"{plain / n:.2f} | |",
+            f"| pipeline (`make grade`), {args.workers} workers, sandboxed | {ours:.0f} | "
+            f"{cost:.2f} per worker | **{plain / ours:.2f}× faster** |",
+            f"| floor: kernel start + the notebook's own run (mean) | | {floor_mean:.2f} | "
+            f"cost/floor {cost / floor_mean:.2f} |",
+            f"| kernel start + `import torch` + the package alone | | {kernel_floor:.2f} | |",
+            "",
+            f"Identical per-exercise scores for {same} of {len(honest)} honest submissions "
+            f"(correct, untouched, a test cell deleted) graded by both, and for {same_mistakes} of "
+            f"{len(mistakes)} with a known mistake (their hidden checks draw new inputs for every "
+            f"student); the pipeline also reported the {rejected} malformed files (0, with the "
+            "reason), which plain nbgrader stops on with an error.",
+        ]
+    )
     print(table)
     (HERE / "grading.md").write_text(table + "\n")
     splice("bench-grade", table)

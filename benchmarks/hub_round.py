@@ -45,8 +45,9 @@ class Student:
         self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
         self.token = ""
 
-    def request(self, path: str, data: dict | None = None, method: str | None = None,
-                timeout: float = 600) -> str:
+    def request(
+        self, path: str, data: dict | None = None, method: str | None = None, timeout: float = 600
+    ) -> str:
         body = None if data is None else urllib.parse.urlencode(data).encode()
         request = urllib.request.Request(self.hub.base + path, data=body, method=method)
         if self.token:
@@ -55,19 +56,26 @@ class Student:
             return response.read().decode()
 
     def cookie(self, name: str) -> str | None:
-        return next((c.value for c in self.jar if c.name == name and c.path.startswith("/hub")),
-                    None)
+        return next(
+            (c.value for c in self.jar if c.name == name and c.path.startswith("/hub")), None
+        )
 
     def log_in_and_start(self) -> None:
         page = self.request("/hub/login")
         xsrf = re.search(r'name="_xsrf" value="([^"]+)"', page).group(1)
-        self.request("/hub/login", {"_xsrf": xsrf, "username": self.name,
-                                    "password": self.hub.passwords[self.name]})
+        self.request(
+            "/hub/login",
+            {"_xsrf": xsrf, "username": self.name, "password": self.hub.passwords[self.name]},
+        )
         request = urllib.request.Request(
-            f"{self.hub.base}/hub/api/users/{self.name}/tokens", method="POST",
+            f"{self.hub.base}/hub/api/users/{self.name}/tokens",
+            method="POST",
             data=json.dumps({"note": "benchmark", "expires_in": 3600}).encode(),
-            headers={"X-XSRFToken": self.cookie("_xsrf") or xsrf,
-                     "Content-Type": "application/json"})
+            headers={
+                "X-XSRFToken": self.cookie("_xsrf") or xsrf,
+                "Content-Type": "application/json",
+            },
+        )
         with self.opener.open(request, timeout=60) as response:
             self.token = json.loads(response.read())["token"]
         try:
@@ -84,8 +92,9 @@ class Student:
         raise TimeoutError(f"{self.name}'s server did not start")
 
     def action(self, what: str) -> None:
-        self.request(f"/user/{self.name}/assignments/{what}",
-                     {"course_id": COURSE_ID, "assignment_id": A})
+        self.request(
+            f"/user/{self.name}/assignments/{what}", {"course_id": COURSE_ID, "assignment_id": A}
+        )
 
     def answer(self, index: int) -> None:
         path = self.hub.home(self.name) / A / f"{A}.ipynb"
@@ -93,12 +102,12 @@ class Student:
         if index % 3 == 2:  # one in three makes a known mistake
             mistakes = list(WRONG[A].values())
             answers |= mistakes[index % len(mistakes)][0]
-        self.hub.write_as(self.name, path, hub_tools.notebook_json(
-            student_submission(load(path), answers)))
+        self.hub.write_as(
+            self.name, path, hub_tools.notebook_json(student_submission(load(path), answers))
+        )
 
     def validate(self) -> str:
-        return self.request(f"/user/{self.name}/assignments/validate",
-                            {"path": f"{A}/{A}.ipynb"})
+        return self.request(f"/user/{self.name}/assignments/validate", {"path": f"{A}/{A}.ipynb"})
 
 
 def timed(timings: dict, name: str, work) -> None:
@@ -112,8 +121,10 @@ def write_section(path: Path, students: int, section: list[str]) -> None:
     """Put this class size's section into ``path``, replacing an earlier one of that size."""
     title = "# A class round on the course's JupyterHub"
     text = path.read_text() if path.exists() else title + "\n"
-    sections = {int(m.group(1)): m.group(0) for m in re.finditer(
-        r"^## (\d+) students\n.*?(?=^## |\Z)", text, re.M | re.S)}
+    sections = {
+        int(m.group(1)): m.group(0)
+        for m in re.finditer(r"^## (\d+) students\n.*?(?=^## |\Z)", text, re.M | re.S)
+    }
     sections[students] = "\n".join(section) + "\n"
     path.write_text(title + "\n\n" + "".join(sections[n] for n in sorted(sections)))
 
@@ -121,8 +132,9 @@ def write_section(path: Path, students: int, section: list[str]) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--students", type=int, default=30)
-    parser.add_argument("--side-by-side", type=int, default=8,
-                        help="students acting at the same moment")
+    parser.add_argument(
+        "--side-by-side", type=int, default=8, help="students acting at the same moment"
+    )
     parser.add_argument("--out", type=Path, default=HERE / "hub.md")
     args = parser.parse_args(argv)
     if why := hub_tools.missing():
@@ -146,37 +158,55 @@ def main(argv: list[str] | None = None) -> int:
         def each(work):
             return list(pool.map(work, range(len(students))))
 
-        timed(timings, "students log in (servers start)",
-              lambda: each(lambda i: students[i].log_in_and_start()))
+        timed(
+            timings,
+            "students log in (servers start)",
+            lambda: each(lambda i: students[i].log_in_and_start()),
+        )
         timed(timings, "students fetch", lambda: each(lambda i: students[i].action("fetch")))
         each(lambda i: students[i].answer(i))
         said = []
-        timed(timings, "students validate", lambda: said.extend(
-            each(lambda i: students[i].validate())))
+        timed(
+            timings,
+            "students validate",
+            lambda: said.extend(each(lambda i: students[i].validate())),
+        )
         failed = sum('"failed"' in text for text in said)
         timed(timings, "students submit", lambda: each(lambda i: students[i].action("submit")))
         timed(timings, "collect", lambda: instructor("nbgrader", "collect", A))
         graded = []
         timed(timings, "make grade", lambda: graded.append(instructor("make", "grade")))
         timed(timings, "release feedback", lambda: instructor("nbgrader", "release_feedback", A))
-        timed(timings, "students fetch feedback",
-              lambda: each(lambda i: students[i].action("fetch_feedback")))
-        pages = sum(1 for s in hub.students
-                    if list((hub.home(s) / A / "feedback").rglob(f"{A}.html")))
+        timed(
+            timings,
+            "students fetch feedback",
+            lambda: each(lambda i: students[i].action("fetch_feedback")),
+        )
+        pages = sum(
+            1 for s in hub.students if list((hub.home(s) / A / "feedback").rglob(f"{A}.html"))
+        )
         assert pages == len(students), f"{pages} of {len(students)} feedback pages fetched"
         summary = next(line for line in graded[0].stdout.splitlines() if line.startswith(A))
     finally:
         hub.close()
-    round_ = sum(v for k, v in timings.items() if k not in ("set-up (deploy/hub/install.py)",
-                                                           "hub start"))
-    section = [f"## {args.students} students", "",
-               f"Measured by `sudo .venv/bin/python benchmarks/hub_round.py --students "
-               f"{args.students}` ({args.side_by_side} students acting at once).", "",
-               "| phase | seconds |", "| --- | ---: |",
-               *[f"| {name} | {seconds} |" for name, seconds in timings.items()],
-               f"| **the round, from release to feedback** | **{round_:.1f}** |", "",
-               f"Validate found {failed} of {len(students)} notebooks short of full marks; "
-               f"`make grade`: {summary}; every student fetched their feedback page.", ""]
+    round_ = sum(
+        v for k, v in timings.items() if k not in ("set-up (deploy/hub/install.py)", "hub start")
+    )
+    section = [
+        f"## {args.students} students",
+        "",
+        f"Measured by `sudo .venv/bin/python benchmarks/hub_round.py --students "
+        f"{args.students}` ({args.side_by_side} students acting at once).",
+        "",
+        "| phase | seconds |",
+        "| --- | ---: |",
+        *[f"| {name} | {seconds} |" for name, seconds in timings.items()],
+        f"| **the round, from release to feedback** | **{round_:.1f}** |",
+        "",
+        f"Validate found {failed} of {len(students)} notebooks short of full marks; "
+        f"`make grade`: {summary}; every student fetched their feedback page.",
+        "",
+    ]
     write_section(args.out, args.students, section)
     print("\n".join(section))
     return 0

@@ -60,14 +60,21 @@ def setup(seed: int, scale: float = 1.0):
 
 
 def optimiser(model: CharLM, steps: int, batch: int):
-    optimizer = torch.optim.AdamW(language_model.parameter_groups(model, WEIGHT_DECAY), lr=LR,
-                                  betas=(0.9, 0.99))
+    optimizer = torch.optim.AdamW(
+        language_model.parameter_groups(model, WEIGHT_DECAY), lr=LR, betas=(0.9, 0.99)
+    )
     warmup = max(1, WARMUP * BATCH // batch)  # the same number of characters
     return optimizer, torch.optim.lr_scheduler.LambdaLR(optimizer, cosine_warmup(warmup, steps))
 
 
-def curve(total: int, seconds: float, fresh: bool = False, checkpoint: Path = CHECKPOINT,
-          seed: int = 0, scale: float = 1.0) -> list[dict]:
+def curve(
+    total: int,
+    seconds: float,
+    fresh: bool = False,
+    checkpoint: Path = CHECKPOINT,
+    seed: int = 0,
+    scale: float = 1.0,
+) -> list[dict]:
     """Train (or go on training) up to ``total`` steps within ``seconds``; -> the curve so far."""
     train_ids, held_out, model = setup(seed, scale)
     optimizer, scheduler = optimiser(model, total, BATCH)
@@ -81,19 +88,33 @@ def curve(total: int, seconds: float, fresh: bool = False, checkpoint: Path = CH
             done = language_model.load_checkpoint(checkpoint, model, optimizer, scheduler)
             rows, trained = saved["rows"], saved["trained"]
             print(f"going on from the checkpoint: step {done}, {trained:.0f} s trained")
-    print(f"{total} steps, or {seconds:.0f} s of training in this run if that comes first; "
-          f"{flops / 6:,.0f} parameters multiply every character", flush=True)
+    print(
+        f"{total} steps, or {seconds:.0f} s of training in this run if that comes first; "
+        f"{flops / 6:,.0f} parameters multiply every character",
+        flush=True,
+    )
     budget_end = trained + seconds
     for mark in (m for m in marks if m > done):
         start = time.perf_counter()
-        done += len(train(model, optimizer, scheduler, batches,
-                          _until(range(done, mark), start, budget_end - trained))["bits"])
+        done += len(
+            train(
+                model,
+                optimizer,
+                scheduler,
+                batches,
+                _until(range(done, mark), start, budget_end - trained),
+            )["bits"]
+        )
         trained += time.perf_counter() - start
         characters = done * BATCH * BLOCK
-        row = {"step": done, "characters": characters,
-               "epochs": round(characters / len(train_ids), 4),
-               "flops": characters * flops, "seconds": round(trained, 1),
-               "held_out_bits": round(evaluate_bits(model, held_out, BLOCK, STRIDE, FIRST), 4)}
+        row = {
+            "step": done,
+            "characters": characters,
+            "epochs": round(characters / len(train_ids), 4),
+            "flops": characters * flops,
+            "seconds": round(trained, 1),
+            "held_out_bits": round(evaluate_bits(model, held_out, BLOCK, STRIDE, FIRST), 4),
+        }
         rows.append(row)
         print(row, flush=True)
         if done < mark:  # out of time: save everything for the next invocation
@@ -132,22 +153,25 @@ def write_curve(rows: list[dict], steps: int, seconds: float, path: Path = CURVE
 
 
 def batch_sizes(sizes: list[int], seeds: list[int], characters: int) -> None:
-    lines = ["# Batch size at the same compute", "",
-             f"Notebook 08's model and recipe, {characters:,} training characters per run (the "
-             "same FLOPs), held-out bits as the notebook scores them. Measured by "
-             f"`python benchmarks/lm_curve.py --batch-sizes` on {machine()}, {load()} at the "
-             "start (CPU seconds compare the runs fairly on a busy machine; wall seconds do "
-             "not).", "",
-             "| batch | steps | seed | held-out bits | CPU s | wall s |",
-             "| ---: | ---: | ---: | ---: | ---: | ---: |"]
+    lines = [
+        "# Batch size at the same compute",
+        "",
+        f"Notebook 08's model and recipe, {characters:,} training characters per run (the "
+        "same FLOPs), held-out bits as the notebook scores them. Measured by "
+        f"`python benchmarks/lm_curve.py --batch-sizes` on {machine()}, {load()} at the "
+        "start (CPU seconds compare the runs fairly on a busy machine; wall seconds do "
+        "not).",
+        "",
+        "| batch | steps | seed | held-out bits | CPU s | wall s |",
+        "| ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
     for batch in sizes:
         for seed in seeds:
             train_ids, held_out, model = setup(seed)
             steps = characters // (batch * BLOCK)
             optimizer, scheduler = optimiser(model, steps, batch)
             cpu, wall = time.process_time(), time.perf_counter()
-            train(model, optimizer, scheduler, Batches(train_ids, BLOCK, batch, seed),
-                  range(steps))
+            train(model, optimizer, scheduler, Batches(train_ids, BLOCK, batch, seed), range(steps))
             cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
             bits = evaluate_bits(model, held_out, BLOCK, STRIDE, FIRST)
             lines.append(f"| {batch} | {steps} | {seed} | {bits:.3f} | {cpu:.0f} | {wall:.0f} |")
@@ -164,20 +188,27 @@ def load() -> str:
 
 def machine() -> str:
     cpu = platform.processor() or platform.machine()
-    for line in Path("/proc/cpuinfo").read_text().splitlines() if Path("/proc/cpuinfo").exists() \
-            else []:
+    for line in (
+        Path("/proc/cpuinfo").read_text().splitlines() if Path("/proc/cpuinfo").exists() else []
+    ):
         if line.startswith("model name"):
             cpu = line.split(":", 1)[1].strip()
             break
-    return (f"{cpu}, {os.cpu_count()} cores, "
-            f"{torch.get_num_threads()} PyTorch thread(s), PyTorch {torch.__version__}")
+    return (
+        f"{cpu}, {os.cpu_count()} cores, "
+        f"{torch.get_num_threads()} PyTorch thread(s), PyTorch {torch.__version__}"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--steps", type=int, default=4000, help="training steps (default 4000)")
-    parser.add_argument("--seconds", type=float, default=480,
-                        help="stop training after this long if the steps are not done (480)")
+    parser.add_argument(
+        "--seconds",
+        type=float,
+        default=480,
+        help="stop training after this long if the steps are not done (480)",
+    )
     parser.add_argument("--threads", type=int, help="PyTorch threads (default: the course's)")
     parser.add_argument("--batch-sizes", type=int, nargs="*", help="compare these instead")
     parser.add_argument("--seeds", type=int, nargs="*", default=[0, 1])
@@ -185,8 +216,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=CURVE, help="where the curve goes")
     parser.add_argument("--fresh", action="store_true", help="ignore a saved checkpoint")
     parser.add_argument("--scale", type=float, default=1.0, help="a share of the text (tests)")
-    parser.add_argument("--checkpoint", type=Path, default=CHECKPOINT,
-                        help="where an unfinished run is kept between invocations")
+    parser.add_argument(
+        "--checkpoint",
+        type=Path,
+        default=CHECKPOINT,
+        help="where an unfinished run is kept between invocations",
+    )
     args = parser.parse_args(argv)
     if args.threads:
         torch.set_num_threads(args.threads)
@@ -196,8 +231,10 @@ def main(argv: list[str] | None = None) -> int:
     rows = curve(args.steps, args.seconds, args.fresh, args.checkpoint, scale=args.scale)
     write_curve(rows, args.steps, rows[-1]["seconds"], args.out)
     best = min(r["held_out_bits"] for r in rows)
-    print(f"best held-out: {best:.3f} bits per character after "
-          f"{math.ceil(rows[-1]['epochs'] * 10) / 10} epochs")
+    print(
+        f"best held-out: {best:.3f} bits per character after "
+        f"{math.ceil(rows[-1]['epochs'] * 10) / 10} epochs"
+    )
     return 0
 
 

@@ -98,8 +98,14 @@ print(json.dumps({"seconds": wall / steps, "cpu": cpu / steps,
 
 def step(notebook: str, threads: int, steps: int) -> dict:
     env = {k: v for k, v in os.environ.items() if k not in ("OMP_NUM_THREADS", "MKL_NUM_THREADS")}
-    out = subprocess.run([sys.executable, "-c", STEP, notebook, str(threads), str(steps)],
-                         capture_output=True, text=True, env=env, check=True, timeout=900)
+    out = subprocess.run(
+        [sys.executable, "-c", STEP, notebook, str(threads), str(steps)],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+        timeout=900,
+    )
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -110,11 +116,13 @@ def training(notebooks: dict[str, int]) -> dict:
         with busy(BUSY, seconds=1200) if condition == "loaded" else _nothing():
             for notebook, steps in notebooks.items():
                 for threads in (1, 2, 0):
-                    found[notebook, condition, threads] = measured = step(notebook, threads,
-                                                                          steps)
-                    print(f"  {notebook} {condition:6} {threads or 'course'}: "
-                          f"{measured['seconds'] * 1e3:.0f} ms/step ({measured['threads']} "
-                          f"threads), load {load_average()}", flush=True)
+                    found[notebook, condition, threads] = measured = step(notebook, threads, steps)
+                    print(
+                        f"  {notebook} {condition:6} {threads or 'course'}: "
+                        f"{measured['seconds'] * 1e3:.0f} ms/step ({measured['threads']} "
+                        f"threads), load {load_average()}",
+                        flush=True,
+                    )
     return found
 
 
@@ -132,8 +140,10 @@ def grading(students: int) -> dict:
     found, scores = {}, {}
     names = list(honest.STUDENTS)
     for condition in ("quiet", "loaded"):
-        with tempfile.TemporaryDirectory() as tmp, \
-                busy(BUSY, seconds=1200) if condition == "loaded" else _nothing():
+        with (
+            tempfile.TemporaryDirectory() as tmp,
+            busy(BUSY, seconds=1200) if condition == "loaded" else _nothing(),
+        ):
             grading_folder = Path(tmp) / "grading"
             for n in range(students):
                 student = names[n % len(names)]
@@ -143,14 +153,19 @@ def grading(students: int) -> dict:
             course = pipeline.Course(REPO, grading_folder)
             pipeline.prepare_gradebooks(course)  # not timed: the same in both
             start = time.perf_counter()
-            pipeline.grade_class(course, LocalPool(2), [honest.A], Limits(), progress=False,
-                                 regrade=True)
+            pipeline.grade_class(
+                course, LocalPool(2), [honest.A], Limits(), progress=False, regrade=True
+            )
             seconds = time.perf_counter() - start
-            scores[condition] = {p.parent.parent.name: json.loads(p.read_text())["score"]
-                                 for p in grading_folder.glob(f"autograded/*/*/{records.RESULT}")}
+            scores[condition] = {
+                p.parent.parent.name: json.loads(p.read_text())["score"]
+                for p in grading_folder.glob(f"autograded/*/*/{records.RESULT}")
+            }
             found[condition] = {"seconds": seconds, "load": load_average()}
-            print(f"  class of {students}, {condition}: {seconds:.0f} s, load {load_average()}",
-                  flush=True)
+            print(
+                f"  class of {students}, {condition}: {seconds:.0f} s, load {load_average()}",
+                flush=True,
+            )
     found["same"] = scores["quiet"] == scores["loaded"]
     return found
 
@@ -158,36 +173,51 @@ def grading(students: int) -> dict:
 def table(steps: dict, graded: dict | None, notebooks: dict[str, int]) -> str:
     import torch
 
-    lines = [f"Measured by `make bench-load` on {platform.processor() or platform.machine()}, "
-             f"{CORES} cores, Python {platform.python_version()}, PyTorch {torch.__version__}; "
-             f"the load: {BUSY} busy processes. Load averages (1, 5, 15 min) after each run "
-             "are in the log; k is the number of other runnable tasks seen during the steps.",
-             "",
-             "| training step | quiet, 1 thread | quiet, 2 | quiet, course | loaded, 1 thread "
-             "| loaded, 2 | loaded, course (threads) | course ÷ best of 1, 2 | k | fair share "
-             "| course ÷ fair share |",
-             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    lines = [
+        f"Measured by `make bench-load` on {platform.processor() or platform.machine()}, "
+        f"{CORES} cores, Python {platform.python_version()}, PyTorch {torch.__version__}; "
+        f"the load: {BUSY} busy processes. Load averages (1, 5, 15 min) after each run "
+        "are in the log; k is the number of other runnable tasks seen during the steps.",
+        "",
+        "| training step | quiet, 1 thread | quiet, 2 | quiet, course | loaded, 1 thread "
+        "| loaded, 2 | loaded, course (threads) | course ÷ best of 1, 2 | k | fair share "
+        "| course ÷ fair share |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
     for notebook in notebooks:
         q = {t: steps[notebook, "quiet", t] for t in (1, 2, 0)}
         lo = {t: steps[notebook, "loaded", t] for t in (1, 2, 0)}
         others = max(0.0, lo[1]["runnable"] - 1)
         fair = q[1]["cpu"] * (others + 1) / CORES
         best = min(lo[1]["seconds"], lo[2]["seconds"])
-        ms = {k: f"{v['seconds'] * 1e3:.0f} ms" for k, v in (("q1", q[1]), ("q2", q[2]),
-                                                                ("q0", q[0]), ("l1", lo[1]),
-                                                                ("l2", lo[2]), ("l0", lo[0]))}
-        lines.append(f"| {notebook} | {ms['q1']} | {ms['q2']} | {ms['q0']} ({q[0]['threads']}) "
-                     f"| {ms['l1']} | {ms['l2']} | {ms['l0']} ({lo[0]['threads']}) "
-                     f"| {lo[0]['seconds'] / best:.2f} | {others:.1f} | {fair * 1e3:.0f} ms "
-                     f"| {lo[0]['seconds'] / fair:.2f} |")
+        ms = {
+            k: f"{v['seconds'] * 1e3:.0f} ms"
+            for k, v in (
+                ("q1", q[1]),
+                ("q2", q[2]),
+                ("q0", q[0]),
+                ("l1", lo[1]),
+                ("l2", lo[2]),
+                ("l0", lo[0]),
+            )
+        }
+        lines.append(
+            f"| {notebook} | {ms['q1']} | {ms['q2']} | {ms['q0']} ({q[0]['threads']}) "
+            f"| {ms['l1']} | {ms['l2']} | {ms['l0']} ({lo[0]['threads']}) "
+            f"| {lo[0]['seconds'] / best:.2f} | {others:.1f} | {fair * 1e3:.0f} ms "
+            f"| {lo[0]['seconds'] / fair:.2f} |"
+        )
     if graded:
         quiet, loaded = graded["quiet"]["seconds"], graded["loaded"]["seconds"]
         fair = quiet * (BUSY + 2) / CORES
-        lines += ["", f"Grading a class of notebook 01 with 2 workers: {quiet:.0f} s quiet "
-                  f"(load {graded['quiet']['load']}), {loaded:.0f} s loaded (load "
-                  f"{graded['loaded']['load']}); fair share loaded {fair:.0f} s "
-                  f"(ratio {loaded / fair:.2f}); the same grades: "
-                  f"{'yes' if graded['same'] else 'NO'}."]
+        lines += [
+            "",
+            f"Grading a class of notebook 01 with 2 workers: {quiet:.0f} s quiet "
+            f"(load {graded['quiet']['load']}), {loaded:.0f} s loaded (load "
+            f"{graded['loaded']['load']}); fair share loaded {fair:.0f} s "
+            f"(ratio {loaded / fair:.2f}); the same grades: "
+            f"{'yes' if graded['same'] else 'NO'}.",
+        ]
     return "\n".join(lines)
 
 

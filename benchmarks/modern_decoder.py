@@ -65,9 +65,15 @@ def mean_share(model: modern.ModernLM, data: torch.Tensor) -> float:
     μ² / mean(x²), the share of a vector's mean square that its mean makes up — what
     subtracting the mean (which RMSNorm leaves out) removes."""
     shares = []
-    hooks = [m.register_forward_pre_hook(lambda _, args: shares.append(
-        (args[0].mean(-1) ** 2 / args[0].pow(2).mean(-1)).mean().item()))
-        for m in model.modules() if isinstance(m, torch.nn.LayerNorm)]
+    hooks = [
+        m.register_forward_pre_hook(
+            lambda _, args: shares.append(
+                (args[0].mean(-1) ** 2 / args[0].pow(2).mean(-1)).mean().item()
+            )
+        )
+        for m in model.modules()
+        if isinstance(m, torch.nn.LayerNorm)
+    ]
     n = (len(data) - 1) // RECIPE["block_size"]
     model(data[: min(n, 64) * RECIPE["block_size"]].view(-1, RECIPE["block_size"]))
     for hook in hooks:
@@ -78,17 +84,25 @@ def mean_share(model: modern.ModernLM, data: torch.Tensor) -> float:
 def run(name: str, seed: int, train: torch.Tensor, held_out: torch.Tensor, vocab_size: int):
     model = build(name, vocab_size, seed)
     start = time.perf_counter()
-    bits = modern.train_for({name: model}, train,
-                            Budget(RECIPE["steps"], desc=f"{name}, seed {seed}"),
-                            RECIPE["block_size"], RECIPE["batch_size"], RECIPE["lr"],
-                            RECIPE["warmup"], seed=seed)[name]
+    bits = modern.train_for(
+        {name: model},
+        train,
+        Budget(RECIPE["steps"], desc=f"{name}, seed {seed}"),
+        RECIPE["block_size"],
+        RECIPE["batch_size"],
+        RECIPE["lr"],
+        RECIPE["warmup"],
+        seed=seed,
+    )[name]
     seconds = time.perf_counter() - start
     by_position = modern.bits_by_position(model, held_out, LONG)
     result = {
         "parameters": sum(p.numel() for p in model.parameters()),
         "held_out_bits": round(evaluate_bits(model, held_out, RECIPE["block_size"]), 4),
-        "curve": [round(statistics.mean(bits[i:i + CURVE_EVERY]), 3)
-                  for i in range(0, len(bits), CURVE_EVERY)],
+        "curve": [
+            round(statistics.mean(bits[i : i + CURVE_EVERY]), 3)
+            for i in range(0, len(bits), CURVE_EVERY)
+        ],
         "bits_by_position": [round(x, 3) for x in by_position.view(-1, BIN).mean(1).tolist()],
         "seconds": round(seconds, 1),
     }
@@ -102,8 +116,9 @@ def step_times(vocab_size: int, train: torch.Tensor, rounds: int = 15) -> dict[s
     so that a busy machine slows them alike."""
     models = {name: build(name, vocab_size, 0) for name in CONFIGS}
     optimizers = {name: torch.optim.AdamW(m.parameters(), 1e-3) for name, m in models.items()}
-    x, y = corpus.random_windows(train, RECIPE["block_size"], RECIPE["batch_size"],
-                                 torch.Generator().manual_seed(0))
+    x, y = corpus.random_windows(
+        train, RECIPE["block_size"], RECIPE["batch_size"], torch.Generator().manual_seed(0)
+    )
     times = {name: [] for name in models}
     for round_ in range(rounds + 2):
         for name, model in models.items():
@@ -141,26 +156,41 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--threads", type=int, default=1)
-    parser.add_argument("--out", type=Path, default=OUT,
-                        help="the JSON file to write (and to go on from); default: %(default)s")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=OUT,
+        help="the JSON file to write (and to go on from); default: %(default)s",
+    )
     args = parser.parse_args(argv)
     torch.set_num_threads(args.threads)
     text = corpus.load_corpus()
     vocab = corpus.vocabulary(text.train)
     train = corpus.encode(text.train, vocab)
     held_out = corpus.encode(text.held_out, vocab)
-    results = saved(args.out) or {"recipe": RECIPE, "size": SIZE, "long": LONG, "bin": BIN,
-                          "curve_every": CURVE_EVERY, "runs": {}}
-    results["machine"] = (f"{platform.python_version()} (Python), PyTorch {torch.__version__}, "
-                          f"{args.threads} thread(s)")
+    results = saved(args.out) or {
+        "recipe": RECIPE,
+        "size": SIZE,
+        "long": LONG,
+        "bin": BIN,
+        "curve_every": CURVE_EVERY,
+        "runs": {},
+    }
+    results["machine"] = (
+        f"{platform.python_version()} (Python), PyTorch {torch.__version__}, "
+        f"{args.threads} thread(s)"
+    )
     for seed in range(args.seeds):
         for name in CONFIGS:
             runs = results["runs"].setdefault(name, {})
             if str(seed) in runs:
                 continue
             runs[str(seed)] = run(name, seed, train, held_out, len(vocab))
-            print(f"{name}, seed {seed}: {runs[str(seed)]['held_out_bits']:.4f} bits per "
-                  f"character held out ({runs[str(seed)]['seconds']:.0f} s)", flush=True)
+            print(
+                f"{name}, seed {seed}: {runs[str(seed)]['held_out_bits']:.4f} bits per "
+                f"character held out ({runs[str(seed)]['seconds']:.0f} s)",
+                flush=True,
+            )
             write(results, args.out)
     results["seconds_per_step"] = step_times(len(vocab), train)
     write(results, args.out)

@@ -29,12 +29,14 @@ def beside_the_answer(name: str):
     """The probe ``transformer_course.probes.<name>``, run where grading trusts it while
     grading (above), here otherwise. (Imported when first used: the probes import torch._dynamo, a
     second that the checker spends only for the notebook that needs them.)"""
+
     def run(*args, **kwargs):
         probe = getattr(importlib.import_module("transformer_course.probes"), name)
         forward = context.current().probe
         if forward is None:
             return probe(*args, **kwargs)
         return forward(probe, args, kwargs)
+
     run.__name__ = run.__qualname__ = name
     run.__doc__ = f"transformer_course.probes.{name}, run beside the answer it probes."
     return run

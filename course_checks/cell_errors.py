@@ -20,8 +20,10 @@ __all__ = ["explain", "forget", "record", "watch"]
 
 # Names a cell binds at its top level, read line by line: a cell that does not parse still
 # says what it meant to define.
-_BINDS = re.compile(r"^(?:async\s+)?(?:def|class)\s+(\w+)|^(\w+)\s*(?::[^=]*)?=(?!=)"
-                    r"|^(?:from\s+\S+\s+)?import\s+(.+)$")
+_BINDS = re.compile(
+    r"^(?:async\s+)?(?:def|class)\s+(\w+)|^(\w+)\s*(?::[^=]*)?=(?!=)"
+    r"|^(?:from\s+\S+\s+)?import\s+(.+)$"
+)
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 _CELL_LINE = re.compile(r"(?:Cell In\s*\[\d*\]|<ipython-input-[^>]*>), line (\d+)")
 
@@ -48,13 +50,14 @@ def defined_names(source: str) -> frozenset[str]:
             defined, assigned, imported = found.groups()
             names |= {defined or assigned} - {None}
             if imported:
-                names |= {part.split(" as ")[-1].strip().split(".")[0]
-                          for part in imported.strip("() ").split(",")}
+                names |= {
+                    part.split(" as ")[-1].strip().split(".")[0]
+                    for part in imported.strip("() ").split(",")
+                }
     return frozenset(n for n in names if n.isidentifier())
 
 
-def record(cell: str, source: str, where: str, error: str | None, line: int | None = None
-           ) -> None:
+def record(cell: str, source: str, where: str, error: str | None, line: int | None = None) -> None:
     """A cell ran: ``error`` is the name of what it raised, or None if it ran through."""
     if error is None:
         _failures.pop(cell, None)
@@ -74,12 +77,17 @@ def explain(name: str) -> tuple[str, bool] | None:
     for failure in reversed(list(_failures.values())):
         if name in failure.names:
             if failure.error == "NotImplementedError":
-                return (f"not attempted yet ({failure.where} still raises "
-                        "NotImplementedError).", True)
+                return (
+                    f"not attempted yet ({failure.where} still raises NotImplementedError).",
+                    True,
+                )
             line = f" on line {failure.line}" if failure.line else ""
-            return (f"{failure.where} raised {failure.error}{line}, so `{name}` was never "
-                    "defined: fix that cell and run it again (its own output shows the "
-                    "error).", False)
+            return (
+                f"{failure.where} raised {failure.error}{line}, so `{name}` was never "
+                "defined: fix that cell and run it again (its own output shows the "
+                "error).",
+                False,
+            )
     return None
 
 

@@ -64,13 +64,15 @@ def _not_passing(uses: str) -> bool:
     "exercises 1 to 5") has not passed all its checks in this notebook (or not run)."""
     numbers = set()
     for first, word, last in re.findall(r"exercises? (\d+)(?: (and|to) (\d+))?", uses):
-        numbers |= set(range(int(first), int(last) + 1)) if word == "to" else \
-            {int(first)} | ({int(last)} if last else set())
+        numbers |= (
+            set(range(int(first), int(last) + 1))
+            if word == "to"
+            else {int(first)} | ({int(last)} if last else set())
+        )
     if not numbers:
         return True
     passed = {r.exercise for r in _selfcheck.results() if r.status == _selfcheck.PASSED}
-    return any(not any(re.match(rf"Exercise {n}\b", name) for name in passed)
-               for n in numbers)
+    return any(not any(re.match(rf"Exercise {n}\b", name) for name in passed) for n in numbers)
 
 
 # Warnings that correct answers raise: PyTorch's note on ``float(loss)`` (a loss that still
@@ -95,7 +97,7 @@ def _student_line(error: BaseException, student_code) -> str | None:
 
 
 def _explain_error(error: BaseException, line: str | None, sizes: diagnosis.Sizes) -> str:
-    """"raised RuntimeError: … (in `attention`: `scores = …`). Usual cause: …": the error,
+    """ "raised RuntimeError: … (in `attention`: `scores = …`). Usual cause: …": the error,
     the line of student code that raised it, and what usually leads to it."""
     # The student's text (their message, their line) on one line, with escapes inert.
     message = f"raised {printable(type(error).__name__, 100)}: {printable(str(error), 1000)}"
@@ -153,13 +155,15 @@ class _VariantOutOfTime(BaseException):
 def _cpu_limit(seconds: float):
     """Stop the code inside with ``_VariantOutOfTime`` after ``seconds`` of this process's CPU
     time, where a signal can stop it (the main thread, a system with interval timers)."""
-    if threading.current_thread() is not threading.main_thread() \
-            or not hasattr(signal, "setitimer"):
+    if threading.current_thread() is not threading.main_thread() or not hasattr(
+        signal, "setitimer"
+    ):
         yield
         return
 
     def stop(signum, frame):
         raise _VariantOutOfTime()
+
     previous = signal.signal(signal.SIGPROF, stop)
     signal.setitimer(signal.ITIMER_PROF, seconds)
     try:
@@ -181,27 +185,38 @@ def _waited_for_cpu() -> float:
 
 
 # What the answer is when it draws random numbers the reference does not (``_random``).
-RANDOM = ("an answer whose result changes with PyTorch's random state on the same inputs, "
-          "where the expected one does not: something random is still on, such as dropout "
-          "in eval mode (F.dropout's training defaults to True: pass training=self.training) "
-          "or numbers drawn from the global generator instead of the generator passed in")
+RANDOM = (
+    "an answer whose result changes with PyTorch's random state on the same inputs, "
+    "where the expected one does not: something random is still on, such as dropout "
+    "in eval mode (F.dropout's training defaults to True: pass training=self.training) "
+    "or numbers drawn from the global generator instead of the generator passed in"
+)
 FITTED = 3  # the rank of a family member whose number was fitted: measured, not named
 
 # What a check saw of the student's answer, for naming its mistake at the end: a value
 # (with its tolerances), an error raised, an input changed in place, or a truth value.
 VALUE, RAISED, IN_PLACE, TRUTH = "value", "raised", "in place", "truth"
 # PyTorch's messages for operands whose sizes do not fit together
-SIZE_ERROR = re.compile(r"size of tensor a|shapes cannot be multiplied|must match the size|"
-                        r"Sizes of tensors must match|Expected size|is invalid for input of "
-                        r"size|number of dimensions|Dimension out of range|to be equal size")
+SIZE_ERROR = re.compile(
+    r"size of tensor a|shapes cannot be multiplied|must match the size|"
+    r"Sizes of tensors must match|Expected size|is invalid for input of "
+    r"size|number of dimensions|Dimension out of range|to be equal size"
+)
 
 
 class _Evidence:
     """One check, as the naming of a mistake sees it."""
 
-    def __init__(self, passed: bool, kind: str, offered: dict[str, bool] | None = None,
-                 matched: list[str] | None = None, measured: str | None = None,
-                 shapes: bool = False, kind_only: str | None = None):
+    def __init__(
+        self,
+        passed: bool,
+        kind: str,
+        offered: dict[str, bool] | None = None,
+        matched: list[str] | None = None,
+        measured: str | None = None,
+        shapes: bool = False,
+        kind_only: str | None = None,
+    ):
         self.passed = passed
         self.kind = kind
         self.offered = offered or {}  # misconception -> whether its value passes this check
@@ -229,8 +244,10 @@ def _likeness(variant, source: str | None) -> tuple[int, int]:
     far the answer's own calls side with it (a step left out that the answer has is less
     likely than one it lacks; ``agreement``), then by its rank."""
     agreement = getattr(variant, "agreement", None)
-    return (-(agreement(source) if agreement is not None and source else 0),
-            getattr(variant, "rank", 1))
+    return (
+        -(agreement(source) if agreement is not None and source else 0),
+        getattr(variant, "rank", 1),
+    )
 
 
 class Checks:
@@ -250,8 +267,7 @@ class Checks:
     nothing.
     """
 
-    def __init__(self, exercise: str, points: float, uses: str = "",
-                 refuses: tuple[str, ...] = ()):
+    def __init__(self, exercise: str, points: float, uses: str = "", refuses: tuple[str, ...] = ()):
         """``uses`` names earlier answers the checks call, e.g. "your `score` (exercise 2)";
         ``refuses`` the functions the answer may not call (``course_checks.shortcuts``)."""
         self.exercise = exercise
@@ -311,8 +327,9 @@ class Checks:
             self._outcome = (RAISED, type(error).__name__, str(error))
             line = _student_line(error, student_code)
             self._raised_by_answer = line is not None
-            message = _explain_error(error, line,
-                                     diagnosis.sizes_of(self._named_inputs(student_code)))
+            message = _explain_error(
+                error, line, diagnosis.sizes_of(self._named_inputs(student_code))
+            )
             if type(error).__name__ in SPOKEN_ERRORS:  # their message is the whole story
                 message = said.rstrip(".") + "."
             # A name that is missing because the cell defining it raised: say that instead.
@@ -325,8 +342,10 @@ class Checks:
                 print(f"(your code wrote to stderr: {printable(captured.getvalue().strip())})")
             for warning in caught:
                 if not str(warning.message).startswith(_NOT_MISTAKES):
-                    print(f"(a warning from your code, which costs no points: "
-                          f"{warning.category.__name__}: {printable(str(warning.message))})")
+                    print(
+                        f"(a warning from your code, which costs no points: "
+                        f"{warning.category.__name__}: {printable(str(warning.message))})"
+                    )
             changed = changed_in_place(inputs, copies)  # and the inputs put back
         if changed:
             self._last, self._outcome = IN_PLACE, (IN_PLACE,)
@@ -341,9 +360,13 @@ class Checks:
         values = list(bindings(student_code).items())
         code = getattr(student_code, "__code__", None)
         if code is not None:
-            values += [(name, cell.cell_contents) for name, cell in
-                       zip(code.co_freevars, student_code.__closure__ or (), strict=False)
-                       if has_contents(cell)]
+            values += [
+                (name, cell.cell_contents)
+                for name, cell in zip(
+                    code.co_freevars, student_code.__closure__ or (), strict=False
+                )
+                if has_contents(cell)
+            ]
         return values
 
     def close(
@@ -361,13 +384,15 @@ class Checks:
         got = self.run(description, student_code)
         offered = self._offered(expected, misconceptions, atol, rtol, squeeze)
         if got is _NO_ANSWER:
-            self._evidence.append(_Evidence(False, self._failure(), offered,
-                                            shapes=self._size_error()))
+            self._evidence.append(
+                _Evidence(False, self._failure(), offered, shapes=self._size_error())
+            )
             self._narrow_variants(student_code, False, self._outcome)
             return False
         sizes = diagnosis.sizes_of(self._named_inputs(student_code))
-        message = compare(got, expected, "the result", atol=atol, rtol=rtol, squeeze=squeeze,
-                          sizes=sizes)
+        message = compare(
+            got, expected, "the result", atol=atol, rtol=rtol, squeeze=squeeze, sizes=sizes
+        )
         matched, measured, reshaped, right_numbers = [], None, False, message is None
         if message is not None and (got_t := to_tensor(got, "")[0]) is not None:
             got_t = got_t.squeeze() if squeeze else got_t
@@ -375,16 +400,28 @@ class Checks:
             matched = matching(got_t, misconceptions, atol, rtol, squeeze)
             expected_t = expected.detach().to("cpu", _float64)
             expected_t = expected_t.squeeze() if squeeze else expected_t
-            measured = diagnosis.measure(got_t, expected_t, sizes, atol=atol, rtol=rtol,
-                                         dtype=dtype_of(got), located=False)
+            measured = diagnosis.measure(
+                got_t, expected_t, sizes, atol=atol, rtol=rtol, dtype=dtype_of(got), located=False
+            )
             right_numbers = matches(got_t, expected_t, atol, rtol)
         self.results.append((description, message))
         if message is not None and self._first_wrong_value is None:
-            self._first_wrong_value = (student_code, bindings(student_code),
-                                       (VALUE, got, atol, rtol))
-        self._evidence.append(_Evidence(message is None, VALUE, offered, matched, measured,
-                                        reshaped, other_kind(got, expected) if right_numbers
-                                        else None))
+            self._first_wrong_value = (
+                student_code,
+                bindings(student_code),
+                (VALUE, got, atol, rtol),
+            )
+        self._evidence.append(
+            _Evidence(
+                message is None,
+                VALUE,
+                offered,
+                matched,
+                measured,
+                reshaped,
+                other_kind(got, expected) if right_numbers else None,
+            )
+        )
         self._narrow_variants(student_code, message is None, (VALUE, got, atol, rtol))
         return message is None
 
@@ -394,9 +431,11 @@ class Checks:
         expected_t = expected.detach().to("cpu", _float64)
         if squeeze:
             expected_t = expected_t.squeeze()
-        return {description: description in matching(expected_t, {description: wrong}, atol,
-                                                       rtol, squeeze)
-                for description, wrong in (misconceptions or {}).items()}
+        return {
+            description: description
+            in matching(expected_t, {description: wrong}, atol, rtol, squeeze)
+            for description, wrong in (misconceptions or {}).items()
+        }
 
     def true(self, description: str, student_code: Callable[[], Any], hint: str) -> bool:
         """Check that ``student_code()`` returns something true; ``hint`` says why not."""
@@ -414,8 +453,13 @@ class Checks:
     def _failure(self) -> str:
         """How the last check failed without a value: the answer raised or changed an input
         (IN_PLACE, RAISED), or the check's own code raised on what the answer returned."""
-        return RAISED if self._last == RAISED and self._raised_by_answer else \
-            IN_PLACE if self._last == IN_PLACE else TRUTH
+        return (
+            RAISED
+            if self._last == RAISED and self._raised_by_answer
+            else IN_PLACE
+            if self._last == IN_PLACE
+            else TRUTH
+        )
 
     def _size_error(self) -> bool:
         """Whether the last check failed on an error PyTorch raised about mismatched sizes."""
@@ -463,8 +507,9 @@ class Checks:
 
     def named(self) -> str | None:
         """The mistake that explains every check, completing "This matches ...", or None."""
-        for description in dict.fromkeys(d for e in self._evidence if not e.passed
-                                         for d in e.matched):
+        for description in dict.fromkeys(
+            d for e in self._evidence if not e.passed for d in e.matched
+        ):
             if all(self._consistent(description, e) for e in self._evidence):
                 return description
         names = _determined([v for v in self._variants or [] if getattr(v, "rank", 1) < FITTED])
@@ -481,9 +526,15 @@ class Checks:
         # or two variants left, among all the variants tried, are named, and only when a
         # failed check was a property the answer lacks (a bare IndexError alone is what many
         # mistakes give).
-        if names and (self._telling or (self._truths_only and self._truth_failed
-                                         and not self._cut and len(
-                {getattr(v, "key", None) or v[0] for v in names}) <= 2)):
+        if names and (
+            self._telling
+            or (
+                self._truths_only
+                and self._truth_failed
+                and not self._cut
+                and len({getattr(v, "key", None) or v[0] for v in names}) <= 2
+            )
+        ):
             if len(alike) == 2:
                 return f"an answer that {alike[0]}, or one that {alike[1]}"
             return f"an answer that {names[0][0]}"
@@ -516,8 +567,8 @@ class Checks:
                 return self._evaluate((code, bindings, None), functions)
 
         def same(first: tuple, other: tuple) -> bool:
-            return first[0] == VALUE and self._same((code, bindings, (*first, atol, rtol)),
-                                                    other)
+            return first[0] == VALUE and self._same((code, bindings, (*first, atol, rtol)), other)
+
         try:  # most answers give the same under both seeds: two runs tell them
             first = run(0, {})
             if same(first, run(1, {})) or not same(first, run(0, {})):
@@ -533,8 +584,12 @@ class Checks:
         input: the failed checks are then properties of that kind, or errors it causes."""
         values = [e for e in self._evidence if e.kind == VALUE]
         kinds = {e.kind_only for e in values}
-        if not values or len(kinds) > 1 or None in kinds or any(
-                e.kind == IN_PLACE for e in self._evidence):
+        if (
+            not values
+            or len(kinds) > 1
+            or None in kinds
+            or any(e.kind == IN_PLACE for e in self._evidence)
+        ):
             return None
         return kinds.pop()
 
@@ -549,13 +604,22 @@ class Checks:
         # Truths it fails may follow from it, and so may errors on mismatched sizes when
         # the values measured have the wrong shape: a later step received them.
         reshaped = all(e.shapes for e in values)
-        if len(values) < 2 or None in forms or len(forms) > 1 or any(  # seen on other inputs
+        if (
+            len(values) < 2
+            or None in forms
+            or len(forms) > 1
+            or any(  # seen on other inputs
                 e.kind == IN_PLACE or (e.kind == RAISED and not (reshaped and e.shapes))
-                for e in failed):
+                for e in failed
+            )
+        ):
             return None
         text = values[0].measured.rstrip(".")
-        return f"an answer whose {text[5:]}" if text.startswith("your ") else \
-            f"an answer in which {text}"
+        return (
+            f"an answer whose {text[5:]}"
+            if text.startswith("your ")
+            else f"an answer in which {text}"
+        )
 
     def _fitted(self) -> str | None:
         """A family member whose number was fitted to the answer: what was measured, not a
@@ -573,8 +637,7 @@ class Checks:
             return False
         if description not in evidence.offered:
             return True
-        return evidence.offered[description] if evidence.passed \
-            else description in evidence.matched
+        return evidence.offered[description] if evidence.passed else description in evidence.matched
 
     def _narrow_variants(self, student_code, passed: bool, outcome: tuple) -> None:
         """From the first failed check on, keep the variant answers that give what the
@@ -590,8 +653,7 @@ class Checks:
         # 'tuple'"), tells variants apart: a failed truth or a bare "list index out of
         # range" is what many different mistakes give.
         bare = outcome[0] == RAISED and not re.search(r"\d|'", outcome[2])
-        self._telling |= not passed and (outcome[0] == VALUE or (
-            outcome[0] == RAISED and not bare))
+        self._telling |= not passed and (outcome[0] == VALUE or (outcome[0] == RAISED and not bare))
         # A bare error beside a failed truth is what that property lacking gives next (a
         # list one map short, then "list index out of range" at its third map).
         self._truths_only &= passed or outcome[0] == TRUTH or bare
@@ -609,13 +671,17 @@ class Checks:
         for check in later:
             if self._variant_time.over():
                 self._variants = []  # not verified on every check: name nothing
-            self._variants = [item for item in self._variants  # ranked members stay so
-                              if self._same(check, self._evaluate(check, item[1]))]
+            self._variants = [
+                item
+                for item in self._variants  # ranked members stay so
+                if self._same(check, self._evaluate(check, item[1]))
+            ]
         self._passed_before = []
 
     def _fit(self, check: tuple, candidates: list) -> list[tuple[str, dict[str, Any]]]:
         """The variants (and members of families) that give what the answer gave on the
         first failed check; what time allows, ordered by the families' own ranking."""
+
         def evaluate(functions):
             return self._evaluate(check, functions)
 
@@ -636,8 +702,9 @@ class Checks:
             for item in candidates:
                 if hasattr(item, "fit_number") and not self._variant_time.over():
                     with contextlib.suppress(Exception):
-                        found += item.fit_number(evaluate, same, self._variant_time.over,
-                                                 check[2][1])
+                        found += item.fit_number(
+                            evaluate, same, self._variant_time.over, check[2][1]
+                        )
         return sorted(found, key=lambda item: getattr(item, "rank", 1))
 
     @staticmethod
@@ -650,13 +717,21 @@ class Checks:
         # The student's objects stand in for the variant's wherever the check holds them:
         # under their names, or passed to a helper whose argument the lambda closes over
         # (`check_function(AttentionFunction)` runs `lambda: gradients(function, ...)`).
-        standing_in = {id(namespace[name]): new for name, new in functions.items()
-                       if name in namespace}
-        swapped = {name: standing_in.get(id(value), value) for name, value in bindings.items()
-                   } | functions
-        cells = [(cell, cell.cell_contents) for cell in student_code.__closure__ or ()
-                 if has_contents(cell) and id(cell.cell_contents) in standing_in] \
-            if hasattr(student_code, "__closure__") else []
+        standing_in = {
+            id(namespace[name]): new for name, new in functions.items() if name in namespace
+        }
+        swapped = {
+            name: standing_in.get(id(value), value) for name, value in bindings.items()
+        } | functions
+        cells = (
+            [
+                (cell, cell.cell_contents)
+                for cell in student_code.__closure__ or ()
+                if has_contents(cell) and id(cell.cell_contents) in standing_in
+            ]
+            if hasattr(student_code, "__closure__")
+            else []
+        )
         saved = {name: namespace.get(name, _NO_ANSWER) for name in swapped}
         namespace.update(swapped)
         for cell, old in cells:
@@ -664,8 +739,11 @@ class Checks:
         inputs = inputs_read(student_code)
         copies = [tensor.detach().clone() for _, tensor in inputs]
         try:
-            with contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings(), \
-                    _cpu_limit(VARIANT_SECONDS):
+            with (
+                contextlib.redirect_stdout(io.StringIO()),
+                warnings.catch_warnings(),
+                _cpu_limit(VARIANT_SECONDS),
+            ):
                 warnings.simplefilter("ignore")
                 value = student_code()
         except _VariantOutOfTime:  # names nothing: no answer that ends gives what it gives
@@ -703,5 +781,4 @@ class Checks:
             return False
         got_t, _ = to_tensor(got, "")
         value_t, _ = to_tensor(outcome[1], "")
-        return got_t is not None and value_t is not None and matches(got_t, value_t, atol,
-                                                                      rtol)
+        return got_t is not None and value_t is not None and matches(got_t, value_t, atol, rtol)

@@ -78,9 +78,11 @@ def compare(
         got_t, expected_t = got_t.squeeze(), expected_t.squeeze()
     message = difference(got_t, expected_t, name, atol, rtol, sizes=sizes, dtype=dtype_of(got))
     if message is None and floats_for_integers(got, expected):
-        return (f"{name} has the right numbers, but as floats ({got.dtype}) where integers "
-                f"({expected.dtype}) are expected: ids, positions and counts stay integers "
-                "(an embedding or an index needs them so).")
+        return (
+            f"{name} has the right numbers, but as floats ({got.dtype}) where integers "
+            f"({expected.dtype}) are expected: ids, positions and counts stay integers "
+            "(an embedding or an index needs them so)."
+        )
     if message is None:
         return None
     for description in matching(got_t, misconceptions, atol, rtol, squeeze):
@@ -92,8 +94,13 @@ def compare(
 
 def floats_for_integers(got: Any, expected: torch.Tensor) -> bool:
     """Whether ``got`` holds floats where ``expected`` holds integers (token ids, say)."""
-    return isinstance(got, torch.Tensor) and got.is_floating_point() and not (
-        expected.is_floating_point() or expected.is_complex() or expected.dtype == torch.bool)
+    return (
+        isinstance(got, torch.Tensor)
+        and got.is_floating_point()
+        and not (
+            expected.is_floating_point() or expected.is_complex() or expected.dtype == torch.bool
+        )
+    )
 
 
 def _number_kind(value: Any) -> str | None:
@@ -104,7 +111,7 @@ def _number_kind(value: Any) -> str | None:
 
 
 def other_kind(got: Any, expected: torch.Tensor) -> str | None:
-    """"torch.int64 where torch.bool is expected" when ``got`` holds another kind of number
+    """ "torch.int64 where torch.bool is expected" when ``got`` holds another kind of number
     (boolean, integer, floating point, complex) than ``expected``; precision is no kind."""
     mine, wanted = _number_kind(got), kind_of(expected)
     if mine is None or wanted is None or mine == wanted:
@@ -121,8 +128,15 @@ def kind_of(value: Any) -> str | None:
     """A tensor's kind of number: "float", "complex", "bool" or "int" (None for others)."""
     if not isinstance(value, torch.Tensor):
         return None
-    return "float" if value.is_floating_point() else "complex" if value.is_complex() else \
-        "bool" if value.dtype == torch.bool else "int"
+    return (
+        "float"
+        if value.is_floating_point()
+        else "complex"
+        if value.is_complex()
+        else "bool"
+        if value.dtype == torch.bool
+        else "int"
+    )
 
 
 def matching(got_t: torch.Tensor, misconceptions, atol, rtol, squeeze) -> list[str]:
@@ -136,8 +150,14 @@ def matching(got_t: torch.Tensor, misconceptions, atol, rtol, squeeze) -> list[s
 
 
 def difference(
-    got: torch.Tensor, expected: torch.Tensor, name: str, atol, rtol, shape_hints: bool = True,
-    sizes: diagnosis.Sizes | None = None, dtype: torch.dtype | None = None,
+    got: torch.Tensor,
+    expected: torch.Tensor,
+    name: str,
+    atol,
+    rtol,
+    shape_hints: bool = True,
+    sizes: diagnosis.Sizes | None = None,
+    dtype: torch.dtype | None = None,
 ) -> str | None:
     if got.shape != expected.shape:
         message = (
@@ -173,8 +193,9 @@ def difference(
         f"{name} differs from the expected value{position}: expected {want}, got {have} "
         f"(largest difference {float(diff.reshape(-1)[flat]):.3g})."
     )
-    if shape_hints and (measured := diagnosis.measure(got, expected, sizes, atol=atol,
-                                                      rtol=rtol, dtype=dtype)):
+    if shape_hints and (
+        measured := diagnosis.measure(got, expected, sizes, atol=atol, rtol=rtol, dtype=dtype)
+    ):
         message += f" Measured: {measured}"
     return message
 
@@ -186,8 +207,10 @@ def _numbers(expected: float, got: float) -> tuple[str, str]:
     if all(x.is_integer() and abs(x) < 1e9 for x in (expected, got)):
         return f"{expected:.0f}", f"{got:.0f}"
     for digits in range(4, 12):
-        texts = tuple(f"{x:.{digits}f}" if 1e-3 <= abs(x) < 1e5 or x == 0 else f"{x:.{digits - 3}e}"
-                      for x in (expected, got))
+        texts = tuple(
+            f"{x:.{digits}f}" if 1e-3 <= abs(x) < 1e5 or x == 0 else f"{x:.{digits - 3}e}"
+            for x in (expected, got)
+        )
         if texts[0] != texts[1]:
             break
     return texts

@@ -22,9 +22,9 @@ class CourseContents(AsyncLargeFileManager):
         model = await super().get(path, content=content, type=type, format=format, **kwargs)
         if model.get("type") == "notebook" and model.get("content"):
             metadata = model["content"].get("metadata", {})
-            language = metadata.get("kernelspec", {}).get("language",
-                                                        metadata.get("language_info", {})
-                                                        .get("name"))
+            language = metadata.get("kernelspec", {}).get(
+                "language", metadata.get("language_info", {}).get("name")
+            )
             if language == "python":
                 metadata["language_info"] = kernel_language_info()
         return model

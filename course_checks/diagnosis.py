@@ -57,44 +57,60 @@ def _size(size: int, sizes: Sizes) -> str:
 # --- shapes -------------------------------------------------------------------------------
 
 
-def explain_shape(got: tuple[int, ...], expected: tuple[int, ...], sizes: Sizes | None = None
-                  ) -> str:
+def explain_shape(
+    got: tuple[int, ...], expected: tuple[int, ...], sizes: Sizes | None = None
+) -> str:
     """Why ``got`` is not ``expected``, axis by axis; empty when nothing simple explains it."""
     got, expected, sizes = tuple(got), tuple(expected), sizes or {}
     if len(got) == len(expected) + 1:
         for axis in range(len(got)):
-            if got[:axis] + got[axis + 1:] == expected:
+            if got[:axis] + got[axis + 1 :] == expected:
                 if got[axis] == 1:
-                    return (f"It has one extra axis of size 1 at position {axis} (an extra "
-                            "`[:, None]` or `unsqueeze`, or `keepdim=True` where none belongs?).")
-                return (f"It has an extra axis of size {_size(got[axis], sizes)} at position "
-                        f"{axis}: was something not summed or averaged over it?")
+                    return (
+                        f"It has one extra axis of size 1 at position {axis} (an extra "
+                        "`[:, None]` or `unsqueeze`, or `keepdim=True` where none belongs?)."
+                    )
+                return (
+                    f"It has an extra axis of size {_size(got[axis], sizes)} at position "
+                    f"{axis}: was something not summed or averaged over it?"
+                )
     if len(got) + 1 == len(expected):
         for axis in range(len(expected)):
-            if expected[:axis] + expected[axis + 1:] == got:
+            if expected[:axis] + expected[axis + 1 :] == got:
                 if expected[axis] == 1:
-                    return (f"The axis of size 1 at position {axis} is missing (squeezed away, "
-                            "or a reduction without `keepdim=True`?).")
-                return (f"Axis {axis} (size {_size(expected[axis], sizes)}) is missing: "
-                        "summed, averaged or indexed away?")
+                    return (
+                        f"The axis of size 1 at position {axis} is missing (squeezed away, "
+                        "or a reduction without `keepdim=True`?)."
+                    )
+                return (
+                    f"Axis {axis} (size {_size(expected[axis], sizes)}) is missing: "
+                    "summed, averaged or indexed away?"
+                )
     if len(got) == len(expected) and got != expected and sorted(got) == sorted(expected):
         swapped = [a for a in range(len(got)) if got[a] != expected[a]]
         if len(swapped) == 2:
             a, b = swapped
-            return (f"Axes {a} and {b} are swapped (a missing or extra `.transpose({a}, {b})`"
-                    f"{' or `.T`' if len(got) == 2 else ''}?).")
+            return (
+                f"Axes {a} and {b} are swapped (a missing or extra `.transpose({a}, {b})`"
+                f"{' or `.T`' if len(got) == 2 else ''}?)."
+            )
         return "It has the right axes in another order (a missing or extra `.permute`?)."
     if len(got) == len(expected):
-        wrong = [f"axis {a} has size {_size(g, sizes)} where {_size(e, sizes)} belongs"
-                 for a, (g, e) in enumerate(zip(got, expected, strict=True)) if g != e]
+        wrong = [
+            f"axis {a} has size {_size(g, sizes)} where {_size(e, sizes)} belongs"
+            for a, (g, e) in enumerate(zip(got, expected, strict=True))
+            if g != e
+        ]
         text = "; ".join(wrong)
         text = text[0].upper() + text[1:] + "."
         if math.prod(got) == math.prod(expected):
             text += " Same number of entries: a reshape in the wrong order of axes?"
         return text
     if math.prod(got) == math.prod(expected):
-        return (f"It has {len(got)} axes instead of {len(expected)}, with the same number of "
-                "entries: a reshape, `.flatten` or `.squeeze` too many or too few?")
+        return (
+            f"It has {len(got)} axes instead of {len(expected)}, with the same number of "
+            "entries: a reshape, `.flatten` or `.squeeze` too many or too few?"
+        )
     return f"It has {len(got)} axes instead of {len(expected)}."
 
 
@@ -102,8 +118,7 @@ def explain_shape(got: tuple[int, ...], expected: tuple[int, ...], sizes: Sizes 
 
 
 def _close(a: torch.Tensor, b: torch.Tensor, atol: float, rtol: float) -> bool:
-    return a.shape == b.shape and bool(torch.allclose(a, b, atol=atol, rtol=rtol,
-                                                      equal_nan=True))
+    return a.shape == b.shape and bool(torch.allclose(a, b, atol=atol, rtol=rtol, equal_nan=True))
 
 
 def _varies(t: torch.Tensor) -> bool:
@@ -120,8 +135,13 @@ def factor_name(c: float, sizes: Sizes) -> str:
     # A size's powers, then ratios of two sizes (their square roots too).
     simple: list[tuple[float, str, list[int]]] = []
     for s in names:
-        simple += [(s, f"{s}", [s]), (math.sqrt(s), f"√{s}", [s]), (1 / s, f"1/{s}", [s]),
-                   (1 / math.sqrt(s), f"1/√{s}", [s]), (s * s, f"{s}²", [s])]
+        simple += [
+            (s, f"{s}", [s]),
+            (math.sqrt(s), f"√{s}", [s]),
+            (1 / s, f"1/{s}", [s]),
+            (1 / math.sqrt(s), f"1/√{s}", [s]),
+            (s * s, f"{s}²", [s]),
+        ]
     for s, t in itertools.permutations(names, 2):
         simple += [(s / t, f"{s}/{t}", [s, t]), (math.sqrt(s / t), f"√{s}/√{t}", [s, t])]
     for value, text, used in simple:
@@ -148,15 +168,22 @@ def _scale(got: torch.Tensor, expected: torch.Tensor, sizes: Sizes, atol, rtol) 
         return "your result is the expected one with every sign flipped (a factor −1)."
     name = factor_name(c, sizes)
     if re.match(r"1/\d+,", name):  # divided by a count: a mean where a sum belongs
-        reading = ("divided by that size, as an average (a mean) divides a sum: a mean where "
-                   "a sum belongs, or a division too many?")
+        reading = (
+            "divided by that size, as an average (a mean) divides a sum: a mean where "
+            "a sum belongs, or a division too many?"
+        )
     elif re.match(r"\d+,", name):
-        reading = ("multiplied by that size: a sum where an average (a mean) belongs, or a "
-                   "division left out?")
+        reading = (
+            "multiplied by that size: a sum where an average (a mean) belongs, or a "
+            "division left out?"
+        )
     else:
         reading = "a scale or a normalisation off by that factor."
-    return (f"your result is the expected one times {c:.4g}" + (f" ({name})" if name else "")
-            + f": {reading}")
+    return (
+        f"your result is the expected one times {c:.4g}"
+        + (f" ({name})" if name else "")
+        + f": {reading}"
+    )
 
 
 def _offset(got: torch.Tensor, expected: torch.Tensor, atol, rtol) -> str | None:
@@ -171,8 +198,10 @@ def _offset(got: torch.Tensor, expected: torch.Tensor, atol, rtol) -> str | None
 
 
 def _swapped(a: int, b: int) -> str:
-    return (f"your result is the expected one with axes {a} and {b} swapped (a transpose too "
-            "many or too few, or keys and queries exchanged?).")
+    return (
+        f"your result is the expected one with axes {a} and {b} swapped (a transpose too "
+        "many or too few, or keys and queries exchanged?)."
+    )
 
 
 def _axis(axis: int, n: int) -> str:
@@ -199,10 +228,12 @@ def _moved(got: torch.Tensor, expected: torch.Tensor, atol, rtol) -> str | None:
             source = expected.narrow(axis, max(-k, 0), size - abs(k))
             if _varies(source) and _close(moved, source, atol, rtol):
                 direction = "later" if k > 0 else "earlier"
-                return (f"your result is the expected one moved {abs(k)} position"
-                        f"{'s' if abs(k) > 1 else ''} {direction} along {_axis(axis, n)}: entry "
-                        f"t holds what belongs at t {'−' if k > 0 else '+'} {abs(k)} (a shift, "
-                        f"a range or an index off by {abs(k)}?).")
+                return (
+                    f"your result is the expected one moved {abs(k)} position"
+                    f"{'s' if abs(k) > 1 else ''} {direction} along {_axis(axis, n)}: entry "
+                    f"t holds what belongs at t {'−' if k > 0 else '+'} {abs(k)} (a shift, "
+                    f"a range or an index off by {abs(k)}?)."
+                )
     return None
 
 
@@ -215,9 +246,11 @@ def _where(got: torch.Tensor, expected: torch.Tensor, atol, rtol) -> str | None:
     if got.dim() >= 2 and got.shape[-1] > 1 and got.shape[-2] > 1:
         rows, cols = got.shape[-2:]
         i, j = torch.arange(rows)[:, None], torch.arange(cols)[None, :]
-        for region, words in ((j > i, "above the diagonal (where j > i)"),
-                              (j < i, "below the diagonal (where j < i)"),
-                              (j == i, "on the diagonal")):
+        for region, words in (
+            (j > i, "above the diagonal (where j > i)"),
+            (j < i, "below the diagonal (where j < i)"),
+            (j == i, "on the diagonal"),
+        ):
             if not bool((differs & ~region).any()):
                 return f"the entries differ only {words} of the last two axes."
     for axis in range(got.dim()):
@@ -229,11 +262,15 @@ def _where(got: torch.Tensor, expected: torch.Tensor, atol, rtol) -> str | None:
             continue
         right = [x for x in range(got.shape[axis]) if x not in which]
         if len(which) <= 3 and right != [0]:
-            return (f"the entries differ only at index {', '.join(map(str, which))} of axis "
-                    f"{axis} (of {got.shape[axis]}).")
+            return (
+                f"the entries differ only at index {', '.join(map(str, which))} of axis "
+                f"{axis} (of {got.shape[axis]})."
+            )
         if len(right) <= 3:
-            return (f"the entries are right only at index {', '.join(map(str, right))} of "
-                    f"axis {axis} (of {got.shape[axis]}).")
+            return (
+                f"the entries are right only at index {', '.join(map(str, right))} of "
+                f"axis {axis} (of {got.shape[axis]})."
+            )
     return None
 
 
@@ -253,41 +290,61 @@ def _reduced(got: torch.Tensor, expected: torch.Tensor, sizes: Sizes, atol, rtol
     if got.dim() + 1 == expected.dim():
         for axis in range(expected.dim()):
             if expected.shape[axis] == 1 and _close(got, expected.squeeze(axis), atol, rtol):
-                return (f"your result is the expected one without its axis of size 1 at "
-                        f"position {axis} (squeezed away, or a reduction without `keepdim`?).")
+                return (
+                    f"your result is the expected one without its axis of size 1 at "
+                    f"position {axis} (squeezed away, or a reduction without `keepdim`?)."
+                )
             size = _size(expected.shape[axis], sizes)
-            for how, reduced in (("averaged over", lambda t, a=axis: t.mean(a)),
-                                 ("summed over", lambda t, a=axis: t.sum(a)),
-                                 ("only the first entry along", lambda t, a=axis: t.select(a, 0)),
-                                 ("only the last entry along", lambda t, a=axis: t.select(a, -1))):
+            for how, reduced in (
+                ("averaged over", lambda t, a=axis: t.mean(a)),
+                ("summed over", lambda t, a=axis: t.sum(a)),
+                ("only the first entry along", lambda t, a=axis: t.select(a, 0)),
+                ("only the last entry along", lambda t, a=axis: t.select(a, -1)),
+            ):
                 if expected.shape[axis] > 1 and _close(got, reduced(expected), atol, rtol):
                     return f"your result is the expected one {how} axis {axis} (size {size})."
     if got.dim() == expected.dim() + 1:
         for axis in range(got.dim()):
             if got.shape[axis] == 1 and _close(got.squeeze(axis), expected, atol, rtol):
-                return (f"your result is the expected one with an extra axis of size 1 at "
-                        f"position {axis} (an extra `unsqueeze`, `[:, None]` or `keepdim`?).")
-            if got.shape[axis] > 1 and all(_close(got.select(axis, i), expected, atol, rtol)
-                                           for i in range(got.shape[axis])):
-                return (f"your result is the expected one repeated {got.shape[axis]} times "
-                        f"along a new axis {axis}.")
+                return (
+                    f"your result is the expected one with an extra axis of size 1 at "
+                    f"position {axis} (an extra `unsqueeze`, `[:, None]` or `keepdim`?)."
+                )
+            if got.shape[axis] > 1 and all(
+                _close(got.select(axis, i), expected, atol, rtol) for i in range(got.shape[axis])
+            ):
+                return (
+                    f"your result is the expected one repeated {got.shape[axis]} times "
+                    f"along a new axis {axis}."
+                )
     if got.dim() == expected.dim() and got.shape != expected.shape:
         for order in itertools.permutations(range(got.dim())):
-            if tuple(expected.shape[a] for a in order) == tuple(got.shape) \
-                    and _close(got, expected.permute(order), atol, rtol):
+            if tuple(expected.shape[a] for a in order) == tuple(got.shape) and _close(
+                got, expected.permute(order), atol, rtol
+            ):
                 moved = [a for a in range(got.dim()) if order[a] != a]
                 if len(moved) == 2:  # said as for a square result, where no shape shows it
                     return _swapped(*moved)
                 return f"your result holds the expected values with the axes in the order {order}."
-    if got.numel() == expected.numel() and got.shape != expected.shape \
-            and _close(got.reshape(expected.shape), expected, atol, rtol):
+    if (
+        got.numel() == expected.numel()
+        and got.shape != expected.shape
+        and _close(got.reshape(expected.shape), expected, atol, rtol)
+    ):
         return "your result holds the expected values in the expected order, in another shape."
     return None
 
 
-def measure(got: torch.Tensor, expected: torch.Tensor, sizes: Sizes | None = None, *,
-            atol: float = 1e-4, rtol: float = 1e-4, dtype: torch.dtype | None = None,
-            located: bool = True) -> str | None:
+def measure(
+    got: torch.Tensor,
+    expected: torch.Tensor,
+    sizes: Sizes | None = None,
+    *,
+    atol: float = 1e-4,
+    rtol: float = 1e-4,
+    dtype: torch.dtype | None = None,
+    located: bool = True,
+) -> str | None:
     """What a wrong ``got`` is relative to ``expected`` (both float64), when a family of
     the expected value fits it: a sentence to append to the difference, or None. Without
     ``located``, only what identifies the value, not where it differs."""
@@ -297,10 +354,13 @@ def measure(got: torch.Tensor, expected: torch.Tensor, sizes: Sizes | None = Non
             return _reduced(got, expected, sizes, atol, rtol)
         if got.numel() < 2:
             return None
-        return (_discrete(got, expected, dtype or got.dtype)
-                or _scale(got, expected, sizes, atol, rtol) or _offset(got, expected, atol, rtol)
-                or _moved(got, expected, atol, rtol)
-                or (_where(got, expected, atol, rtol) if located else None))
+        return (
+            _discrete(got, expected, dtype or got.dtype)
+            or _scale(got, expected, sizes, atol, rtol)
+            or _offset(got, expected, atol, rtol)
+            or _moved(got, expected, atol, rtol)
+            or (_where(got, expected, atol, rtol) if located else None)
+        )
     except (RuntimeError, ValueError, TypeError, IndexError, OverflowError):
         return None
 
@@ -310,7 +370,10 @@ def identity(measured: str | None) -> str | None:
     reduced...), with its numbers left out: the same on every check of one mistake, whatever
     the check's sizes. None for a measurement that names no mistake (a factor or an offset
     that no size explains)."""
-    if not measured or "plus" in measured.split(":")[0] or (
-            " times " in measured and "(" not in measured.split(":")[0]):
+    if (
+        not measured
+        or "plus" in measured.split(":")[0]
+        or (" times " in measured and "(" not in measured.split(":")[0])
+    ):
         return None
     return re.sub(r"\d+(\.\d+)?", "#", re.sub(r", where [^)]*", "", measured))

@@ -41,8 +41,10 @@ def yours_or_ours(yours: Callable, ours: Callable, exercise: str) -> Callable:
                 # A name missing because the cell that defines it raised: say that instead.
                 if isinstance(error, NameError) and (cause := cell_errors.explain(error.name)):
                     what = f"cannot run yet: {cause[0].rstrip('.')}"
-                print(f"(Your `{yours.__name__}` {what}; this cell uses the course's version. "
-                      f"Finish {exercise} to see yours.)")
+                print(
+                    f"(Your `{yours.__name__}` {what}; this cell uses the course's version. "
+                    f"Finish {exercise} to see yours.)"
+                )
                 said = True
             return ours(*args, **kwargs)
 
@@ -62,6 +64,5 @@ def yours_if_passed(yours: Callable, ours: Callable, exercise: str) -> Callable:
     if passed(exercise):
         print(f"(This cell uses your `{name}`: {exercise} passed its checks.)")
         return yours
-    print(f"(This cell uses the course's `{name}`: your {exercise} has not passed its "
-          "checks yet.)")
+    print(f"(This cell uses the course's `{name}`: your {exercise} has not passed its checks yet.)")
     return ours

@@ -19,24 +19,36 @@ def inputs_read(student_code: Callable[[], Any]) -> list[tuple[str, torch.Tensor
     if code is None:
         return []
     values = list(bindings(student_code).items())
-    values += [(name, cell.cell_contents) for name, cell in
-               zip(code.co_freevars, student_code.__closure__ or (), strict=False)
-               if has_contents(cell)]
+    values += [
+        (name, cell.cell_contents)
+        for name, cell in zip(code.co_freevars, student_code.__closure__ or (), strict=False)
+        if has_contents(cell)
+    ]
     found = []
     for name, value in values:
         if isinstance(value, torch.Tensor):
             found.append((f"`{name}`", value))
         elif isinstance(value, (list, tuple, dict)) and len(value) <= 64:
             items = value.items() if isinstance(value, dict) else enumerate(value)
-            found += [(f"`{name}[{key!r}]`", item) for key, item in items
-                      if isinstance(item, torch.Tensor)]
+            found += [
+                (f"`{name}[{key!r}]`", item)
+                for key, item in items
+                if isinstance(item, torch.Tensor)
+            ]
     return found[:64]
 
 
 def _names_read(code) -> list[str]:
     """The global names a code object reads, the lambdas inside it included."""
-    return [*code.co_names, *(name for inner in code.co_consts if hasattr(inner, "co_names")
-                              for name in _names_read(inner))]
+    return [
+        *code.co_names,
+        *(
+            name
+            for inner in code.co_consts
+            if hasattr(inner, "co_names")
+            for name in _names_read(inner)
+        ),
+    ]
 
 
 def bindings(student_code: Callable[[], Any]) -> dict[str, Any]:
@@ -44,8 +56,9 @@ def bindings(student_code: Callable[[], Any]) -> dict[str, Any]:
     `lambda: (lambda r: r[1] is None)(f(x))`), with the values they have now."""
     code = getattr(student_code, "__code__", None)
     namespace = getattr(student_code, "__globals__", {})
-    return {name: namespace[name] for name in (_names_read(code) if code else ())
-            if name in namespace}
+    return {
+        name: namespace[name] for name in (_names_read(code) if code else ()) if name in namespace
+    }
 
 
 def has_contents(cell) -> bool:
@@ -58,8 +71,11 @@ def has_contents(cell) -> bool:
 
 def unchanged(tensor: torch.Tensor, copy: torch.Tensor) -> bool:
     """Whether ``tensor`` still equals its earlier ``copy`` (NaN where NaN was)."""
-    return tensor.shape == copy.shape and tensor.dtype == copy.dtype and bool(
-        ((tensor == copy) | (tensor.isnan() & copy.isnan())).all())
+    return (
+        tensor.shape == copy.shape
+        and tensor.dtype == copy.dtype
+        and bool(((tensor == copy) | (tensor.isnan() & copy.isnan())).all())
+    )
 
 
 def changed_in_place(inputs, copies) -> list[str]:
@@ -85,6 +101,8 @@ def filled_by_answer(tensor: torch.Tensor) -> torch.Tensor:
 
 def in_place_message(names: list[str]) -> str:
     """What a check says about inputs an answer changed in place (``names`` as written)."""
-    return (f"your function changed its input {' and '.join(names)} in place. The caller still"
-            " needs it: compute a new tensor (`x - m`, `masked_fill`) instead of changing the "
-            "one you were given (`x -= m`, `x.sub_(m)`, `masked_fill_`).")
+    return (
+        f"your function changed its input {' and '.join(names)} in place. The caller still"
+        " needs it: compute a new tensor (`x - m`, `masked_fill`) instead of changing the "
+        "one you were given (`x -= m`, `x.sub_(m)`, `masked_fill_`)."
+    )

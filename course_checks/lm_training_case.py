@@ -76,8 +76,7 @@ class _Evaluate:
 
     def __call__(self, model) -> float:
         with torch.no_grad():
-            return language_model.bits_per_character(model(self.windows[0]),
-                                                     self.windows[1]).item()
+            return language_model.bits_per_character(model(self.windows[0]), self.windows[1]).item()
 
     def __reduce__(self):
         return _part, (self._key, "evaluate")
@@ -89,8 +88,16 @@ class LoopCase:
     held-out batch for ``evaluate``, and an optimiser (``"adamw"`` with the course's parameter
     groups, or ``"sgd"``) under notebook 07's cosine warm-up (2 steps)."""
 
-    def __init__(self, seed: int, steps: int = 6, batch: int = 4, block: int = 8,
-                 vocab: int = 11, optimizer: str = "adamw", lr: float = 0.05):
+    def __init__(
+        self,
+        seed: int,
+        steps: int = 6,
+        batch: int = 4,
+        block: int = 8,
+        vocab: int = 11,
+        optimizer: str = "adamw",
+        lr: float = 0.05,
+    ):
         # The seed as the checks' generator makes it (when grading hidden checks, mixed with
         # the grader's secret), so that the kernel's copy is built from the very same number.
         effective = torch.Generator().manual_seed(seed).initial_seed()
@@ -129,13 +136,22 @@ class LoopCase:
         """Another copy, as this case was before any step: for the reference to train."""
         return LoopCase._build(self.key)
 
-    def run(self, train, steps=None, every: int = 2, clip: float = 1.0,
-            evaluate: bool = True) -> dict:
+    def run(
+        self, train, steps=None, every: int = 2, clip: float = 1.0, evaluate: bool = True
+    ) -> dict:
         """The history ``train`` returns for the case's parts over ``steps`` (default: all
         of the case's batches)."""
         steps = range(self.steps) if steps is None else steps
-        return train(self.model, self.optimizer, self.scheduler, self.batches, steps,
-                     self.evaluate if evaluate else None, every, clip)
+        return train(
+            self.model,
+            self.optimizer,
+            self.scheduler,
+            self.batches,
+            steps,
+            self.evaluate if evaluate else None,
+            every,
+            clip,
+        )
 
     def history(self, train, part: str, **kwargs) -> torch.Tensor:
         """One part of the history as float64: ``"bits"`` (steps,), ``"held_out"`` (n, 2)."""

@@ -43,8 +43,10 @@ MARKS = {PASSED: "✓", FAILED: "✗", NOT_ATTEMPTED: "·", ERROR: "!", NOT_RUN:
 
 # Said wherever points are shown to a student: a check cell, this table, Validate; not while
 # grading, where they are the grade.
-NOT_THE_GRADE = ("These points count the visible checks only, so they are not your grade: "
-                 "grading adds hidden checks on new inputs.")
+NOT_THE_GRADE = (
+    "These points count the visible checks only, so they are not your grade: "
+    "grading adds hidden checks on new inputs."
+)
 
 
 def grading() -> bool:
@@ -254,8 +256,9 @@ def check_notebook(path: Path | str, timeout: int = 120, notebook=None) -> Noteb
     path = Path(path)
     name = path.stem
     try:
-        notebook = copy.deepcopy(notebook) if notebook is not None else \
-            nbformat.read(path, as_version=4)
+        notebook = (
+            copy.deepcopy(notebook) if notebook is not None else nbformat.read(path, as_version=4)
+        )
     except Exception as error:  # noqa: BLE001 - not JSON, not a notebook: say so, and move on
         return NotebookResult(name, problem=f"cannot read {path}: {error}")
     expected = expected_exercises(notebook)

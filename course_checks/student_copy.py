@@ -128,11 +128,16 @@ def fetch(source: str, into: Path) -> Path:
         tops = [p for p in into.iterdir() if p.is_dir()]
         return tops[0] if len(tops) == 1 and not (into / NOTEBOOKS).is_dir() else into
     print(f"Fetching {source} ...", flush=True)
-    clone = subprocess.run(["git", "clone", "--quiet", "--depth", "1", source, str(into / "new")],
-                           capture_output=True, text=True)
+    clone = subprocess.run(
+        ["git", "clone", "--quiet", "--depth", "1", source, str(into / "new")],
+        capture_output=True,
+        text=True,
+    )
     if clone.returncode != 0:
-        sys.exit(f"Could not fetch {source}: {clone.stderr.strip()}\nPass the new version as "
-                 "FROM=folder, FROM=archive.tar.gz or FROM=address.")
+        sys.exit(
+            f"Could not fetch {source}: {clone.stderr.strip()}\nPass the new version as "
+            "FROM=folder, FROM=archive.tar.gz or FROM=address."
+        )
     return into / "new"
 
 
@@ -170,13 +175,16 @@ def update(source: str, here: Path) -> int:
             elif name.endswith(".ipynb"):
                 keep(name)
                 merged, carried, added = carry_over(
-                    json.loads(target.read_text()), json.loads(incoming.read_text()),
-                    set(old_cells.get(name, [])))
+                    json.loads(target.read_text()),
+                    json.loads(incoming.read_text()),
+                    set(old_cells.get(name, [])),
+                )
                 target.write_text(_dumps(merged))
                 yours = [f"your answers to {', '.join(carried)}"] if carried else []
                 yours += [f"{added} cells of your own"] if added else []
-                report.append(f"  {name}: updated" + (f", with {' and '.join(yours)}"
-                                                       if yours else ""))
+                report.append(
+                    f"  {name}: updated" + (f", with {' and '.join(yours)}" if yours else "")
+                )
             else:
                 keep(name)
                 shutil.copy(incoming, target)
@@ -211,8 +219,9 @@ def _sha256(path: Path) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m course_checks.student_copy",
-                                     description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m course_checks.student_copy", description=__doc__.splitlines()[0]
+    )
     commands = parser.add_subparsers(dest="command", required=True)
     match = commands.add_parser("match-python", help="write this Python into the notebooks")
     match.add_argument("folder", type=Path)

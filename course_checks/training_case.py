@@ -59,8 +59,17 @@ class StepCase:
     (``"sgd"`` or ``"adam"``) under ``LambdaLR`` with the original schedule
     (d_model 16, warm-up 4: the rate doubles, then triples, … over the first steps)."""
 
-    def __init__(self, seed: int, steps: int = 3, batch: int = 4, src_len: int = 5,
-                 tgt_len: int = 6, vocab: int = 9, optimizer: str = "sgd", lr: float = 2.0):
+    def __init__(
+        self,
+        seed: int,
+        steps: int = 3,
+        batch: int = 4,
+        src_len: int = 5,
+        tgt_len: int = 6,
+        vocab: int = 9,
+        optimizer: str = "sgd",
+        lr: float = 2.0,
+    ):
         # The seed as the checks' generator makes it (when grading hidden checks, mixed with
         # the grader's secret), so that the kernel's copy is built from the very same number.
         effective = torch.Generator().manual_seed(seed).initial_seed()
@@ -73,14 +82,24 @@ class StepCase:
         case = StepCase.__new__(StepCase)
         case.key, case.start_token = key, vocab - 1
         generator = torch._C.Generator().manual_seed(effective)  # never the checker's mixer
-        model = _Model(vocab, vocab, d_model=16, n_heads=2, d_ff=32, n_encoder_layers=1,
-                       n_decoder_layers=1, max_len=16)
+        model = _Model(
+            vocab,
+            vocab,
+            d_model=16,
+            n_heads=2,
+            d_ff=32,
+            n_encoder_layers=1,
+            n_decoder_layers=1,
+            max_len=16,
+        )
         with torch.no_grad():
             for parameter in model.parameters():
                 parameter.copy_(0.4 * torch.randn(parameter.shape, generator=generator))
         case.batches = [
-            (torch.randint(0, vocab - 1, (batch, src_len), generator=generator),
-             torch.randint(0, vocab - 1, (batch, tgt_len), generator=generator))
+            (
+                torch.randint(0, vocab - 1, (batch, src_len), generator=generator),
+                torch.randint(0, vocab - 1, (batch, tgt_len), generator=generator),
+            )
             for _ in range(steps)
         ]
         kind = {"sgd": _SGD, "adam": _Adam}[optimizer]
@@ -98,6 +117,19 @@ class StepCase:
     def losses(self, step, clip=None) -> torch.Tensor:
         """The losses ``step`` returns over the case's batches, as float64."""
         return torch.tensor(
-            [float(step(self.model, src, target, self.start_token, self.optimizer,
-                        self.scheduler, clip))
-             for src, target in self.batches], dtype=torch.float64)
+            [
+                float(
+                    step(
+                        self.model,
+                        src,
+                        target,
+                        self.start_token,
+                        self.optimizer,
+                        self.scheduler,
+                        clip,
+                    )
+                )
+                for src, target in self.batches
+            ],
+            dtype=torch.float64,
+        )

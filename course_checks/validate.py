@@ -101,8 +101,9 @@ def cell_warnings(notebook) -> list[str]:
     (types back, split read-only cells joined) so that the self-check runs it as grading
     will. Copies stay: they run in order, as in Run All."""
     names, warnings, seen = _names(notebook), [], set()
-    numbers = {id(c): n for n, c in enumerate((c for c in notebook.cells
-                                               if c.cell_type == "code"), 1)}
+    numbers = {
+        id(c): n for n, c in enumerate((c for c in notebook.cells if c.cell_type == "code"), 1)
+    }
     for cell in list(notebook.cells):
         grade_id = _marks(cell).get("grade_id")
         if not grade_id or grade_id in seen:
@@ -116,28 +117,41 @@ def cell_warnings(notebook) -> list[str]:
             if joined is not None:
                 parts[0].source = joined
                 notebook.cells = [c for c in notebook.cells if not any(c is p for p in parts[1:])]
-                warnings.append(f"You split {name} into cells {where}. Grading "
-                                "joins them again; you can too (select them, then Shift+M).")
+                warnings.append(
+                    f"You split {name} into cells {where}. Grading "
+                    "joins them again; you can too (select them, then Shift+M)."
+                )
             else:
-                warnings.append(f"You copied {name} (cells {where}). Grading runs the first as "
-                                "the check cell and the copy as an ordinary cell of yours: "
-                                "nothing is lost, but you may delete the copy.")
+                warnings.append(
+                    f"You copied {name} (cells {where}). Grading runs the first as "
+                    "the check cell and the copy as an ordinary cell of yours: "
+                    "nothing is lost, but you may delete the copy."
+                )
         elif len(parts) > 1:
-            warnings.append(f"{name[0].upper()}{name[1:]} is there {len(parts)} times (cells "
-                            f"{where}). All of them run, in order, as in Run All: the checks "
-                            "see what the last one before them defines.")
+            warnings.append(
+                f"{name[0].upper()}{name[1:]} is there {len(parts)} times (cells "
+                f"{where}). All of them run, in order, as in Run All: the checks "
+                "see what the last one before them defines."
+            )
         wanted = _marks(cell).get("cell_type")
         if wanted in ("code", "markdown") and wanted != cell.cell_type:
             _retype(cell, wanted)
             was = "text" if wanted == "code" else "code"
-            warnings.append(f"You turned {name} into a {was} cell. Grading turns it back; do "
-                            f"the same here (Esc, then {'Y' if wanted == 'code' else 'M'}).")
+            warnings.append(
+                f"You turned {name} into a {was} cell. Grading turns it back; do "
+                f"the same here (Esc, then {'Y' if wanted == 'code' else 'M'})."
+            )
     for cell in notebook.cells:
-        if cell.cell_type == "code" and not _marks(cell).get("grade") \
-                and CHECKS_LINE.search(cell.source):
-            warnings.append(f"Cell [{numbers.get(id(cell), '?')}] holds the code of a check cell "
-                            "(merged with one, or copied without its marks). Grading runs the "
-                            "course's check cell itself; keep your own code in cells of its own.")
+        if (
+            cell.cell_type == "code"
+            and not _marks(cell).get("grade")
+            and CHECKS_LINE.search(cell.source)
+        ):
+            warnings.append(
+                f"Cell [{numbers.get(id(cell), '?')}] holds the code of a check cell "
+                "(merged with one, or copied without its marks). Grading runs the "
+                "course's check cell itself; keep your own code in cells of its own."
+            )
     return warnings
 
 
@@ -150,8 +164,9 @@ def _retype(cell, kind: str) -> None:
         cell.pop("execution_count", None)
 
 
-def diagnosis(checked: selfcheck.NotebookResult,
-              warnings: list[str] | None = None) -> dict[str, list[dict]]:
+def diagnosis(
+    checked: selfcheck.NotebookResult, warnings: list[str] | None = None
+) -> dict[str, list[dict]]:
     """The self-check's findings in nbgrader's result format: ``{}`` (success, and nothing
     to warn about) or one ``failed`` entry whose "source" is the summary and whose "error" is
     the table, followed by the warnings about cells."""
@@ -183,8 +198,11 @@ def diagnosis(checked: selfcheck.NotebookResult,
     if items:
         lines += ["", *textwrap.wrap(selfcheck.NOT_THE_GRADE, WIDTH)]
     text = "\n".join(lines).strip("\n")
-    return {"failed": [{"source": headline, "error": NO_CELL_HEADING + html.escape(text),
-                        "raw_error": text}]}
+    return {
+        "failed": [
+            {"source": headline, "error": NO_CELL_HEADING + html.escape(text), "raw_error": text}
+        ]
+    }
 
 
 def validate(path: Path | str) -> dict[str, list[dict]]:
@@ -199,8 +217,9 @@ def validate(path: Path | str) -> dict[str, list[dict]]:
     edited = edited_cells(notebook)
     if edited:
         return edited
-    return diagnosis(selfcheck.check_notebook(path, timeout=CELL_TIMEOUT, notebook=notebook),
-                     warnings)
+    return diagnosis(
+        selfcheck.check_notebook(path, timeout=CELL_TIMEOUT, notebook=notebook), warnings
+    )
 
 
 def _handlers(root_dir: str):

@@ -29,9 +29,17 @@ SOLUTION_MARKERS = ("### BEGIN SOLUTION", "### END SOLUTION")
 # The files that grade whole classes or run whole notebooks, slowest first: `make test` hands
 # out whole files in collection order (--dist loadfile --no-loadscope-reorder), so these start
 # at once and the two workers end together, not one running a long file alone at the end.
-SLOW_FIRST = ("test_grading_power.py", "test_blind_power.py", "test_hostile.py",
-              "test_autograder.py", "test_notebooks.py", "test_grading.py", "test_shortcuts.py",
-              "test_chaos.py", "test_hub.py")
+SLOW_FIRST = (
+    "test_grading_power.py",
+    "test_blind_power.py",
+    "test_hostile.py",
+    "test_autograder.py",
+    "test_notebooks.py",
+    "test_grading.py",
+    "test_shortcuts.py",
+    "test_chaos.py",
+    "test_hub.py",
+)
 
 
 # Fixtures that grade a class, start nbgrader or Jupyter kernels, a browser, a JupyterHub or a
@@ -72,12 +80,16 @@ def require_sandbox(problem: str | None, required: bool) -> None:
     if problem is None:
         return
     if required:
-        pytest.fail(f"{REQUIRE_SANDBOX}=1, and no sandbox starts here: {problem}. The tests "
-                    "that need the sandbox must run where one starts (`make sandbox` installs "
-                    f"bubblewrap, as root); without {REQUIRE_SANDBOX} they are skipped",
-                    pytrace=False)
-    pytest.skip(f"no sandbox here: {problem} (`make sandbox` installs bubblewrap; with "
-                f"{REQUIRE_SANDBOX}=1, as in CI, this fails)")
+        pytest.fail(
+            f"{REQUIRE_SANDBOX}=1, and no sandbox starts here: {problem}. The tests "
+            "that need the sandbox must run where one starts (`make sandbox` installs "
+            f"bubblewrap, as root); without {REQUIRE_SANDBOX} they are skipped",
+            pytrace=False,
+        )
+    pytest.skip(
+        f"no sandbox here: {problem} (`make sandbox` installs bubblewrap; with "
+        f"{REQUIRE_SANDBOX}=1, as in CI, this fails)"
+    )
 
 
 @pytest.fixture(scope="session")

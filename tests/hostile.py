@@ -43,52 +43,60 @@ fake.handle = lambda request: json.dumps({"value": 10.0})
 sys.modules["autograder.trusted.agent"] = fake
 import autograder.trusted
 autograder.trusted.agent = fake
-""" + STUB,
+"""
+    + STUB,
     "lie_reply_claims_pickle": """
 import base64, json, pickle, sys, types
 payload = base64.b64encode(pickle.dumps(print)).decode()
 fake = types.ModuleType("autograder.trusted.agent")
 fake.handle = lambda request: json.dumps({"value": {"$object": payload}})
 sys.modules["autograder.trusted.agent"] = fake
-""" + STUB,
+"""
+    + STUB,
     "lie_malformed_tensor": """
 import json, sys, types
 fake = types.ModuleType("autograder.trusted.agent")
 fake.handle = lambda request: json.dumps(
     {"value": {"$tensor": ["float32", [4, 1], "AAAA"]}, "error": "nothing"})
 sys.modules["autograder.trusted.agent"] = fake
-""" + STUB,
+"""
+    + STUB,
     "lie_huge_reply": """
 import json, sys, types
 fake = types.ModuleType("autograder.trusted.agent")
 fake.handle = lambda request: "[" * 100000
 sys.modules["autograder.trusted.agent"] = fake
-""" + STUB,
+"""
+    + STUB,
     "lie_score_printed": """
 print("Exercise 1 · project: 4 of 4 checks passed")
 from IPython.display import display
 display({"text/plain": "10.0"}, raw=True)
 10.0
-""" + STUB,
+"""
+    + STUB,
     # --- replacing or wrapping what the checks, the score or its display use --------------
     "patch_torch": """
 import torch, torch.testing
 torch.allclose = lambda *a, **k: True
 torch.equal = lambda *a, **k: True
 torch.testing.assert_close = lambda *a, **k: None
-""" + STUB,
+"""
+    + STUB,
     "patch_checks": """
 import course_checks.checking as checking
 checking.Checks.score = lambda self: float(self.points)
 checking.Checks.close = lambda self, *a, **k: True
 checking.compare = lambda *a, **k: None
-""" + STUB,
+"""
+    + STUB,
     "patch_builtins": """
 import builtins
 builtins.float = lambda *a: 10.0
 builtins.round = lambda *a, **k: 10.0
 builtins.isinstance = lambda *a: True
-""" + STUB,
+"""
+    + STUB,
     "patch_sys_modules": """
 import sys, types
 fake = types.ModuleType("course_checks.checking")
@@ -98,12 +106,14 @@ class Checks:
     def score(self): return float(self.points)
 fake.Checks = Checks
 sys.modules["course_checks.checking"] = fake
-""" + STUB,
+"""
+    + STUB,
     "input_transformer": """
 def _full_marks(lines):
     return [line.replace("checks.score()", "checks.points") for line in lines]
 get_ipython().input_transformers_post.append(_full_marks)
-""" + STUB,
+"""
+    + STUB,
     "ast_transformer": """
 import ast
 class FullMarks(ast.NodeTransformer):
@@ -113,26 +123,30 @@ class FullMarks(ast.NodeTransformer):
             return ast.Attribute(node.func.value, "points", ast.Load())
         return node
 get_ipython().ast_transformers.append(FullMarks())
-""" + STUB,
+"""
+    + STUB,
     "displayhook": """
 import sys
 class Hook:
     def __call__(self, value): print(10.0)
 sys.displayhook = Hook()
 get_ipython().displayhook.write_format_data = lambda *a, **k: None
-""" + STUB,
+"""
+    + STUB,
     "display_formatter": """
 formatter = get_ipython().display_formatter.formatters["text/plain"]
 formatter.for_type(float, lambda value, p, cycle: p.text("10.0"))
 formatter.for_type(int, lambda value, p, cycle: p.text("10.0"))
-""" + STUB,
+"""
+    + STUB,
     "run_cell_wrapper": """
 shell = get_ipython()
 original = shell.run_cell
 def run_cell(raw_cell, *args, **kwargs):
     return original(raw_cell.replace("checks.score()", "checks.points"), *args, **kwargs)
 shell.run_cell = run_cell
-""" + STUB,
+"""
+    + STUB,
     # --- hooks that run code later --------------------------------------------------------
     "thread": """
 import threading, time, torch
@@ -142,7 +156,8 @@ def keep_patching():
         print("10.0")
         time.sleep(0.01)
 threading.Thread(target=keep_patching, daemon=True).start()
-""" + STUB,
+"""
+    + STUB,
     "signal_timer": """
 import signal, torch
 def handler(*_):
@@ -150,7 +165,8 @@ def handler(*_):
     print("Exercise 1 · project: 4 of 4 checks passed")
 signal.signal(signal.SIGALRM, handler)
 signal.setitimer(signal.ITIMER_REAL, 0.05, 0.05)
-""" + STUB,
+"""
+    + STUB,
     "trace_hook": """
 import sys, threading
 def tracer(frame, event, arg):
@@ -160,14 +176,16 @@ def tracer(frame, event, arg):
 sys.settrace(tracer)
 threading.settrace(tracer)
 sys.setprofile(lambda *a: None)
-""" + STUB,
+"""
+    + STUB,
     "audit_hook": """
 import sys
 def hook(event, args):
     if event in ("compile", "exec", "import"):
         raise RuntimeError("no")
 sys.addaudithook(hook)
-""" + STUB,
+"""
+    + STUB,
     "import_hook": """
 import sys, types
 class Finder:
@@ -183,7 +201,8 @@ class Finder:
 sys.meta_path.insert(0, Finder())
 for name in [n for n in sys.modules if n.startswith("autograder")]:
     del sys.modules[name]
-""" + STUB,
+"""
+    + STUB,
     "gc_finaliser": """
 import gc, torch
 class Later:
@@ -193,14 +212,16 @@ class Later:
         Later()
 Later()
 gc.callbacks.append(lambda phase, info: print("10.0"))
-""" + STUB,
+"""
+    + STUB,
     "ipython_events": """
 shell = get_ipython()
 shell.events.register("pre_run_cell",
                       lambda *a: print("Exercise 1 · project: 4 of 4 checks passed"))
 shell.events.register("post_run_cell", lambda result: setattr(result, "result", 10.0))
 shell.events.register("post_execute", lambda: print(10.0))
-""" + STUB,
+"""
+    + STUB,
     # --- reading secrets ----------------------------------------------------------------
     "read_files": """
 import glob, os
@@ -216,7 +237,8 @@ for path in found:
     except OSError:
         pass
 print("FILES", len(found))
-""" + STUB,
+"""
+    + STUB,
     "read_proc": """
 import os
 mine = sorted(int(p) for p in os.listdir("/proc") if p.isdigit())
@@ -228,18 +250,21 @@ for pid in mine:
         print("SECRET" if "secret" in env.lower() else "no secret in", pid)
     except OSError as error:
         print("blocked", error)
-""" + STUB,
+"""
+    + STUB,
     "read_history": """
 shell = get_ipython()
 history = "\\n".join(shell.user_ns.get("_ih", [])) + str(shell.history_manager.input_hist_raw)
 print("HIDDEN" if "BEGIN HIDDEN" in history or "seed 11" in history else "no hidden tests")
 import sys
 print([name for name in sys.modules if "checker" in name])
-""" + STUB,
+"""
+    + STUB,
     "read_environment": """
 import os
 print("SECRET" if any("secret" in (k + v).lower() for k, v in os.environ.items()) else "clean")
-""" + STUB,
+"""
+    + STUB,
     "network": """
 import socket
 for host, port in [("127.0.0.1", 8786), ("127.0.0.1", 8888), ("::1", 8786), ("10.0.0.1", 80)]:
@@ -250,7 +275,8 @@ for host, port in [("127.0.0.1", 8786), ("127.0.0.1", 8888), ("::1", 8786), ("10
         print("blocked", host, port, error)
 import subprocess
 print(subprocess.run(["cat", "/proc/net/dev"], capture_output=True, text=True).stdout)
-""" + STUB,
+"""
+    + STUB,
     # --- reaching other students or the grader --------------------------------------------
     "plant_files": """
 import os
@@ -261,7 +287,8 @@ for folder in ["/tmp", "/dev/shm", os.getcwd(), os.path.expanduser("~")]:
         print("blocked", error)
 import torch
 torch.planted_by_a_student = True
-""" + STUB,
+"""
+    + STUB,
     "signals": """
 import os, signal
 for target in [os.getppid(), 1, -1]:
@@ -274,14 +301,16 @@ for pid in range(2, 400):
         os.kill(pid, signal.SIGKILL)
     except OSError:
         pass
-""" + STUB,
+"""
+    + STUB,
     "kill_group": """
 import os, signal
 try:
     os.killpg(0, signal.SIGKILL)
 except OSError as error:
     print("blocked", error)
-""" + STUB,
+"""
+    + STUB,
     "terminal": """
 import fcntl, os, termios
 for path in ["/dev/tty", "/dev/console", "/dev/pts/0"]:
@@ -293,7 +322,8 @@ for path in ["/dev/tty", "/dev/console", "/dev/pts/0"]:
         print("WROTE", path)
     except OSError as error:
         print("blocked", path, error)
-""" + STUB,
+"""
+    + STUB,
     "zygote": """
 import glob, os, signal, socket
 paths = glob.glob("/tmp/**/*.sock", recursive=True) + glob.glob("/tmp/course-*/**", recursive=True)
@@ -310,7 +340,8 @@ for pid in os.listdir("/proc"):
             and "forkserver" in open(f"/proc/{pid}/cmdline").read():
         os.kill(int(pid), signal.SIGKILL)
         print("KILLED", pid)
-""" + STUB,
+"""
+    + STUB,
     "dask": """
 try:
     from distributed import Client
@@ -318,7 +349,8 @@ try:
     print("REACHED DASK", client.run(lambda: open("/tmp/dask_pwned", "w").write("x")))
 except Exception as error:
     print("blocked", type(error).__name__)
-""" + STUB,
+"""
+    + STUB,
     # --- resource exhaustion --------------------------------------------------------------
     "disk": """
 import os
@@ -328,7 +360,8 @@ try:
             f.write(b"x" * (1 << 20))
 except OSError as error:
     print("stopped", error)
-""" + STUB,
+"""
+    + STUB,
     "tmp_full": """
 import os
 try:
@@ -337,7 +370,8 @@ try:
             f.write(b"x" * (1 << 20))
 except OSError as error:
     print("stopped", error)
-""" + STUB,
+"""
+    + STUB,
     "fork_bomb": """
 import os, time
 for _ in range(12):
@@ -346,7 +380,8 @@ for _ in range(12):
     except OSError:
         break
 time.sleep(1)
-""" + STUB,
+"""
+    + STUB,
     "thread_bomb": """
 import threading, time
 threads = []
@@ -357,19 +392,22 @@ try:
         threads.append(t)
 except RuntimeError as error:
     print("stopped", error, len(threads))
-""" + STUB,
+"""
+    + STUB,
     "rich_output": """
 from IPython.display import HTML, Image, display
 import base64
 for n in range(2000):
     display(HTML("<b>" + "x" * 20000 + "</b>"), display_id=f"d{n}")
-""" + STUB,
+"""
+    + STUB,
     "display_updates": """
 from IPython.display import display, update_display
 display("start", display_id="flood")
 for n in range(20000):
     update_display({"text/plain": "y" * 1000}, display_id="flood", raw=True)
-""" + STUB,
+"""
+    + STUB,
     "memory": """
 hog = []
 try:
@@ -377,13 +415,20 @@ try:
         hog.append(bytearray(1 << 26))
 except MemoryError:
     print("stopped at", len(hog))
-""" + STUB,
+"""
+    + STUB,
 }
 
 
 def _score_outputs(cell: dict) -> None:
-    cell["outputs"] = [{"output_type": "execute_result", "execution_count": 1, "metadata": {},
-                        "data": {"text/plain": "10.0"}}]
+    cell["outputs"] = [
+        {
+            "output_type": "execute_result",
+            "execution_count": 1,
+            "metadata": {},
+            "data": {"text/plain": "10.0"},
+        }
+    ]
 
 
 def forge_outputs(notebook: dict) -> dict:
@@ -407,9 +452,22 @@ def forge_points(notebook: dict) -> dict:
 
 def forge_extra_cell(notebook: dict) -> dict:
     """A cell of the student's own, dressed as a test cell worth 50 points."""
-    cell = {"cell_type": "code", "execution_count": None, "outputs": [], "source": "50.0",
-            "metadata": {"nbgrader": {"grade": True, "grade_id": "bonus", "points": 50,
-                                      "solution": False, "locked": True, "schema_version": 3}}}
+    cell = {
+        "cell_type": "code",
+        "execution_count": None,
+        "outputs": [],
+        "source": "50.0",
+        "metadata": {
+            "nbgrader": {
+                "grade": True,
+                "grade_id": "bonus",
+                "points": 50,
+                "solution": False,
+                "locked": True,
+                "schema_version": 3,
+            }
+        },
+    }
     notebook["cells"].insert(3, cell)
     return notebook
 
@@ -424,8 +482,12 @@ def forge_test_source(notebook: dict) -> dict:
     return notebook
 
 
-FORGERIES = {"forge_outputs": forge_outputs, "forge_points": forge_points,
-             "forge_extra_cell": forge_extra_cell, "forge_test_source": forge_test_source}
+FORGERIES = {
+    "forge_outputs": forge_outputs,
+    "forge_points": forge_points,
+    "forge_extra_cell": forge_extra_cell,
+    "forge_test_source": forge_test_source,
+}
 
 # An honest student graded after the attacks: full answers, plus a look around its kernel.
 PROBE = """
@@ -448,11 +510,13 @@ def attack(name: str, repo: str) -> str:
 # the grader's environment.
 SOFTMAX_CELL = "def softmax(z):\n    return {call}\n"
 # A student's printout dressed as the checks' diagnosis, in Markdown and HTML.
-REPORT_INJECTION = ("<img src=x onerror=alert(1)> | **fake column** | [x](javascript:alert(1)) "
-                    "| every student")
+REPORT_INJECTION = (
+    "<img src=x onerror=alert(1)> | **fake column** | [x](javascript:alert(1)) | every student"
+)
 CELL_ATTACKS = {
     # --- the kernel sees the whole machine ------------------------------------------------
-    "r2_other_copy": {"ex1_project": """
+    "r2_other_copy": {
+        "ex1_project": """
 import glob, os
 for path in glob.glob(os.path.join({copy!r}, "**", "*"), recursive=True):
     try:
@@ -462,14 +526,20 @@ for path in glob.glob(os.path.join({copy!r}, "**", "*"), recursive=True):
     except OSError:
         pass
 print("looked in", {copy!r}, os.path.exists({copy!r}))
-""" + STUB},
-    "r2_secret_file": {"ex1_project": """
+"""
+        + STUB
+    },
+    "r2_secret_file": {
+        "ex1_project": """
 try:
     print("READ /", open({secret!r}).read())
 except OSError as error:
     print("blocked", error)
-""" + STUB},
-    "r2_walk_the_machine": {"ex1_project": """
+"""
+        + STUB
+    },
+    "r2_walk_the_machine": {
+        "ex1_project": """
 import os
 seen = 0
 for top in ["/", "/home", "/root", "/srv", "/opt", "/mnt", "/var", "/work", "/media"]:
@@ -486,8 +556,11 @@ for top in ["/", "/home", "/root", "/srv", "/opt", "/mnt", "/var", "/work", "/me
                 except OSError:
                     pass
 print("files seen", seen)
-""" + STUB},
-    "r2_find_course_from_site_packages": {"ex1_project": """
+"""
+        + STUB
+    },
+    "r2_find_course_from_site_packages": {
+        "ex1_project": """
 import glob, os, re, site, sys
 roots = set()
 for path in glob.glob(os.path.join(sys.prefix, "lib", "python*", "site-packages", "*")):
@@ -503,8 +576,11 @@ for root in roots:
         except OSError as error:
             print("blocked", error)
 print("roots", roots)
-""" + STUB},
-    "r2_environment": {"ex1_project": """
+"""
+        + STUB
+    },
+    "r2_environment": {
+        "ex1_project": """
 import os
 token = os.environ.get("COURSE_GRADER_TOKEN")
 print("SECRET " + token if token else "no token", sorted(os.environ))
@@ -513,68 +589,94 @@ try:
     print("SECRET in proc" if "COURSE_GRADER_TOKEN" in text else "clean proc")
 except OSError as error:
     print("blocked", error)
-""" + STUB},
+"""
+        + STUB
+    },
     # --- shortcut refusal switched off or smuggled past it ---------------------------------
-    "r2_refusal_switched_off": {"ex3_softmax": """
+    "r2_refusal_switched_off": {
+        "ex3_softmax": """
 import contextlib
 from course_checks import shortcuts as _s
 _s.refused = lambda *a, **k: contextlib.nullcontext()
-""" + SOFTMAX_CELL.format(call="F.softmax(z, dim=0)")},
-    "r2_default_argument": {"ex3_softmax": "def softmax(z, f=torch.softmax):\n"
-                                           "    return f(z, 0)\n"},
+"""
+        + SOFTMAX_CELL.format(call="F.softmax(z, dim=0)")
+    },
+    "r2_default_argument": {
+        "ex3_softmax": "def softmax(z, f=torch.softmax):\n    return f(z, 0)\n"
+    },
     "r2_private_torch": {"ex3_softmax": SOFTMAX_CELL.format(call="torch._softmax(z, 0, False)")},
-    "r2_partial_of_the_package": {"ex1_project": """
+    "r2_partial_of_the_package": {
+        "ex1_project": """
 import functools
 project = functools.partial(columns.project)
-"""},
-    "r2_closure": {"ex2_score": """
+"""
+    },
+    "r2_closure": {
+        "ex2_score": """
 def _make():
     keep = columns.score
     def score(q, k):
         return keep(q, k)
     return score
 score = _make()
-"""},
-    "r2_function_clone": {"ex2_score": """
+"""
+    },
+    "r2_function_clone": {
+        "ex2_score": """
 import types
 score = types.FunctionType(columns.score.__code__, columns.score.__globals__)
-"""},
+"""
+    },
     "r2_star_import": {"ex1_project": "from transformer_course.columns import *\n"},
-    "r2_method_alias": {"ex3_softmax": """
+    "r2_method_alias": {
+        "ex3_softmax": """
 _sm = torch.Tensor.softmax
 def softmax(z):
     return _sm(z, 0)
-"""},
+"""
+    },
     "r2_log_softmax": {"ex3_softmax": SOFTMAX_CELL.format(call="z.log_softmax(0).exp()")},
-    "r2_exec_string": {"ex3_softmax": """
+    "r2_exec_string": {
+        "ex3_softmax": """
 exec("def softmax(z):\\n    return torch.sof" + "tmax(z, 0)\\n")
-"""},
+"""
+    },
     "r2_globals_write": {"ex3_softmax": "globals()['softmax'] = torch.special.softmax\n"},
-    "r2_computed_getattr": {"ex3_softmax": """
+    "r2_computed_getattr": {
+        "ex3_softmax": """
 def softmax(z):
     return getattr(torch, "soft" + "max")(z, 0)
-"""},
-    "r2_sys_modules": {"ex3_softmax": """
+"""
+    },
+    "r2_sys_modules": {
+        "ex3_softmax": """
 import sys
 def softmax(z):
     return sys.modules["torch.nn.functional"].softmax(z, 0)
-"""},
+"""
+    },
     # --- kernel data in expected values or in the checker's tensors -------------------------
-    "r2_rebind_what_checks_read": {"ex1_project": """
+    "r2_rebind_what_checks_read": {
+        "ex1_project": """
 import torch
 misconceptions = None
 Checks = None
 compare = lambda *a, **k: None
 columns = type("Fake", (), {"project": staticmethod(lambda W, b, x: W[:, :1] * 0)})
-""" + STUB},
-    "r2_inplace_lift": {"ex1_project": """
+"""
+        + STUB
+    },
+    "r2_inplace_lift": {
+        "ex1_project": """
 def project(W, b, x):
     W.zero_()
     b.zero_()
     x.zero_()
     return torch.zeros(W.shape[0], 1)
-"""},
-    "r2_forged_changes": {"ex1_project": """
+"""
+    },
+    "r2_forged_changes": {
+        "ex1_project": """
 import json, sys
 import autograder.trusted.agent as agent
 real = agent.handle
@@ -585,9 +687,12 @@ def handle(request):
     reply.pop("error", None)
     return json.dumps(reply)
 agent.handle = handle
-""" + STUB},
+"""
+        + STUB
+    },
     # --- the checker's own budget ---------------------------------------------------------
-    "r2_walked_item_by_item": {"ex1_project": """
+    "r2_walked_item_by_item": {
+        "ex1_project": """
 class Endless:
     shape = (4, 1)
     def __len__(self):
@@ -599,22 +704,31 @@ class Endless:
             yield 0.0
 def project(W, b, x):
     return Endless()
-"""},
-    "r2_slow_every_call": {"ex5_weighted_sum": """
+"""
+    },
+    "r2_slow_every_call": {
+        "ex5_weighted_sum": """
 import time
 def weighted_sum(weights, values):
     time.sleep(3)
     return values[0] * 0
-"""},
-    "r2_huge_reply": {"ex1_project": """
+"""
+    },
+    "r2_huge_reply": {
+        "ex1_project": """
 def project(W, b, x):
     return torch.zeros(30_000_000)
-"""},
-    "r2_giant_output": {"ex1_project": """
+"""
+    },
+    "r2_giant_output": {
+        "ex1_project": """
 from IPython.display import display
 display({"text/plain": "x" * 100_000_000}, raw=True)
-""" + STUB},
-    "r2_ignores_interrupts": {"ex2_score": """
+"""
+        + STUB
+    },
+    "r2_ignores_interrupts": {
+        "ex2_score": """
 import time
 def score(q, k):
     while True:
@@ -622,9 +736,11 @@ def score(q, k):
             time.sleep(0.1)
         except KeyboardInterrupt:
             pass
-"""},
+"""
+    },
     # --- hidden inputs leaking through what the answer prints, warns or raises --------------
-    "r2_prints_hidden_inputs": {"ex1_project": """
+    "r2_prints_hidden_inputs": {
+        "ex1_project": """
 import os, warnings, sys
 def project(W, b, x):
     if os.environ.get("NBGRADER_EXECUTION"):
@@ -632,67 +748,114 @@ def project(W, b, x):
         print("LEAKED-INPUT", x.flatten().tolist()[:3], file=sys.stderr)
         warnings.warn("LEAKED-INPUT " + str(b.flatten().tolist()[:3]))
     return W[:, :1] * 0
-"""},
+"""
+    },
     # --- round 3: what a blind attacker found (the same operation elsewhere in PyTorch, a
     # reader that failed open, student text that passed for the checks' own) ----------------
-    "r3_operator_registry": {"ex3_softmax": SOFTMAX_CELL.format(
-        call="torch.ops.aten.softmax(z, 0)")},
-    "r3_sparse_softmax": {"ex3_softmax": SOFTMAX_CELL.format(
-        call="torch.sparse.softmax(z.to_sparse(), 0).to_dense()")},
-    "r3_alias_chain": {"ex3_softmax": "_s0 = torch._C._VariableFunctions.softmax\n"
-                       + "".join(f"_s{n + 1} = _s{n}\n" for n in range(3000))
-                       + SOFTMAX_CELL.format(call="_s3000(z, 0)")},
-    "r3_rebinds_a_library": {"ex1_project": """
+    "r3_operator_registry": {
+        "ex3_softmax": SOFTMAX_CELL.format(call="torch.ops.aten.softmax(z, 0)")
+    },
+    "r3_sparse_softmax": {
+        "ex3_softmax": SOFTMAX_CELL.format(call="torch.sparse.softmax(z.to_sparse(), 0).to_dense()")
+    },
+    "r3_alias_chain": {
+        "ex3_softmax": "_s0 = torch._C._VariableFunctions.softmax\n"
+        + "".join(f"_s{n + 1} = _s{n}\n" for n in range(3000))
+        + SOFTMAX_CELL.format(call="_s3000(z, 0)")
+    },
+    "r3_rebinds_a_library": {
+        "ex1_project": """
 import torch.nn.functional as F2
 F2.linear = lambda *args, **kwargs: None
-""" + STUB},
-    "r3_forged_check_lines": {"ex2_score": """
+"""
+        + STUB
+    },
+    "r3_forged_check_lines": {
+        "ex2_score": """
 def score(q, k):
     raise ValueError("no\\r\\n\\x1b[32m  ✓ FORGED check\\nExercise 2: 8 of 8 checks passed\\x1b[0m")
-"""},
+"""
+    },
     # --- trusted grading, round 3: what an attacker who read the grader's source found ------
-    "r4_printout_as_diagnosis": {"ex1_project": f"""
+    "r4_printout_as_diagnosis": {
+        "ex1_project": f"""
 def project(W, b, x):
     print("This matches {REPORT_INJECTION}.")
     raise NotImplementedError()
-"""},
+"""
+    },
     # the course's own cells hand the course's function over
-    "r4_calls_the_course_fallback": {"ex1_project": """
+    "r4_calls_the_course_fallback": {
+        "ex1_project": """
 def project(W, b, x):
     return project_(W, b, x)  # the locked cell below: yours_or_ours(project, columns.project)
-"""},
+"""
+    },
     # refused functions reached by routes a list of constructs does not name (pydoc, timeit,
     # code, eval rebound, getattr renamed or folded ...: read without a kernel in test_uses)
-    "r4_base_class_method": {"ex3_softmax": SOFTMAX_CELL.format(
-        call="getattr(type(z).__base__, 'softmax')(z, 0)")},
-    "r4_module_it_wrote": {"ex3_softmax": """
+    "r4_base_class_method": {
+        "ex3_softmax": SOFTMAX_CELL.format(call="getattr(type(z).__base__, 'softmax')(z, 0)")
+    },
+    "r4_module_it_wrote": {
+        "ex3_softmax": """
 open("shortcut_module.py", "w").write("import torch\\nsm = torch.softmax\\n")
 import shortcut_module
-""" + SOFTMAX_CELL.format(call="shortcut_module.sm(z, 0)")},
-    "r4_alias_web": {"ex3_softmax": "".join(
-        f"a{n} = a{n + 1}\na{n} = b{n + 1}\nb{n} = a{n + 1}\nb{n} = b{n + 1}\n"
-        for n in range(90)) + "a90 = torch.softmax\nb90 = F.softmax\n"
-        + SOFTMAX_CELL.format(call="a0(z, 0)")},
+"""
+        + SOFTMAX_CELL.format(call="shortcut_module.sm(z, 0)")
+    },
+    "r4_alias_web": {
+        "ex3_softmax": "".join(
+            f"a{n} = a{n + 1}\na{n} = b{n + 1}\nb{n} = a{n + 1}\nb{n} = b{n + 1}\n"
+            for n in range(90)
+        )
+        + "a90 = torch.softmax\nb90 = F.softmax\n"
+        + SOFTMAX_CELL.format(call="a0(z, 0)")
+    },
 }
 # Answers the reader cannot see through: they may keep points, but must be flagged.
-FLAGGED = {"r2_function_clone", "r2_exec_string", "r2_globals_write", "r2_computed_getattr",
-           "r2_sys_modules", "r3_rebinds_a_library", "r4_base_class_method",
-           "r4_module_it_wrote"}
+FLAGGED = {
+    "r2_function_clone",
+    "r2_exec_string",
+    "r2_globals_write",
+    "r2_computed_getattr",
+    "r2_sys_modules",
+    "r3_rebinds_a_library",
+    "r4_base_class_method",
+    "r4_module_it_wrote",
+}
 # The first line of a cell a student gave grade marks, quoted in the notes: terminal escapes
 # (clear the screen, set the title), a right-to-left override and a formula.
-ESCAPES_FIRST_LINE = ("\x1b[2J\x1b[3J\x1b]0;pwned\x07\x1b[32mAll students graded; none need a"
-                      " look\u202e =HYPERLINK(\"x\")")
+ESCAPES_FIRST_LINE = (
+    "\x1b[2J\x1b[3J\x1b]0;pwned\x07\x1b[32mAll students graded; none need a"
+    ' look\u202e =HYPERLINK("x")'
+)
 
 
 def escapes_attack(notebook: dict) -> dict:
     """A code cell with grade marks the course does not have, its first line all escapes."""
     notebook = json.loads(json.dumps(notebook))
-    notebook["cells"].insert(2, {
-        "cell_type": "code", "execution_count": None, "outputs": [],
-        "metadata": {"nbgrader": {"grade": True, "solution": False, "locked": False,
-                                  "grade_id": "bonus", "points": 100, "schema_version": 3}},
-        "source": ESCAPES_FIRST_LINE + "\nprint('bonus')\n"})
+    notebook["cells"].insert(
+        2,
+        {
+            "cell_type": "code",
+            "execution_count": None,
+            "outputs": [],
+            "metadata": {
+                "nbgrader": {
+                    "grade": True,
+                    "solution": False,
+                    "locked": False,
+                    "grade_id": "bonus",
+                    "points": 100,
+                    "schema_version": 3,
+                }
+            },
+            "source": ESCAPES_FIRST_LINE + "\nprint('bonus')\n",
+        },
+    )
     return notebook
+
+
 # Student markdown and rich outputs that would run script in a reader's browser.
 PAGE_SCRIPT = "document.title = 'PWNED'; window.pwned = true; alert('pwned')"
 PAGE_MARKDOWN = f"""## My notes
@@ -704,8 +867,10 @@ PAGE_MARKDOWN = f"""## My notes
 <details open ontoggle="{PAGE_SCRIPT}"><summary>x</summary></details>
 <style>body {{ background: url("javascript:{PAGE_SCRIPT}") }}</style>
 """
-PNG = ("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJ"
-       "RU5ErkJggg==")  # one pixel
+PNG = (
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJ"
+    "RU5ErkJggg=="
+)  # one pixel
 PAGE_OUTPUTS = f"""
 from IPython.display import HTML, Javascript, SVG, Markdown, display
 display(HTML('<img src=x onerror="{PAGE_SCRIPT}"><script>{PAGE_SCRIPT}</script>'))
@@ -725,13 +890,19 @@ def page_attack(notebook: dict) -> dict:
     notebook = json.loads(json.dumps(notebook))
     notebook["cells"][1:1] = [
         {"cell_type": "markdown", "metadata": {}, "source": PAGE_MARKDOWN},
-        {"cell_type": "code", "metadata": {}, "source": PAGE_OUTPUTS, "outputs": [],
-         "execution_count": None},
+        {
+            "cell_type": "code",
+            "metadata": {},
+            "source": PAGE_OUTPUTS,
+            "outputs": [],
+            "execution_count": None,
+        },
     ]
     return notebook
 
 
 def cell_attack(name: str, copy: str, secret: str) -> dict[str, str]:
-    return {cell: code.replace("{copy!r}", json.dumps(copy)).replace("{secret!r}",
-                                                                     json.dumps(secret))
-            for cell, code in CELL_ATTACKS[name].items()}
+    return {
+        cell: code.replace("{copy!r}", json.dumps(copy)).replace("{secret!r}", json.dumps(secret))
+        for cell, code in CELL_ATTACKS[name].items()
+    }

@@ -68,16 +68,28 @@ class Hub:
     def install(self) -> None:
         """The instructor's clone (this working tree), then deploy/hub/install.py as root."""
         started = time.perf_counter()
-        subprocess.run(["useradd", "--create-home", "--shell", "/bin/bash", self.instructor],
-                       check=True)
+        subprocess.run(
+            ["useradd", "--create-home", "--shell", "/bin/bash", self.instructor], check=True
+        )
         self.passwords[self.instructor] = secrets.token_urlsafe(9)  # an account of their own
-        subprocess.run(["chpasswd"], input=f"{self.instructor}:"
-                       f"{self.passwords[self.instructor]}\n", text=True, check=True)
+        subprocess.run(
+            ["chpasswd"],
+            input=f"{self.instructor}:{self.passwords[self.instructor]}\n",
+            text=True,
+            check=True,
+        )
         home = Path(pwd.getpwnam(self.instructor).pw_dir)
         self.clone = home / "transformer-course"
-        files = subprocess.run(["git", "ls-files", "-z", "--cached", "--others",
-                                "--exclude-standard"], cwd=REPO, capture_output=True,
-                               check=True).stdout.decode().split("\0")
+        files = (
+            subprocess.run(
+                ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                cwd=REPO,
+                capture_output=True,
+                check=True,
+            )
+            .stdout.decode()
+            .split("\0")
+        )
         for name in filter(None, files):
             if (REPO / name).is_file():
                 (self.clone / name).parent.mkdir(parents=True, exist_ok=True)
@@ -85,11 +97,27 @@ class Hub:
         subprocess.run(["chown", "-R", f"{self.instructor}:", str(self.clone)], check=True)
         (self.root / "class.txt").write_text("\n".join(self.students) + "\n")
         installed = subprocess.run(
-            [sys.executable, str(self.clone / "deploy/hub/install.py"), "--instructor",
-             self.instructor, "--students", str(self.root / "class.txt"), "--prefix",
-             str(self.prefix), "--exchange", str(self.exchange), "--port", str(self.port),
-             "--internal-ports", str(free_port()), str(free_port())],
-            capture_output=True, text=True, timeout=1200)
+            [
+                sys.executable,
+                str(self.clone / "deploy/hub/install.py"),
+                "--instructor",
+                self.instructor,
+                "--students",
+                str(self.root / "class.txt"),
+                "--prefix",
+                str(self.prefix),
+                "--exchange",
+                str(self.exchange),
+                "--port",
+                str(self.port),
+                "--internal-ports",
+                str(free_port()),
+                str(free_port()),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=1200,
+        )
         self.log.write_text(installed.stdout + installed.stderr)
         assert installed.returncode == 0, installed.stdout[-3000:] + installed.stderr[-3000:]
         with (self.prefix / "passwords.csv").open() as rows:  # the students install.py made
@@ -100,9 +128,16 @@ class Hub:
         started = time.perf_counter()
         with open(self.log, "a") as out:
             self.process = subprocess.Popen(
-                [str(self.prefix / "venv/bin/jupyterhub"), "-f",
-                 str(self.prefix / "jupyterhub_config.py")], cwd=self.prefix, stdout=out,
-                stderr=subprocess.STDOUT, start_new_session=True)
+                [
+                    str(self.prefix / "venv/bin/jupyterhub"),
+                    "-f",
+                    str(self.prefix / "jupyterhub_config.py"),
+                ],
+                cwd=self.prefix,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
             assert self.process.poll() is None, self.log.read_text()[-3000:]
@@ -138,21 +173,38 @@ class Hub:
         """What that user's server gives their terminal (deploy/hub/jupyterhub_config.py)."""
         venv = self.prefix / "venv"
         who = "instructor" if user == self.instructor else "student"
-        env = {"HOME": pwd.getpwnam(user).pw_dir, "USER": user, "LANG": "C.UTF-8",
-               "PATH": f"{venv}/bin:/usr/local/bin:/usr/bin:/bin",
-               "JUPYTER_CONFIG_PATH": str(self.prefix / "etc" / who)}
+        env = {
+            "HOME": pwd.getpwnam(user).pw_dir,
+            "USER": user,
+            "LANG": "C.UTF-8",
+            "PATH": f"{venv}/bin:/usr/local/bin:/usr/bin:/bin",
+            "JUPYTER_CONFIG_PATH": str(self.prefix / "etc" / who),
+        }
         if who == "instructor":
             env["COURSE_VENV"] = str(venv)
         return env
 
-    def run(self, user: str, *command: str, cwd: Path | None = None,
-            timeout: float = 900) -> subprocess.CompletedProcess:
+    def run(
+        self, user: str, *command: str, cwd: Path | None = None, timeout: float = 900
+    ) -> subprocess.CompletedProcess:
         """``command`` as ``user`` (runuser), in their home or ``cwd``."""
         home = Path(pwd.getpwnam(user).pw_dir)
-        return subprocess.run(["runuser", "-u", user, "--", "env", "-i",
-                               *[f"{k}={v}" for k, v in self.environment(user).items()],
-                               *command], cwd=cwd or home, capture_output=True, text=True,
-                              timeout=timeout)
+        return subprocess.run(
+            [
+                "runuser",
+                "-u",
+                user,
+                "--",
+                "env",
+                "-i",
+                *[f"{k}={v}" for k, v in self.environment(user).items()],
+                *command,
+            ],
+            cwd=cwd or home,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
 
     def write_as(self, user: str, path: Path, text: str) -> None:
         """Replace a file in ``user``'s home as an editor would, keeping its owner."""

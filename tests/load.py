@@ -20,8 +20,12 @@ SPIN = "import time\nend = time.monotonic() + {seconds}\nwhile time.monotonic() 
 
 @contextlib.contextmanager
 def busy(processes: int = 4, seconds: float = 600):
-    loops = [subprocess.Popen([sys.executable, "-c", SPIN.format(seconds=seconds)],
-                              stdin=subprocess.DEVNULL) for _ in range(processes)]
+    loops = [
+        subprocess.Popen(
+            [sys.executable, "-c", SPIN.format(seconds=seconds)], stdin=subprocess.DEVNULL
+        )
+        for _ in range(processes)
+    ]
     try:
         time.sleep(0.2)  # running before the work that is to meet them starts
         yield loops

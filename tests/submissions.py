@@ -392,7 +392,8 @@ WRONG["03_multihead_attention"] = {
         {
             "ex5_multihead_module": _MODULE.replace(
                 "        return output, (weights.mean(dim=1) if need_weights else None)\n",
-                "        return output, (weights if need_weights else None)\n"),
+                "        return output, (weights if need_weights else None)\n",
+            ),
         },
         [("ex5_tests", "not averaged over the heads")],
     ),
@@ -401,25 +402,26 @@ WRONG["03_multihead_attention"] = {
             "ex5_multihead_module": _MODULE.replace(
                 "        weights = F.dropout(torch.softmax(scores, dim=-1), self.dropout, "
                 "self.training)\n",
-                "        weights = torch.softmax(scores, dim=-1)\n").replace(
+                "        weights = torch.softmax(scores, dim=-1)\n",
+            ).replace(
                 "        output = self.out_proj(merge_heads(weights @ v))\n",
                 "        output = self.out_proj(merge_heads(weights @ v))\n"
-                "        output = F.dropout(output, self.dropout, self.training)\n"),
+                "        output = F.dropout(output, self.dropout, self.training)\n",
+            ),
         },
         [("ex5_tests", "to the weights after the softmax (not to the output)")],
     ),
     "module_mask_inverted": (
         {
-            "ex5_multihead_module": _MODULE.replace(
-                "~expand_mask(mask)",
-                "expand_mask(mask)"),
+            "ex5_multihead_module": _MODULE.replace("~expand_mask(mask)", "expand_mask(mask)"),
         },
         [("ex5_tests", "the mask's polarity inverted")],
     ),
     "out_proj_bias_left_random": (
         {
             "ex5_multihead_module": _MODULE.replace(
-                "        nn.init.zeros_(self.out_proj.bias)\n", ""),
+                "        nn.init.zeros_(self.out_proj.bias)\n", ""
+            ),
         },
         [("ex5_tests", "nn.MultiheadAttention sets out_proj's to 0")],
     ),
@@ -1090,133 +1092,168 @@ OTHER_STYLE["08_language_model"] = {
 
 WRONG["08_language_model"] = {
     "no_unknown_entry": (
-        {"ex1_tokenizer": (
-            "UNKNOWN = corpus.UNKNOWN\n\n"
-            "def vocabulary(text):\n    return sorted(set(text))\n\n"
-            "def encode(text, vocab):\n"
-            "    return torch.tensor([vocab.index(c) if c in vocab else 0 for c in text])\n\n"
-            "def decode(ids, vocab):\n    return ''.join(vocab[i] for i in ids.tolist())\n")},
+        {
+            "ex1_tokenizer": (
+                "UNKNOWN = corpus.UNKNOWN\n\n"
+                "def vocabulary(text):\n    return sorted(set(text))\n\n"
+                "def encode(text, vocab):\n"
+                "    return torch.tensor([vocab.index(c) if c in vocab else 0 for c in text])\n\n"
+                "def decode(ids, vocab):\n    return ''.join(vocab[i] for i in ids.tolist())\n"
+            )
+        },
         [("ex1_tests", "UNKNOWN first")],
     ),
     "targets_not_shifted": (
-        {"ex2_random_windows": (
-            "def random_windows(data, block_size, batch_size, generator=None):\n"
-            "    n = len(data) - block_size\n"
-            "    starts = torch.randint(n, (batch_size,), generator=generator)\n"
-            "    rows = starts[:, None] + torch.arange(block_size)\n"
-            "    return data[rows], data[rows]\n")},
+        {
+            "ex2_random_windows": (
+                "def random_windows(data, block_size, batch_size, generator=None):\n"
+                "    n = len(data) - block_size\n"
+                "    starts = torch.randint(n, (batch_size,), generator=generator)\n"
+                "    rows = starts[:, None] + torch.arange(block_size)\n"
+                "    return data[rows], data[rows]\n"
+            )
+        },
         [("ex2_tests", "targets equal to the inputs, not shifted by one character")],
     ),
     "attention_not_scaled": (  # notebook 03's answer, pasted with its mistake
-        {"ex3_multihead_module": (
-            "class MultiHeadAttention(nn.Module):\n"
-            "    def __init__(self, d_model, n_heads, dropout=0.0):\n"
-            "        super().__init__()\n"
-            "        self.n_heads, self.dropout = n_heads, dropout\n"
-            "        self.in_proj_weight = nn.Parameter(torch.empty(3 * d_model, d_model))\n"
-            "        self.in_proj_bias = nn.Parameter(torch.zeros(3 * d_model))\n"
-            "        nn.init.xavier_uniform_(self.in_proj_weight)\n"
-            "        self.out_proj = nn.Linear(d_model, d_model)\n\n"
-            "    def forward(self, query, key, value, mask=None, need_weights=True):\n"
-            "        w_q, w_k, w_v = self.in_proj_weight.chunk(3)\n"
-            "        b_q, b_k, b_v = self.in_proj_bias.chunk(3)\n"
-            "        q = split_heads(F.linear(query, w_q, b_q), self.n_heads)\n"
-            "        k = split_heads(F.linear(key, w_k, b_k), self.n_heads)\n"
-            "        v = split_heads(F.linear(value, w_v, b_v), self.n_heads)\n"
-            "        scores = q @ k.transpose(-2, -1)\n"
-            "        if mask is not None:\n"
-            "            scores = scores.masked_fill(~expand_mask(mask), float('-inf'))\n"
-            "        weights = F.dropout(torch.softmax(scores, dim=-1), self.dropout,\n"
-            "                            self.training)\n"
-            "        output = self.out_proj(merge_heads(weights @ v))\n"
-            "        return output, (weights.mean(dim=1) if need_weights else None)\n")},
+        {
+            "ex3_multihead_module": (
+                "class MultiHeadAttention(nn.Module):\n"
+                "    def __init__(self, d_model, n_heads, dropout=0.0):\n"
+                "        super().__init__()\n"
+                "        self.n_heads, self.dropout = n_heads, dropout\n"
+                "        self.in_proj_weight = nn.Parameter(torch.empty(3 * d_model, d_model))\n"
+                "        self.in_proj_bias = nn.Parameter(torch.zeros(3 * d_model))\n"
+                "        nn.init.xavier_uniform_(self.in_proj_weight)\n"
+                "        self.out_proj = nn.Linear(d_model, d_model)\n\n"
+                "    def forward(self, query, key, value, mask=None, need_weights=True):\n"
+                "        w_q, w_k, w_v = self.in_proj_weight.chunk(3)\n"
+                "        b_q, b_k, b_v = self.in_proj_bias.chunk(3)\n"
+                "        q = split_heads(F.linear(query, w_q, b_q), self.n_heads)\n"
+                "        k = split_heads(F.linear(key, w_k, b_k), self.n_heads)\n"
+                "        v = split_heads(F.linear(value, w_v, b_v), self.n_heads)\n"
+                "        scores = q @ k.transpose(-2, -1)\n"
+                "        if mask is not None:\n"
+                "            scores = scores.masked_fill(~expand_mask(mask), float('-inf'))\n"
+                "        weights = F.dropout(torch.softmax(scores, dim=-1), self.dropout,\n"
+                "                            self.training)\n"
+                "        output = self.out_proj(merge_heads(weights @ v))\n"
+                "        return output, (weights.mean(dim=1) if need_weights else None)\n"
+            )
+        },
         [("ex3_tests", "without the 1/√d_head scaling")],
     ),
     "post_norm": (
-        {"ex4_pre_norm_block": (
-            "def pre_norm_block(x, attention, feed_forward_net, norm1, norm2, mask=None):\n"
-            "    h = norm1(x + attention(x, mask=mask)[0])\n"
-            "    return norm2(h + feed_forward_net(h))\n")},
+        {
+            "ex4_pre_norm_block": (
+                "def pre_norm_block(x, attention, feed_forward_net, norm1, norm2, mask=None):\n"
+                "    h = norm1(x + attention(x, mask=mask)[0])\n"
+                "    return norm2(h + feed_forward_net(h))\n"
+            )
+        },
         [("ex4_tests", "post-norm")],
     ),
     "no_causal_mask": (
-        {"ex5_lm_logits": (
-            "def lm_logits(idx, token_embedding, position_embedding, blocks, final_norm):\n"
-            "    x = token_embedding(idx) + position_embedding(torch.arange(idx.shape[1]))\n"
-            "    for block in blocks:\n"
-            "        x = block(x, None)[0]\n"
-            "    return final_norm(x) @ token_embedding.weight.T\n")},
+        {
+            "ex5_lm_logits": (
+                "def lm_logits(idx, token_embedding, position_embedding, blocks, final_norm):\n"
+                "    x = token_embedding(idx) + position_embedding(torch.arange(idx.shape[1]))\n"
+                "    for block in blocks:\n"
+                "        x = block(x, None)[0]\n"
+                "    return final_norm(x) @ token_embedding.weight.T\n"
+            )
+        },
         [("ex5_tests", "the model without a causal mask")],
     ),
     "nats": (
-        {"ex6_bits_per_character": (
-            "def bits_per_character(logits, targets):\n"
-            "    return F.cross_entropy(logits.flatten(0, 1), targets.flatten())\n")},
-        [("ex6_tests", "the cross-entropy in nats"),
-         ("ex7_tests", "these checks call your `bits_per_character` (exercise 6)")],
+        {
+            "ex6_bits_per_character": (
+                "def bits_per_character(logits, targets):\n"
+                "    return F.cross_entropy(logits.flatten(0, 1), targets.flatten())\n"
+            )
+        },
+        [
+            ("ex6_tests", "the cross-entropy in nats"),
+            ("ex7_tests", "these checks call your `bits_per_character` (exercise 6)"),
+        ],
     ),
     "gradients_never_zeroed": (
-        {"ex7_train": (
-            "def train(model, optimizer, scheduler, batches, steps, evaluate=None, every=100,\n"
-            "          clip=1.0):\n"
-            "    history = {'bits': [], 'held_out': []}\n"
-            "    for step in steps:\n"
-            "        inputs, targets = batches(step)\n"
-            "        loss = bits_per_character(model(inputs), targets)\n"
-            "        loss.backward()\n"
-            "        torch.nn.utils.clip_grad_norm_(model.parameters(), clip)\n"
-            "        optimizer.step()\n"
-            "        scheduler.step()\n"
-            "        history['bits'].append(loss.item())\n"
-            "        if evaluate is not None and (step + 1) % every == 0:\n"
-            "            history['held_out'].append((step + 1, evaluate(model)))\n"
-            "    return history\n")},
+        {
+            "ex7_train": (
+                "def train(model, optimizer, scheduler, batches, steps, evaluate=None, every=100,\n"
+                "          clip=1.0):\n"
+                "    history = {'bits': [], 'held_out': []}\n"
+                "    for step in steps:\n"
+                "        inputs, targets = batches(step)\n"
+                "        loss = bits_per_character(model(inputs), targets)\n"
+                "        loss.backward()\n"
+                "        torch.nn.utils.clip_grad_norm_(model.parameters(), clip)\n"
+                "        optimizer.step()\n"
+                "        scheduler.step()\n"
+                "        history['bits'].append(loss.item())\n"
+                "        if evaluate is not None and (step + 1) % every == 0:\n"
+                "            history['held_out'].append((step + 1, evaluate(model)))\n"
+                "    return history\n"
+            )
+        },
         [("ex7_tests", "gradients never zeroed")],
     ),
     "adam_l2_instead_of_adamw": (
-        {"ex7b_adamw_step": (
-            "def adamw_step(param, grad, m, v, step, lr, betas, eps, weight_decay):\n"
-            "    beta1, beta2 = betas\n"
-            "    grad = grad + weight_decay * param  # as torch.optim.Adam does it\n"
-            "    m = beta1 * m + (1 - beta1) * grad\n"
-            "    v = beta2 * v + (1 - beta2) * grad ** 2\n"
-            "    m_hat, v_hat = m / (1 - beta1 ** step), v / (1 - beta2 ** step)\n"
-            "    return param - lr * m_hat / (v_hat.sqrt() + eps), m, v\n")},
+        {
+            "ex7b_adamw_step": (
+                "def adamw_step(param, grad, m, v, step, lr, betas, eps, weight_decay):\n"
+                "    beta1, beta2 = betas\n"
+                "    grad = grad + weight_decay * param  # as torch.optim.Adam does it\n"
+                "    m = beta1 * m + (1 - beta1) * grad\n"
+                "    v = beta2 * v + (1 - beta2) * grad ** 2\n"
+                "    m_hat, v_hat = m / (1 - beta1 ** step), v / (1 - beta2 ** step)\n"
+                "    return param - lr * m_hat / (v_hat.sqrt() + eps), m, v\n"
+            )
+        },
         [("ex7b_tests", "Adam with an L2 penalty instead of AdamW")],
     ),
     "temperature_multiplied": (
-        {"ex8_sample_next": (
-            "def sample_next(logits, temperature=1.0, top_k=None, generator=None):\n"
-            "    if temperature == 0:\n"
-            "        return logits.argmax(-1)\n"
-            "    logits = logits * temperature\n"
-            "    if top_k is not None:\n"
-            "        kth = logits.topk(top_k, dim=-1).values[:, -1:]\n"
-            "        logits = logits.masked_fill(logits < kth, float('-inf'))\n"
-            "    return torch.multinomial(logits.softmax(-1), 1, generator=generator)[:, 0]\n")},
+        {
+            "ex8_sample_next": (
+                "def sample_next(logits, temperature=1.0, top_k=None, generator=None):\n"
+                "    if temperature == 0:\n"
+                "        return logits.argmax(-1)\n"
+                "    logits = logits * temperature\n"
+                "    if top_k is not None:\n"
+                "        kth = logits.topk(top_k, dim=-1).values[:, -1:]\n"
+                "        logits = logits.masked_fill(logits < kth, float('-inf'))\n"
+                "    return torch.multinomial(logits.softmax(-1), 1, generator=generator)[:, 0]\n"
+            )
+        },
         [("ex8_tests", "logits multiplied by the temperature instead of divided")],
     ),
     "top_p_drops_the_crossing_token": (
-        {"ex8b_top_p_filter": (
-            "def top_p_filter(logits, p):\n"
-            "    sorted_logits, order = logits.sort(dim=-1, descending=True)\n"
-            "    cumulative = sorted_logits.softmax(dim=-1).cumsum(dim=-1)\n"
-            "    drop = cumulative > p\n"
-            "    drop[:, 0] = False  # the top token always stays\n"
-            "    sorted_logits = sorted_logits.masked_fill(drop, float('-inf'))\n"
-            "    return torch.empty_like(logits).scatter(-1, order, sorted_logits)\n")},
+        {
+            "ex8b_top_p_filter": (
+                "def top_p_filter(logits, p):\n"
+                "    sorted_logits, order = logits.sort(dim=-1, descending=True)\n"
+                "    cumulative = sorted_logits.softmax(dim=-1).cumsum(dim=-1)\n"
+                "    drop = cumulative > p\n"
+                "    drop[:, 0] = False  # the top token always stays\n"
+                "    sorted_logits = sorted_logits.masked_fill(drop, float('-inf'))\n"
+                "    return torch.empty_like(logits).scatter(-1, order, sorted_logits)\n"
+            )
+        },
         [("ex8b_tests", "stops before the token that carries the sum to p")],
     ),
     "cache_never_read": (
-        {"ex9_attend_with_cache": (
-            "def attend_with_cache(q, k_new, v_new, cache_k, cache_v, length):\n"
-            "    n = q.shape[-2]\n"
-            "    cache_k[..., length:length + n, :] = k_new\n"
-            "    cache_v[..., length:length + n, :] = v_new\n"
-            "    scores = q @ k_new.transpose(-2, -1) / math.sqrt(q.shape[-1])\n"
-            "    visible = torch.ones(n, n, dtype=torch.bool).tril()\n"
-            "    weights = scores.masked_fill(~visible, float('-inf')).softmax(-1)\n"
-            "    return weights @ v_new\n")},
+        {
+            "ex9_attend_with_cache": (
+                "def attend_with_cache(q, k_new, v_new, cache_k, cache_v, length):\n"
+                "    n = q.shape[-2]\n"
+                "    cache_k[..., length:length + n, :] = k_new\n"
+                "    cache_v[..., length:length + n, :] = v_new\n"
+                "    scores = q @ k_new.transpose(-2, -1) / math.sqrt(q.shape[-1])\n"
+                "    visible = torch.ones(n, n, dtype=torch.bool).tril()\n"
+                "    weights = scores.masked_fill(~visible, float('-inf')).softmax(-1)\n"
+                "    return weights @ v_new\n"
+            )
+        },
         [("ex9_tests", "the cache is never read")],
     ),
 }
@@ -1228,13 +1265,19 @@ WRONG["08_language_model"] = {
 ONE_MISTAKE = {
     "01_vector_attention": {
         "softmax_in_place": (
-            {"ex3_softmax": (
-                "def softmax(z):\n    z -= z.max()\n    return z.exp() / z.exp().sum()\n")},
+            {
+                "ex3_softmax": (
+                    "def softmax(z):\n    z -= z.max()\n    return z.exp() / z.exp().sum()\n"
+                )
+            },
             [("ex3_tests", "changed its input `example_scores` in place")],
         ),
         "softmax_min_shift": (
-            {"ex3_softmax": (
-                "def softmax(z):\n    e = torch.exp(z - z.min())\n    return e / e.sum()\n")},
+            {
+                "ex3_softmax": (
+                    "def softmax(z):\n    e = torch.exp(z - z.min())\n    return e / e.sum()\n"
+                )
+            },
             [("ex3_tests", "uses `min` where `max` belongs")],
         ),
         "bias_forgotten": (
@@ -1244,299 +1287,377 @@ ONE_MISTAKE = {
     },
     "02_matrix_attention": {
         "cols_min_shift": (
-            {"ex1_softmax_cols": (
-                "def softmax_cols(S):\n"
-                "    e = (S - S.min(dim=0, keepdim=True).values).exp()\n"
-                "    return e / e.sum(0, keepdim=True)\n")},
+            {
+                "ex1_softmax_cols": (
+                    "def softmax_cols(S):\n"
+                    "    e = (S - S.min(dim=0, keepdim=True).values).exp()\n"
+                    "    return e / e.sum(0, keepdim=True)\n"
+                )
+            },
             [("ex1_tests", "NaN")],
         ),
         "pair_reversed": (
-            {"ex3_attention": (
-                "def attention(Q, K, V, mask=None):\n"
-                "    s = Q @ K.mT / Q.shape[-1] ** 0.5\n"
-                "    if mask is not None:\n"
-                "        s = s.masked_fill(mask.logical_not(), -torch.inf)\n"
-                "    p = s.softmax(dim=-1)\n"
-                "    return p, p @ V\n")},
+            {
+                "ex3_attention": (
+                    "def attention(Q, K, V, mask=None):\n"
+                    "    s = Q @ K.mT / Q.shape[-1] ** 0.5\n"
+                    "    if mask is not None:\n"
+                    "        s = s.masked_fill(mask.logical_not(), -torch.inf)\n"
+                    "    p = s.softmax(dim=-1)\n"
+                    "    return p, p @ V\n"
+                )
+            },
             [("ex3_tests", "the pair returned in the wrong order")],
         ),
         "batch_only": (
-            {"ex3_attention": (
-                "def attention(Q, K, V, mask=None):\n"
-                "    s = Q @ K.transpose(1, 2) / math.sqrt(Q.shape[-1])\n"
-                "    if mask is not None:\n"
-                "        s = s.masked_fill(~mask, float('-inf'))\n"
-                "    w = torch.softmax(s, dim=-1)\n"
-                "    return w @ V, w\n")},
+            {
+                "ex3_attention": (
+                    "def attention(Q, K, V, mask=None):\n"
+                    "    s = Q @ K.transpose(1, 2) / math.sqrt(Q.shape[-1])\n"
+                    "    if mask is not None:\n"
+                    "        s = s.masked_fill(~mask, float('-inf'))\n"
+                    "    w = torch.softmax(s, dim=-1)\n"
+                    "    return w @ V, w\n"
+                )
+            },
             [("ex3_tests", None)],
         ),
         "mask_in_place": (
-            {"ex3_attention": (
-                "def attention(Q, K, V, mask=None):\n"
-                "    s = Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1])\n"
-                "    if mask is not None:\n"
-                "        mask.logical_not_()\n"
-                "        s = s.masked_fill(mask, float('-inf'))\n"
-                "    w = torch.softmax(s, dim=-1)\n"
-                "    return w @ V, w\n")},
+            {
+                "ex3_attention": (
+                    "def attention(Q, K, V, mask=None):\n"
+                    "    s = Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1])\n"
+                    "    if mask is not None:\n"
+                    "        mask.logical_not_()\n"
+                    "        s = s.masked_fill(mask, float('-inf'))\n"
+                    "    w = torch.softmax(s, dim=-1)\n"
+                    "    return w @ V, w\n"
+                )
+            },
             [("ex3_tests", "changed its input `mask` in place")],
         ),
         "padding_one_too_many": (
-            {"ex4_padding_mask": (
-                "def padding_mask(lengths, seq_len):\n"
-                "    return torch.arange(seq_len).unsqueeze(0) <= lengths.unsqueeze(1)\n")},
+            {
+                "ex4_padding_mask": (
+                    "def padding_mask(lengths, seq_len):\n"
+                    "    return torch.arange(seq_len).unsqueeze(0) <= lengths.unsqueeze(1)\n"
+                )
+            },
             [("ex4_tests", None)],
         ),
         "shift_wraps_around": (
-            {"ex5_hand_built_heads": (
-                "def previous_token_head(vocab_size, max_len, d_head, strength):\n"
-                "    W_q = torch.zeros(vocab_size + max_len, d_head)\n"
-                "    W_k = torch.zeros(vocab_size + max_len, d_head)\n"
-                "    W_k[vocab_size:, :max_len] = torch.eye(max_len)\n"
-                "    shifted = torch.eye(max_len).roll(-1, dims=1)  # row 0 wraps to the end\n"
-                "    W_q[vocab_size:, :max_len] = strength * d_head ** 0.5 * shifted\n"
-                "    return W_q, W_k\n"
-                "\n"
-                "def same_token_head(vocab_size, max_len, d_head, strength):\n"
-                "    W = torch.zeros(vocab_size + max_len, d_head)\n"
-                "    W[:vocab_size, :vocab_size] = torch.eye(vocab_size)\n"
-                "    return W * strength * d_head ** 0.5, W\n")},
+            {
+                "ex5_hand_built_heads": (
+                    "def previous_token_head(vocab_size, max_len, d_head, strength):\n"
+                    "    W_q = torch.zeros(vocab_size + max_len, d_head)\n"
+                    "    W_k = torch.zeros(vocab_size + max_len, d_head)\n"
+                    "    W_k[vocab_size:, :max_len] = torch.eye(max_len)\n"
+                    "    shifted = torch.eye(max_len).roll(-1, dims=1)  # row 0 wraps to the end\n"
+                    "    W_q[vocab_size:, :max_len] = strength * d_head ** 0.5 * shifted\n"
+                    "    return W_q, W_k\n"
+                    "\n"
+                    "def same_token_head(vocab_size, max_len, d_head, strength):\n"
+                    "    W = torch.zeros(vocab_size + max_len, d_head)\n"
+                    "    W[:vocab_size, :vocab_size] = torch.eye(vocab_size)\n"
+                    "    return W * strength * d_head ** 0.5, W\n"
+                )
+            },
             [("ex5_tests", "wraps around")],
         ),
         "heads_assume_d_head_is_max_len": (
-            {"ex5_hand_built_heads": (
-                "def previous_token_head(vocab_size, max_len, d_head, strength):\n"
-                "    W_q = torch.zeros(vocab_size + max_len, d_head)\n"
-                "    W_k = torch.zeros(vocab_size + max_len, d_head)\n"
-                "    W_k[vocab_size:] = torch.eye(max_len)\n"
-                "    W_q[vocab_size + 1:] = strength * d_head ** 0.5 * torch.eye(max_len)[:-1]\n"
-                "    return W_q, W_k\n"
-                "\n"
-                "def same_token_head(vocab_size, max_len, d_head, strength):\n"
-                "    W = torch.zeros(vocab_size + max_len, d_head)\n"
-                "    W[:vocab_size, :vocab_size] = torch.eye(vocab_size)\n"
-                "    return W * strength * d_head ** 0.5, W\n")},
+            {
+                "ex5_hand_built_heads": (
+                    "def previous_token_head(vocab_size, max_len, d_head, strength):\n"
+                    "    W_q = torch.zeros(vocab_size + max_len, d_head)\n"
+                    "    W_k = torch.zeros(vocab_size + max_len, d_head)\n"
+                    "    W_k[vocab_size:] = torch.eye(max_len)\n"
+                    "    W_q[vocab_size + 1:] = strength * d_head ** 0.5 * torch.eye(max_len)[:-1]\n"
+                    "    return W_q, W_k\n"
+                    "\n"
+                    "def same_token_head(vocab_size, max_len, d_head, strength):\n"
+                    "    W = torch.zeros(vocab_size + max_len, d_head)\n"
+                    "    W[:vocab_size, :vocab_size] = torch.eye(vocab_size)\n"
+                    "    return W * strength * d_head ** 0.5, W\n"
+                )
+            },
             [("ex5_tests", "torch.eye(max_len) has only max_len columns")],
         ),
         "head_scaled_by_max_len": (
-            {"ex5_hand_built_heads": (
-                "def previous_token_head(vocab_size, max_len, d_head, strength):\n"
-                "    W_q = torch.zeros(vocab_size + max_len, d_head)\n"
-                "    W_k = torch.zeros(vocab_size + max_len, d_head)\n"
-                "    W_k[vocab_size:, :max_len] = torch.eye(max_len)\n"
-                "    W_q[vocab_size + 1:, :max_len - 1] = (strength * math.sqrt(max_len)\n"
-                "                                          * torch.eye(max_len - 1))\n"
-                "    return W_q, W_k\n"
-                "\n"
-                "def same_token_head(vocab_size, max_len, d_head, strength):\n"
-                "    W = torch.zeros(vocab_size + max_len, d_head)\n"
-                "    W[:vocab_size, :vocab_size] = torch.eye(vocab_size)\n"
-                "    return W * strength * d_head ** 0.5, W\n")},
+            {
+                "ex5_hand_built_heads": (
+                    "def previous_token_head(vocab_size, max_len, d_head, strength):\n"
+                    "    W_q = torch.zeros(vocab_size + max_len, d_head)\n"
+                    "    W_k = torch.zeros(vocab_size + max_len, d_head)\n"
+                    "    W_k[vocab_size:, :max_len] = torch.eye(max_len)\n"
+                    "    W_q[vocab_size + 1:, :max_len - 1] = (strength * math.sqrt(max_len)\n"
+                    "                                          * torch.eye(max_len - 1))\n"
+                    "    return W_q, W_k\n"
+                    "\n"
+                    "def same_token_head(vocab_size, max_len, d_head, strength):\n"
+                    "    W = torch.zeros(vocab_size + max_len, d_head)\n"
+                    "    W[:vocab_size, :vocab_size] = torch.eye(vocab_size)\n"
+                    "    return W * strength * d_head ** 0.5, W\n"
+                )
+            },
             [("ex5_tests", "√max_len where √d_head belongs")],
         ),
     },
     "04_positional_encoding": {
         "max_len_ignored": (
-            {"ex3_positional_encoding": (
-                "class PositionalEncoding(nn.Module):\n"
-                "    def __init__(self, d_model, max_len=500):\n"
-                "        super().__init__()\n"
-                "        self.register_buffer('table', sinusoidal_table(500, d_model),\n"
-                "                             persistent=False)\n"
-                "\n"
-                "    def forward(self, x):\n"
-                "        return x + self.table[:x.shape[1]]\n")},
+            {
+                "ex3_positional_encoding": (
+                    "class PositionalEncoding(nn.Module):\n"
+                    "    def __init__(self, d_model, max_len=500):\n"
+                    "        super().__init__()\n"
+                    "        self.register_buffer('table', sinusoidal_table(500, d_model),\n"
+                    "                             persistent=False)\n"
+                    "\n"
+                    "    def forward(self, x):\n"
+                    "        return x + self.table[:x.shape[1]]\n"
+                )
+            },
             [("ex3_tests", None)],
         ),
         "last_position_missing": (
-            {"ex1_pe_table_loops": (
-                "def pe_table_loops(seq_len, d_model):\n"
-                "    table = torch.zeros(seq_len, d_model)\n"
-                "    for pos in range(seq_len - 1):\n"
-                "        for i in range(0, d_model, 2):\n"
-                "            table[pos, i] = math.sin(pos / 10000 ** (i / d_model))\n"
-                "            table[pos, i + 1] = math.cos(pos / 10000 ** (i / d_model))\n"
-                "    return table\n")},
+            {
+                "ex1_pe_table_loops": (
+                    "def pe_table_loops(seq_len, d_model):\n"
+                    "    table = torch.zeros(seq_len, d_model)\n"
+                    "    for pos in range(seq_len - 1):\n"
+                    "        for i in range(0, d_model, 2):\n"
+                    "            table[pos, i] = math.sin(pos / 10000 ** (i / d_model))\n"
+                    "            table[pos, i + 1] = math.cos(pos / 10000 ** (i / d_model))\n"
+                    "    return table\n"
+                )
+            },
             [("ex1_tests", "uses `seq_len` − 1 instead of `seq_len`")],
         ),
     },
     "05_encoder": {
         "eps_ignored": (
-            {"ex1_layer_norm": (
-                "def layer_norm(x, gamma, beta, eps=1e-5):\n"
-                "    mean = x.mean(-1, keepdim=True)\n"
-                "    var = x.var(-1, keepdim=True, unbiased=False)\n"
-                "    return (x - mean) / torch.sqrt(var + 1e-5) * gamma + beta\n")},
+            {
+                "ex1_layer_norm": (
+                    "def layer_norm(x, gamma, beta, eps=1e-5):\n"
+                    "    mean = x.mean(-1, keepdim=True)\n"
+                    "    var = x.var(-1, keepdim=True, unbiased=False)\n"
+                    "    return (x - mean) / torch.sqrt(var + 1e-5) * gamma + beta\n"
+                )
+            },
             [("ex1_tests", "does not use the eps it is given")],
         ),
         "no_output_bias": (
-            {"ex2_feed_forward": (
-                "def feed_forward(x, W1, b1, W2, b2):\n"
-                "    return torch.relu(x @ W1.T + b1) @ W2.T\n")},
+            {
+                "ex2_feed_forward": (
+                    "def feed_forward(x, W1, b1, W2, b2):\n"
+                    "    return torch.relu(x @ W1.T + b1) @ W2.T\n"
+                )
+            },
             [("ex2_tests", None)],
         ),
         "float32_modules": (  # right in float32; float64 inputs meet float32 weights
-            {"ex2_feed_forward": (
-                "def feed_forward(x, W1, b1, W2, b2):\n"
-                "    first, second = nn.Linear(*W1.T.shape), nn.Linear(*W2.T.shape)\n"
-                "    with torch.no_grad():\n"
-                "        for layer, W, b in ((first, W1, b1), (second, W2, b2)):\n"
-                "            layer.weight.copy_(W)\n"
-                "            layer.bias.copy_(b)\n"
-                "        return second(torch.relu(first(x)))\n")},
+            {
+                "ex2_feed_forward": (
+                    "def feed_forward(x, W1, b1, W2, b2):\n"
+                    "    first, second = nn.Linear(*W1.T.shape), nn.Linear(*W2.T.shape)\n"
+                    "    with torch.no_grad():\n"
+                    "        for layer, W, b in ((first, W1, b1), (second, W2, b2)):\n"
+                    "            layer.weight.copy_(W)\n"
+                    "            layer.bias.copy_(b)\n"
+                    "        return second(torch.relu(first(x)))\n"
+                )
+            },
             [("ex2_tests", "float32 and float64 tensors were mixed")],
         ),
         "mask_not_passed_on": (
-            {"ex5_encode": (
-                "def encode(x, blocks, mask=None):\n"
-                "    maps = []\n"
-                "    for block in blocks:\n"
-                "        x, w = block(x, need_weights=True)\n"
-                "        maps.append(w)\n"
-                "    return x, maps\n")},
+            {
+                "ex5_encode": (
+                    "def encode(x, blocks, mask=None):\n"
+                    "    maps = []\n"
+                    "    for block in blocks:\n"
+                    "        x, w = block(x, need_weights=True)\n"
+                    "        maps.append(w)\n"
+                    "    return x, maps\n"
+                )
+            },
             [("ex5_tests", "ignores its `mask` argument")],
         ),
         "residual_in_place": (
-            {"ex3_encoder_block": (
-                "def encoder_block(x, attention, feed_forward_net, norm1, norm2, mask=None):\n"
-                "    x += attention(x, mask=mask)[0]\n"
-                "    h = norm1(x)\n"
-                "    return norm2(h + feed_forward_net(h))\n")},
+            {
+                "ex3_encoder_block": (
+                    "def encoder_block(x, attention, feed_forward_net, norm1, norm2, mask=None):\n"
+                    "    x += attention(x, mask=mask)[0]\n"
+                    "    h = norm1(x)\n"
+                    "    return norm2(h + feed_forward_net(h))\n"
+                )
+            },
             [("ex3_tests", "changed its input `x` in place")],
         ),
     },
     "06_decoder": {
         "softmax_then_mask": (
-            {"ex2_masked_self_attention": (
-                "def masked_self_attention(x, to_q, to_k, to_v):\n"
-                "    q, k, v = to_q(x), to_k(x), to_v(x)\n"
-                "    w = torch.softmax(q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5, dim=-1)\n"
-                "    w = w.masked_fill(~causal_mask(x.shape[-2]), 0.0)\n"
-                "    return w @ v, w\n")},
+            {
+                "ex2_masked_self_attention": (
+                    "def masked_self_attention(x, to_q, to_k, to_v):\n"
+                    "    q, k, v = to_q(x), to_k(x), to_v(x)\n"
+                    "    w = torch.softmax(q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5, dim=-1)\n"
+                    "    w = w.masked_fill(~causal_mask(x.shape[-2]), 0.0)\n"
+                    "    return w @ v, w\n"
+                )
+            },
             [("ex2_tests", None)],
         ),
         "memory_as_queries": (
-            {"ex3_cross_attention": (
-                "def cross_attention(x, memory, to_q, to_k, to_v):\n"
-                "    return scaled_dot_product_attention(to_q(memory), to_k(x), to_v(x),\n"
-                "                                        need_weights=True)\n")},
+            {
+                "ex3_cross_attention": (
+                    "def cross_attention(x, memory, to_q, to_k, to_v):\n"
+                    "    return scaled_dot_product_attention(to_q(memory), to_k(x), to_v(x),\n"
+                    "                                        need_weights=True)\n"
+                )
+            },
             [("ex3_tests", None)],
         ),
     },
     "07_warmup_scheduler": {
         "cosine_sin": (
-            {"ex2_cosine_warmup": (
-                "def cosine_warmup(step, warmup, max_iters):\n"
-                "    factor = 0.5 * (1 + math.sin(math.pi * step / max_iters))\n"
-                "    if step <= warmup:\n"
-                "        factor *= step / warmup\n"
-                "    return factor\n")},
+            {
+                "ex2_cosine_warmup": (
+                    "def cosine_warmup(step, warmup, max_iters):\n"
+                    "    factor = 0.5 * (1 + math.sin(math.pi * step / max_iters))\n"
+                    "    if step <= warmup:\n"
+                    "        factor *= step / warmup\n"
+                    "    return factor\n"
+                )
+            },
             [("ex2_tests", "uses `sin` where `cos` belongs")],
         ),
     },
     "08_language_model": {
         "inverted_causal_mask": (
-            {"ex5_lm_logits": (
-                "def lm_logits(idx, token_embedding, position_embedding, blocks, final_norm):\n"
-                "    T = idx.shape[1]\n"
-                "    x = token_embedding(idx) + position_embedding(torch.arange(T))\n"
-                "    hidden = ~causal_mask(T)  # nn.MultiheadAttention's polarity\n"
-                "    for block in blocks:\n"
-                "        x = block(x, hidden)[0]\n"
-                "    return final_norm(x) @ token_embedding.weight.T\n")},
+            {
+                "ex5_lm_logits": (
+                    "def lm_logits(idx, token_embedding, position_embedding, blocks, final_norm):\n"
+                    "    T = idx.shape[1]\n"
+                    "    x = token_embedding(idx) + position_embedding(torch.arange(T))\n"
+                    "    hidden = ~causal_mask(T)  # nn.MultiheadAttention's polarity\n"
+                    "    for block in blocks:\n"
+                    "        x = block(x, hidden)[0]\n"
+                    "    return final_norm(x) @ token_embedding.weight.T\n"
+                )
+            },
             [("ex5_tests", "the causal mask inverted")],
         ),
         "scheduler_before_optimizer": (
-            {"ex7_train": (
-                "def train(model, optimizer, scheduler, batches, steps, evaluate=None,\n"
-                "          every=100, clip=1.0):\n"
-                "    history = {'bits': [], 'held_out': []}\n"
-                "    for step in steps:\n"
-                "        inputs, targets = batches(step)\n"
-                "        loss = bits_per_character(model(inputs), targets)\n"
-                "        optimizer.zero_grad()\n"
-                "        loss.backward()\n"
-                "        torch.nn.utils.clip_grad_norm_(model.parameters(), clip)\n"
-                "        scheduler.step()\n"
-                "        optimizer.step()\n"
-                "        history['bits'].append(loss.item())\n"
-                "        if evaluate is not None and (step + 1) % every == 0:\n"
-                "            history['held_out'].append((step + 1, evaluate(model)))\n"
-                "    return history\n")},
+            {
+                "ex7_train": (
+                    "def train(model, optimizer, scheduler, batches, steps, evaluate=None,\n"
+                    "          every=100, clip=1.0):\n"
+                    "    history = {'bits': [], 'held_out': []}\n"
+                    "    for step in steps:\n"
+                    "        inputs, targets = batches(step)\n"
+                    "        loss = bits_per_character(model(inputs), targets)\n"
+                    "        optimizer.zero_grad()\n"
+                    "        loss.backward()\n"
+                    "        torch.nn.utils.clip_grad_norm_(model.parameters(), clip)\n"
+                    "        scheduler.step()\n"
+                    "        optimizer.step()\n"
+                    "        history['bits'].append(loss.item())\n"
+                    "        if evaluate is not None and (step + 1) % every == 0:\n"
+                    "            history['held_out'].append((step + 1, evaluate(model)))\n"
+                    "    return history\n"
+                )
+            },
             [("ex7_tests", "scheduler.step() before optimizer.step()")],
         ),
         "counts_its_own_steps": (
-            {"ex7_train": (
-                "def train(model, optimizer, scheduler, batches, steps, evaluate=None,\n"
-                "          every=100, clip=1.0):\n"
-                "    history = {'bits': [], 'held_out': []}\n"
-                "    for i, _ in enumerate(steps):\n"
-                "        inputs, targets = batches(i)\n"
-                "        loss = bits_per_character(model(inputs), targets)\n"
-                "        optimizer.zero_grad()\n"
-                "        loss.backward()\n"
-                "        torch.nn.utils.clip_grad_norm_(model.parameters(), clip)\n"
-                "        optimizer.step()\n"
-                "        scheduler.step()\n"
-                "        history['bits'].append(loss.item())\n"
-                "        if evaluate is not None and (i + 1) % every == 0:\n"
-                "            history['held_out'].append((i + 1, evaluate(model)))\n"
-                "    return history\n")},
+            {
+                "ex7_train": (
+                    "def train(model, optimizer, scheduler, batches, steps, evaluate=None,\n"
+                    "          every=100, clip=1.0):\n"
+                    "    history = {'bits': [], 'held_out': []}\n"
+                    "    for i, _ in enumerate(steps):\n"
+                    "        inputs, targets = batches(i)\n"
+                    "        loss = bits_per_character(model(inputs), targets)\n"
+                    "        optimizer.zero_grad()\n"
+                    "        loss.backward()\n"
+                    "        torch.nn.utils.clip_grad_norm_(model.parameters(), clip)\n"
+                    "        optimizer.step()\n"
+                    "        scheduler.step()\n"
+                    "        history['bits'].append(loss.item())\n"
+                    "        if evaluate is not None and (i + 1) % every == 0:\n"
+                    "            history['held_out'].append((i + 1, evaluate(model)))\n"
+                    "    return history\n"
+                )
+            },
             [("ex7_tests", None)],  # visible checks pass; the resumed run's hidden one fails
         ),
         "adamw_eps_inside_the_root": (
-            {"ex7b_adamw_step": (
-                "def adamw_step(param, grad, m, v, step, lr, betas, eps, weight_decay):\n"
-                "    beta1, beta2 = betas\n"
-                "    m = beta1 * m + (1 - beta1) * grad\n"
-                "    v = beta2 * v + (1 - beta2) * grad * grad\n"
-                "    m_hat, v_hat = m / (1 - beta1 ** step), v / (1 - beta2 ** step)\n"
-                "    param = param * (1 - lr * weight_decay)\n"
-                "    return param - lr * m_hat / torch.sqrt(v_hat + eps), m, v\n")},
+            {
+                "ex7b_adamw_step": (
+                    "def adamw_step(param, grad, m, v, step, lr, betas, eps, weight_decay):\n"
+                    "    beta1, beta2 = betas\n"
+                    "    m = beta1 * m + (1 - beta1) * grad\n"
+                    "    v = beta2 * v + (1 - beta2) * grad * grad\n"
+                    "    m_hat, v_hat = m / (1 - beta1 ** step), v / (1 - beta2 ** step)\n"
+                    "    param = param * (1 - lr * weight_decay)\n"
+                    "    return param - lr * m_hat / torch.sqrt(v_hat + eps), m, v\n"
+                )
+            },
             [("ex7b_tests", "eps inside the square root")],
         ),
         "adamw_without_bias_correction": (
-            {"ex7b_adamw_step": (
-                "def adamw_step(param, grad, m, v, step, lr, betas, eps, weight_decay):\n"
-                "    beta1, beta2 = betas\n"
-                "    m = beta1 * m + (1 - beta1) * grad\n"
-                "    v = beta2 * v + (1 - beta2) * grad * grad\n"
-                "    param = param * (1 - lr * weight_decay) - lr * m / (v.sqrt() + eps)\n"
-                "    return param, m, v\n")},
+            {
+                "ex7b_adamw_step": (
+                    "def adamw_step(param, grad, m, v, step, lr, betas, eps, weight_decay):\n"
+                    "    beta1, beta2 = betas\n"
+                    "    m = beta1 * m + (1 - beta1) * grad\n"
+                    "    v = beta2 * v + (1 - beta2) * grad * grad\n"
+                    "    param = param * (1 - lr * weight_decay) - lr * m / (v.sqrt() + eps)\n"
+                    "    return param, m, v\n"
+                )
+            },
             [("ex7b_tests", "no bias correction")],
         ),
         "adamw_step_counted_from_zero": (
-            {"ex7b_adamw_step": (
-                "def adamw_step(param, grad, m, v, step, lr, betas, eps, weight_decay):\n"
-                "    beta1, beta2 = betas\n"
-                "    t = step + 1\n"
-                "    m = beta1 * m + (1 - beta1) * grad\n"
-                "    v = beta2 * v + (1 - beta2) * grad * grad\n"
-                "    m_hat, v_hat = m / (1 - beta1 ** t), v / (1 - beta2 ** t)\n"
-                "    param = param * (1 - lr * weight_decay) - lr * m_hat / (v_hat.sqrt() + eps)\n"
-                "    return param, m, v\n")},
+            {
+                "ex7b_adamw_step": (
+                    "def adamw_step(param, grad, m, v, step, lr, betas, eps, weight_decay):\n"
+                    "    beta1, beta2 = betas\n"
+                    "    t = step + 1\n"
+                    "    m = beta1 * m + (1 - beta1) * grad\n"
+                    "    v = beta2 * v + (1 - beta2) * grad * grad\n"
+                    "    m_hat, v_hat = m / (1 - beta1 ** t), v / (1 - beta2 ** t)\n"
+                    "    param = param * (1 - lr * weight_decay) - lr * m_hat / (v_hat.sqrt() + eps)\n"
+                    "    return param, m, v\n"
+                )
+            },
             [("ex7b_tests", "bias corrections with step + 1")],
         ),
         "top_p_left_in_sorted_order": (
-            {"ex8b_top_p_filter": (
-                "def top_p_filter(logits, p):\n"
-                "    sorted_logits, order = torch.sort(logits, dim=-1, descending=True)\n"
-                "    probs = torch.softmax(sorted_logits, dim=-1)\n"
-                "    before = torch.cumsum(probs, dim=-1) - probs\n"
-                "    return sorted_logits.masked_fill(before >= p, float('-inf'))\n")},
+            {
+                "ex8b_top_p_filter": (
+                    "def top_p_filter(logits, p):\n"
+                    "    sorted_logits, order = torch.sort(logits, dim=-1, descending=True)\n"
+                    "    probs = torch.softmax(sorted_logits, dim=-1)\n"
+                    "    before = torch.cumsum(probs, dim=-1) - probs\n"
+                    "    return sorted_logits.masked_fill(before >= p, float('-inf'))\n"
+                )
+            },
             [("ex8b_tests", "left in sorted order")],
         ),
         "mask_on_first_call_only": (
-            {"ex9_attend_with_cache": (
-                "def attend_with_cache(q, k_new, v_new, cache_k, cache_v, length):\n"
-                "    n = q.shape[-2]\n"
-                "    cache_k[..., length:length + n, :] = k_new\n"
-                "    cache_v[..., length:length + n, :] = v_new\n"
-                "    k, v = cache_k[..., :length + n, :], cache_v[..., :length + n, :]\n"
-                "    scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])\n"
-                "    if length == 0:  # the prompt\n"
-                "        scores = scores.masked_fill(~causal_mask(n), float('-inf'))\n"
-                "    return scores.softmax(-1) @ v\n")},
+            {
+                "ex9_attend_with_cache": (
+                    "def attend_with_cache(q, k_new, v_new, cache_k, cache_v, length):\n"
+                    "    n = q.shape[-2]\n"
+                    "    cache_k[..., length:length + n, :] = k_new\n"
+                    "    cache_v[..., length:length + n, :] = v_new\n"
+                    "    k, v = cache_k[..., :length + n, :], cache_v[..., :length + n, :]\n"
+                    "    scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])\n"
+                    "    if length == 0:  # the prompt\n"
+                    "        scores = scores.masked_fill(~causal_mask(n), float('-inf'))\n"
+                    "    return scores.softmax(-1) @ v\n"
+                )
+            },
             [("ex9_tests", "the causal mask applied on the first call only")],
         ),
     },
@@ -1673,140 +1794,180 @@ _BPE_MOST = "best = max(counts, key=counts.get)"
 
 WRONG["09_modern_decoder"] = {
     "rms_centred": (
-        {"ex1_rms_norm": (
-            "def rms_norm(x, weight, eps=1e-5):\n"
-            "    x = x - x.mean(-1, keepdim=True)\n"
-            "    return x / torch.sqrt(x.pow(2).mean(-1, keepdim=True) + eps) * weight\n")},
+        {
+            "ex1_rms_norm": (
+                "def rms_norm(x, weight, eps=1e-5):\n"
+                "    x = x - x.mean(-1, keepdim=True)\n"
+                "    return x / torch.sqrt(x.pow(2).mean(-1, keepdim=True) + eps) * weight\n"
+            )
+        },
         [("ex1_tests", "layer norm's centring kept")],
     ),
     "values_turned": (
-        {"ex2_rotary": (
-            "def apply_rotary(x, positions, base=10000.0):\n"
-            "    d = x.shape[-1]\n"
-            "    angles = positions[:, None] * base ** (-torch.arange(0, d, 2) / d)\n"
-            "    cos, sin = angles.cos().to(x.dtype), angles.sin().to(x.dtype)\n"
-            "    a, b = x[..., 0::2], x[..., 1::2]\n"
-            "    return torch.stack([a * cos - b * sin, a * sin + b * cos], -1).flatten(-2)\n\n"
-            "def rotary_attention(q, k, v):\n"
-            "    p = torch.arange(q.shape[-2])\n"
-            "    q, k, v = apply_rotary(q, p), apply_rotary(k, p), apply_rotary(v, p)\n"
-            "    return F.scaled_dot_product_attention(q, k, v, is_causal=True)\n")},
+        {
+            "ex2_rotary": (
+                "def apply_rotary(x, positions, base=10000.0):\n"
+                "    d = x.shape[-1]\n"
+                "    angles = positions[:, None] * base ** (-torch.arange(0, d, 2) / d)\n"
+                "    cos, sin = angles.cos().to(x.dtype), angles.sin().to(x.dtype)\n"
+                "    a, b = x[..., 0::2], x[..., 1::2]\n"
+                "    return torch.stack([a * cos - b * sin, a * sin + b * cos], -1).flatten(-2)\n\n"
+                "def rotary_attention(q, k, v):\n"
+                "    p = torch.arange(q.shape[-2])\n"
+                "    q, k, v = apply_rotary(q, p), apply_rotary(k, p), apply_rotary(v, p)\n"
+                "    return F.scaled_dot_product_attention(q, k, v, is_causal=True)\n"
+            )
+        },
         [("ex2_tests", "the values turned as well")],
     ),
     "gate_on_up": (
-        {"ex3_swiglu": (
-            "def swiglu(x, W_gate, W_up, W_down):\n"
-            "    return (F.silu(x @ W_up.T) * (x @ W_gate.T)) @ W_down.T\n\n"
-            "def matched_hidden_size(d_model, d_ff):\n"
-            "    return round(2 * d_ff / 3)\n")},
+        {
+            "ex3_swiglu": (
+                "def swiglu(x, W_gate, W_up, W_down):\n"
+                "    return (F.silu(x @ W_up.T) * (x @ W_gate.T)) @ W_down.T\n\n"
+                "def matched_hidden_size(d_model, d_ff):\n"
+                "    return round(2 * d_ff / 3)\n"
+            )
+        },
         [("ex3_tests", "the SiLU on the up projection instead of the gate")],
     ),
     "kv_dealt_in_turn": (
-        {"ex4_gqa": (
-            "def grouped_query_attention(q, k, v, mask=None):\n"
-            "    n = q.shape[1] // k.shape[1]\n"
-            "    k, v = k.repeat(1, n, 1, 1), v.repeat(1, n, 1, 1)\n"
-            "    s = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])\n"
-            "    if mask is not None:\n"
-            "        s = s.masked_fill(~mask, float('-inf'))\n"
-            "    return s.softmax(-1) @ v\n")},
+        {
+            "ex4_gqa": (
+                "def grouped_query_attention(q, k, v, mask=None):\n"
+                "    n = q.shape[1] // k.shape[1]\n"
+                "    k, v = k.repeat(1, n, 1, 1), v.repeat(1, n, 1, 1)\n"
+                "    s = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])\n"
+                "    if mask is not None:\n"
+                "        s = s.masked_fill(~mask, float('-inf'))\n"
+                "    return s.softmax(-1) @ v\n"
+            )
+        },
         [("ex4_tests", "key/value heads dealt out in turn")],
     ),
     "block_without_rotary": (
-        {"ex5_modern_block": _MODERN_BLOCK_INIT + (
-            "    def forward(self, x):\n"
-            "        T = x.shape[-2]\n"
-            "        h = rms_norm(x, self.norm1.weight, self.eps)\n"
-            "        q = split_heads(self.q_proj(h), self.n_heads)\n"
-            "        k = split_heads(self.k_proj(h), self.n_kv_heads)\n"
-            "        v = split_heads(self.v_proj(h), self.n_kv_heads)\n"
-            "        attended = grouped_query_attention(q, k, v, causal_mask(T))\n"
-            "        x = x + self.out_proj(merge_heads(attended))\n"
-            "        h = rms_norm(x, self.norm2.weight, self.eps)\n"
-            "        ff = self.feed_forward\n"
-            "        return x + swiglu(h, ff.gate.weight, ff.up.weight, ff.down.weight)\n")},
+        {
+            "ex5_modern_block": _MODERN_BLOCK_INIT
+            + (
+                "    def forward(self, x):\n"
+                "        T = x.shape[-2]\n"
+                "        h = rms_norm(x, self.norm1.weight, self.eps)\n"
+                "        q = split_heads(self.q_proj(h), self.n_heads)\n"
+                "        k = split_heads(self.k_proj(h), self.n_kv_heads)\n"
+                "        v = split_heads(self.v_proj(h), self.n_kv_heads)\n"
+                "        attended = grouped_query_attention(q, k, v, causal_mask(T))\n"
+                "        x = x + self.out_proj(merge_heads(attended))\n"
+                "        h = rms_norm(x, self.norm2.weight, self.eps)\n"
+                "        ff = self.feed_forward\n"
+                "        return x + swiglu(h, ff.gate.weight, ff.up.weight, ff.down.weight)\n"
+            )
+        },
         [("ex5_tests", "the block without rotary embeddings")],
     ),
     "bpe_code_points": (
-        {"ex6_bpe": _MERGE_PAIR + _bpe_merges(_BPE_MOST) + (
-            "def bpe_encode(text, merges):\n"
-            "    ids = [ord(c) for c in text]\n"
-            "    for k, pair in enumerate(merges):\n"
-            "        ids = merge_pair(ids, pair, 256 + k)\n"
-            "    return ids\n")},
+        {
+            "ex6_bpe": _MERGE_PAIR
+            + _bpe_merges(_BPE_MOST)
+            + (
+                "def bpe_encode(text, merges):\n"
+                "    ids = [ord(c) for c in text]\n"
+                "    for k, pair in enumerate(merges):\n"
+                "        ids = merge_pair(ids, pair, 256 + k)\n"
+                "    return ids\n"
+            )
+        },
         [("ex6_tests", "code points (ord)")],
     ),
 }
 
 ONE_MISTAKE["09_modern_decoder"] = {
     "eps_outside_the_root": (
-        {"ex1_rms_norm": (
-            "def rms_norm(x, weight, eps=1e-5):\n"
-            "    return x / (x.pow(2).mean(-1, keepdim=True).sqrt() + eps) * weight\n")},
+        {
+            "ex1_rms_norm": (
+                "def rms_norm(x, weight, eps=1e-5):\n"
+                "    return x / (x.pow(2).mean(-1, keepdim=True).sqrt() + eps) * weight\n"
+            )
+        },
         [("ex1_tests", "ε added to the root mean square")],
     ),
     "notebook_04s_direction": (  # R_p where R_-p belongs
-        {"ex2_rotary": (
-            "def apply_rotary(x, positions, base=10000.0):\n"
-            "    d = x.shape[-1]\n"
-            "    angles = positions[:, None].double() * base ** (-torch.arange(0, d, 2) / d)\n"
-            "    cos, sin = angles.cos().to(x.dtype), angles.sin().to(x.dtype)\n"
-            "    a, b = x[..., 0::2], x[..., 1::2]\n"
-            "    out = torch.empty_like(x)\n"
-            "    out[..., 0::2] = a * cos + b * sin\n"
-            "    out[..., 1::2] = b * cos - a * sin\n"
-            "    return out\n\n"
-            "def rotary_attention(q, k, v):\n"
-            "    p = torch.arange(q.shape[-2])\n"
-            "    q, k = apply_rotary(q, p), apply_rotary(k, p)\n"
-            "    return F.scaled_dot_product_attention(q, k, v, is_causal=True)\n")},
+        {
+            "ex2_rotary": (
+                "def apply_rotary(x, positions, base=10000.0):\n"
+                "    d = x.shape[-1]\n"
+                "    angles = positions[:, None].double() * base ** (-torch.arange(0, d, 2) / d)\n"
+                "    cos, sin = angles.cos().to(x.dtype), angles.sin().to(x.dtype)\n"
+                "    a, b = x[..., 0::2], x[..., 1::2]\n"
+                "    out = torch.empty_like(x)\n"
+                "    out[..., 0::2] = a * cos + b * sin\n"
+                "    out[..., 1::2] = b * cos - a * sin\n"
+                "    return out\n\n"
+                "def rotary_attention(q, k, v):\n"
+                "    p = torch.arange(q.shape[-2])\n"
+                "    q, k = apply_rotary(q, p), apply_rotary(k, p)\n"
+                "    return F.scaled_dot_product_attention(q, k, v, is_causal=True)\n"
+            )
+        },
         [("ex2_tests", "the rotation the other way round")],
     ),
     "halves_paired": (
-        {"ex2_rotary": (
-            "def apply_rotary(x, positions, base=10000.0):\n"
-            "    d = x.shape[-1]\n"
-            "    angles = positions[:, None].double() * base ** (-torch.arange(0, d, 2) / d)\n"
-            "    cos, sin = angles.cos().to(x.dtype), angles.sin().to(x.dtype)\n"
-            "    a, b = x[..., : d // 2], x[..., d // 2:]\n"
-            "    return torch.cat([a * cos - b * sin, a * sin + b * cos], dim=-1)\n\n"
-            "def rotary_attention(q, k, v):\n"
-            "    p = torch.arange(q.shape[-2])\n"
-            "    q, k = apply_rotary(q, p), apply_rotary(k, p)\n"
-            "    return F.scaled_dot_product_attention(q, k, v, is_causal=True)\n")},
+        {
+            "ex2_rotary": (
+                "def apply_rotary(x, positions, base=10000.0):\n"
+                "    d = x.shape[-1]\n"
+                "    angles = positions[:, None].double() * base ** (-torch.arange(0, d, 2) / d)\n"
+                "    cos, sin = angles.cos().to(x.dtype), angles.sin().to(x.dtype)\n"
+                "    a, b = x[..., : d // 2], x[..., d // 2:]\n"
+                "    return torch.cat([a * cos - b * sin, a * sin + b * cos], dim=-1)\n\n"
+                "def rotary_attention(q, k, v):\n"
+                "    p = torch.arange(q.shape[-2])\n"
+                "    q, k = apply_rotary(q, p), apply_rotary(k, p)\n"
+                "    return F.scaled_dot_product_attention(q, k, v, is_causal=True)\n"
+            )
+        },
         [("ex2_tests", "pairs made of the two halves")],
     ),
     "hidden_rounded_down": (
-        {"ex3_swiglu": (
-            "def swiglu(x, W_gate, W_up, W_down):\n"
-            "    return (F.silu(x @ W_gate.T) * (x @ W_up.T)) @ W_down.T\n\n"
-            "def matched_hidden_size(d_model, d_ff):\n"
-            "    return 2 * d_ff // 3\n")},
+        {
+            "ex3_swiglu": (
+                "def swiglu(x, W_gate, W_up, W_down):\n"
+                "    return (F.silu(x @ W_gate.T) * (x @ W_up.T)) @ W_down.T\n\n"
+                "def matched_hidden_size(d_model, d_ff):\n"
+                "    return 2 * d_ff // 3\n"
+            )
+        },
         [("ex3_tests", "rounded down")],
     ),
     "first_kv_head_only": (
-        {"ex4_gqa": (
-            "def grouped_query_attention(q, k, v, mask=None):\n"
-            "    s = q @ k[:, :1].transpose(-2, -1) / math.sqrt(q.shape[-1])\n"
-            "    if mask is not None:\n"
-            "        s = s.masked_fill(~mask, float('-inf'))\n"
-            "    return s.softmax(-1) @ v[:, :1]\n")},
+        {
+            "ex4_gqa": (
+                "def grouped_query_attention(q, k, v, mask=None):\n"
+                "    s = q @ k[:, :1].transpose(-2, -1) / math.sqrt(q.shape[-1])\n"
+                "    if mask is not None:\n"
+                "        s = s.masked_fill(~mask, float('-inf'))\n"
+                "    return s.softmax(-1) @ v[:, :1]\n"
+            )
+        },
         [("ex4_tests", "the first key/value head only")],
     ),
     "one_norm_for_both": (
-        {"ex5_modern_block": _MODERN_BLOCK_INIT + (
-            "    def forward(self, x):\n"
-            "        T = x.shape[-2]\n"
-            "        positions = torch.arange(T)\n"
-            "        h = rms_norm(x, self.norm1.weight, self.eps)\n"
-            "        q = apply_rotary(split_heads(self.q_proj(h), self.n_heads), positions)\n"
-            "        k = apply_rotary(split_heads(self.k_proj(h), self.n_kv_heads), positions)\n"
-            "        v = split_heads(self.v_proj(h), self.n_kv_heads)\n"
-            "        x = x + self.out_proj(merge_heads(grouped_query_attention(q, k, v,\n"
-            "                                                                  causal_mask(T))))\n"
-            "        h = rms_norm(x, self.norm1.weight, self.eps)\n"
-            "        ff = self.feed_forward\n"
-            "        return x + swiglu(h, ff.gate.weight, ff.up.weight, ff.down.weight)\n")},
+        {
+            "ex5_modern_block": _MODERN_BLOCK_INIT
+            + (
+                "    def forward(self, x):\n"
+                "        T = x.shape[-2]\n"
+                "        positions = torch.arange(T)\n"
+                "        h = rms_norm(x, self.norm1.weight, self.eps)\n"
+                "        q = apply_rotary(split_heads(self.q_proj(h), self.n_heads), positions)\n"
+                "        k = apply_rotary(split_heads(self.k_proj(h), self.n_kv_heads), positions)\n"
+                "        v = split_heads(self.v_proj(h), self.n_kv_heads)\n"
+                "        x = x + self.out_proj(merge_heads(grouped_query_attention(q, k, v,\n"
+                "                                                                  causal_mask(T))))\n"
+                "        h = rms_norm(x, self.norm1.weight, self.eps)\n"
+                "        ff = self.feed_forward\n"
+                "        return x + swiglu(h, ff.gate.weight, ff.up.weight, ff.down.weight)\n"
+            )
+        },
         [("ex5_tests", "one norm (norm1) used for both sublayers")],
     ),
     "bpe_least_frequent": (
@@ -1814,54 +1975,82 @@ ONE_MISTAKE["09_modern_decoder"] = {
         [("ex6_tests", "the least frequent pair")],
     ),
     "bpe_ties_to_the_largest_pair": (
-        {"ex6_bpe": _MERGE_PAIR + _bpe_merges("_, best = max((c, p) for p, c in counts.items())")
-         + _BPE_ENCODE},
+        {
+            "ex6_bpe": _MERGE_PAIR
+            + _bpe_merges("_, best = max((c, p) for p, c in counts.items())")
+            + _BPE_ENCODE
+        },
         [("ex6_tests", "broken by the largest pair")],
     ),
     "bpe_ties_to_the_last_met": (
-        {"ex6_bpe": _MERGE_PAIR + _bpe_merges(
-            "best = sorted(counts.items(), key=lambda kv: kv[1])[-1][0]") + _BPE_ENCODE},
+        {
+            "ex6_bpe": _MERGE_PAIR
+            + _bpe_merges("best = sorted(counts.items(), key=lambda kv: kv[1])[-1][0]")
+            + _BPE_ENCODE
+        },
         [("ex6_tests", "broken by the pair met last")],
     ),
     "bpe_counted_without_overlap": (
-        {"ex6_bpe": _MERGE_PAIR + _bpe_merges(_BPE_MOST, counting=(
-            "    counts = {}\n"
-            "    for pair in zip(ids, ids[1:]):\n"
-            "        if pair not in counts:  # as many as merge_pair would replace\n"
-            "            counts[pair] = len(ids) - len(merge_pair(ids, pair, -1))\n"
-        )) + _BPE_ENCODE},
+        {
+            "ex6_bpe": _MERGE_PAIR
+            + _bpe_merges(
+                _BPE_MOST,
+                counting=(
+                    "    counts = {}\n"
+                    "    for pair in zip(ids, ids[1:]):\n"
+                    "        if pair not in counts:  # as many as merge_pair would replace\n"
+                    "            counts[pair] = len(ids) - len(merge_pair(ids, pair, -1))\n"
+                ),
+            )
+            + _BPE_ENCODE
+        },
         [("ex6_tests", "counted without overlap")],
     ),
     "bpe_replaced_from_the_right": (
-        {"ex6_bpe": (
-            "def merge_pair(ids, pair, new_id):\n"
-            "    out, i = [], len(ids) - 1\n"
-            "    while i >= 0:\n"
-            "        if i > 0 and (ids[i - 1], ids[i]) == tuple(pair):\n"
-            "            out.insert(0, new_id)\n"
-            "            i -= 2\n"
-            "        else:\n"
-            "            out.insert(0, ids[i])\n"
-            "            i -= 1\n"
-            "    return out\n\n") + _bpe_merges(_BPE_MOST) + _BPE_ENCODE},
+        {
+            "ex6_bpe": (
+                "def merge_pair(ids, pair, new_id):\n"
+                "    out, i = [], len(ids) - 1\n"
+                "    while i >= 0:\n"
+                "        if i > 0 and (ids[i - 1], ids[i]) == tuple(pair):\n"
+                "            out.insert(0, new_id)\n"
+                "            i -= 2\n"
+                "        else:\n"
+                "            out.insert(0, ids[i])\n"
+                "            i -= 1\n"
+                "    return out\n\n"
+            )
+            + _bpe_merges(_BPE_MOST)
+            + _BPE_ENCODE
+        },
         [("ex6_tests", "from right to left")],
     ),
     "bpe_first_occurrence_only": (
-        {"ex6_bpe": (
-            "def merge_pair(ids, pair, new_id):\n"
-            "    for i in range(len(ids) - 1):\n"
-            "        if (ids[i], ids[i + 1]) == tuple(pair):\n"
-            "            return ids[:i] + [new_id] + ids[i + 2:]\n"
-            "    return list(ids)\n\n") + _bpe_merges(_BPE_MOST) + _BPE_ENCODE},
+        {
+            "ex6_bpe": (
+                "def merge_pair(ids, pair, new_id):\n"
+                "    for i in range(len(ids) - 1):\n"
+                "        if (ids[i], ids[i + 1]) == tuple(pair):\n"
+                "            return ids[:i] + [new_id] + ids[i + 2:]\n"
+                "    return list(ids)\n\n"
+            )
+            + _bpe_merges(_BPE_MOST)
+            + _BPE_ENCODE
+        },
         [("ex6_tests", "only the first occurrence")],
     ),
     "bpe_merges_applied_backwards": (
-        {"ex6_bpe": _MERGE_PAIR + _bpe_merges(_BPE_MOST) + (
-            "def bpe_encode(text, merges):\n"
-            "    ids = list(text.encode('utf-8'))\n"
-            "    for k in range(len(merges) - 1, -1, -1):\n"
-            "        ids = merge_pair(ids, merges[k], 256 + k)\n"
-            "    return ids\n")},
+        {
+            "ex6_bpe": _MERGE_PAIR
+            + _bpe_merges(_BPE_MOST)
+            + (
+                "def bpe_encode(text, merges):\n"
+                "    ids = list(text.encode('utf-8'))\n"
+                "    for k in range(len(merges) - 1, -1, -1):\n"
+                "        ids = merge_pair(ids, merges[k], 256 + k)\n"
+                "    return ids\n"
+            )
+        },
         [("ex6_tests", "in reverse order")],
     ),
 }
@@ -2024,132 +2213,165 @@ _TILED = (
 
 WRONG["10_attention_at_scale"] = {
     "sum_not_rescaled": (
-        {"ex1_online_softmax_step": (
-            "def online_softmax_step(m, l, z):\n"
-            "    m_new = torch.maximum(m, z.amax(-1))\n"
-            "    return m_new, l + torch.exp(z - m_new[..., None]).sum(-1)\n")},
+        {
+            "ex1_online_softmax_step": (
+                "def online_softmax_step(m, l, z):\n"
+                "    m_new = torch.maximum(m, z.amax(-1))\n"
+                "    return m_new, l + torch.exp(z - m_new[..., None]).sum(-1)\n"
+            )
+        },
         [("ex1_tests", "never rescales the old sum")],
     ),
     "accumulator_not_rescaled": (
-        {"ex2_tiled_attention": _TILED.replace(
-            "acc = acc * torch.exp(m - m_new)[..., None] +", "acc = acc +")},
+        {
+            "ex2_tiled_attention": _TILED.replace(
+                "acc = acc * torch.exp(m - m_new)[..., None] +", "acc = acc +"
+            )
+        },
         [("ex2_tests", "an accumulator that is not rescaled when the maximum grows")],
     ),
     "jacobian_diagonal_only": (
-        {"ex3_attention_backward": (
-            "def attention_backward(Q, K, V, P, dO):\n"
-            "    dS = P * (dO @ V.transpose(-2, -1))\n"
-            "    scale = Q.shape[-1] ** 0.5\n"
-            "    dV = P.transpose(-2, -1) @ dO\n"
-            "    return dS @ K / scale, dS.transpose(-2, -1) @ Q / scale, dV\n")},
+        {
+            "ex3_attention_backward": (
+                "def attention_backward(Q, K, V, P, dO):\n"
+                "    dS = P * (dO @ V.transpose(-2, -1))\n"
+                "    scale = Q.shape[-1] ** 0.5\n"
+                "    dV = P.transpose(-2, -1) @ dO\n"
+                "    return dS @ K / scale, dS.transpose(-2, -1) @ Q / scale, dV\n"
+            )
+        },
         [("ex3_tests", "without its −p pᵀ part")],
     ),
     "row_sums_forgotten": (
-        {"ex4_flash_backward": (
-            "def flash_backward(Q, K, V, O, L, dO, block_q, block_k, causal=False):\n"
-            "    scale = 1 / math.sqrt(Q.shape[-1])\n"
-            "    dQ, dK, dV = torch.zeros_like(Q), torch.zeros_like(K), torch.zeros_like(V)\n"
-            "    for j in range(0, K.shape[-2], block_k):\n"
-            "        for i in range(0, Q.shape[-2], block_q):\n"
-            "            q, g = Q[..., i:i + block_q, :], dO[..., i:i + block_q, :]\n"
-            "            if causal and j > i + q.shape[-2] - 1:\n"
-            "                continue\n"
-            "            s = q @ K[..., j:j + block_k, :].transpose(-2, -1) * scale\n"
-            "            if causal:\n"
-            "                rows = torch.arange(i, i + q.shape[-2])[:, None]\n"
-            "                keys = torch.arange(j, j + s.shape[-1])\n"
-            "                s = s.masked_fill(keys > rows, -math.inf)\n"
-            "            p = torch.exp(s - L[..., i:i + block_q, None])\n"
-            "            dV[..., j:j + block_k, :] += p.transpose(-2, -1) @ g\n"
-            "            dS = p * (g @ V[..., j:j + block_k, :].transpose(-2, -1))\n"
-            "            dQ[..., i:i + block_q, :] += dS @ K[..., j:j + block_k, :] * scale\n"
-            "            dK[..., j:j + block_k, :] += dS.transpose(-2, -1) @ q * scale\n"
-            "    return dQ, dK, dV\n")},
+        {
+            "ex4_flash_backward": (
+                "def flash_backward(Q, K, V, O, L, dO, block_q, block_k, causal=False):\n"
+                "    scale = 1 / math.sqrt(Q.shape[-1])\n"
+                "    dQ, dK, dV = torch.zeros_like(Q), torch.zeros_like(K), torch.zeros_like(V)\n"
+                "    for j in range(0, K.shape[-2], block_k):\n"
+                "        for i in range(0, Q.shape[-2], block_q):\n"
+                "            q, g = Q[..., i:i + block_q, :], dO[..., i:i + block_q, :]\n"
+                "            if causal and j > i + q.shape[-2] - 1:\n"
+                "                continue\n"
+                "            s = q @ K[..., j:j + block_k, :].transpose(-2, -1) * scale\n"
+                "            if causal:\n"
+                "                rows = torch.arange(i, i + q.shape[-2])[:, None]\n"
+                "                keys = torch.arange(j, j + s.shape[-1])\n"
+                "                s = s.masked_fill(keys > rows, -math.inf)\n"
+                "            p = torch.exp(s - L[..., i:i + block_q, None])\n"
+                "            dV[..., j:j + block_k, :] += p.transpose(-2, -1) @ g\n"
+                "            dS = p * (g @ V[..., j:j + block_k, :].transpose(-2, -1))\n"
+                "            dQ[..., i:i + block_q, :] += dS @ K[..., j:j + block_k, :] * scale\n"
+                "            dK[..., j:j + block_k, :] += dS.transpose(-2, -1) @ q * scale\n"
+                "    return dQ, dK, dV\n"
+            )
+        },
         [("ex4_tests", "without its −p pᵀ part")],
     ),
     "flash_backward_forgets_causal": (
-        {"ex5_autograd_functions": (
-            "class AttentionFunction(torch.autograd.Function):\n"
-            "    @staticmethod\n"
-            "    def forward(ctx, Q, K, V, causal):\n"
-            "        P = tiled.explicit_weights(Q, K, causal)\n"
-            "        ctx.save_for_backward(Q, K, V, P)\n"
-            "        return P @ V\n"
-            "\n"
-            "    @staticmethod\n"
-            "    def backward(ctx, dO):\n"
-            "        return (*attention_backward(*ctx.saved_tensors, dO), None)\n"
-            "\n"
-            "\n"
-            "class FlashAttention(torch.autograd.Function):\n"
-            "    @staticmethod\n"
-            "    def forward(ctx, Q, K, V, causal, block_q, block_k):\n"
-            "        O, L = tiled_attention(Q, K, V, block_q, block_k, causal)\n"
-            "        ctx.save_for_backward(Q, K, V, O, L)\n"
-            "        ctx.blocks = block_q, block_k\n"
-            "        return O\n"
-            "\n"
-            "    @staticmethod\n"
-            "    def backward(ctx, dO):\n"
-            "        Q, K, V, O, L = ctx.saved_tensors\n"
-            "        grads = flash_backward(Q, K, V, O, L, dO, *ctx.blocks)\n"
-            "        return (*grads, None, None, None)\n")},
+        {
+            "ex5_autograd_functions": (
+                "class AttentionFunction(torch.autograd.Function):\n"
+                "    @staticmethod\n"
+                "    def forward(ctx, Q, K, V, causal):\n"
+                "        P = tiled.explicit_weights(Q, K, causal)\n"
+                "        ctx.save_for_backward(Q, K, V, P)\n"
+                "        return P @ V\n"
+                "\n"
+                "    @staticmethod\n"
+                "    def backward(ctx, dO):\n"
+                "        return (*attention_backward(*ctx.saved_tensors, dO), None)\n"
+                "\n"
+                "\n"
+                "class FlashAttention(torch.autograd.Function):\n"
+                "    @staticmethod\n"
+                "    def forward(ctx, Q, K, V, causal, block_q, block_k):\n"
+                "        O, L = tiled_attention(Q, K, V, block_q, block_k, causal)\n"
+                "        ctx.save_for_backward(Q, K, V, O, L)\n"
+                "        ctx.blocks = block_q, block_k\n"
+                "        return O\n"
+                "\n"
+                "    @staticmethod\n"
+                "    def backward(ctx, dO):\n"
+                "        Q, K, V, O, L = ctx.saved_tensors\n"
+                "        grads = flash_backward(Q, K, V, O, L, dO, *ctx.blocks)\n"
+                "        return (*grads, None, None, None)\n"
+            )
+        },
         [("ex5_tests", "the weights of future keys rebuilt")],
     ),
 }
 
 ONE_MISTAKE["10_attention_at_scale"] = {
     "normaliser_in_place": (
-        {"ex1_online_softmax_step": (
-            "def online_softmax_step(m, l, z):\n"
-            "    m_new = torch.maximum(m, z.amax(-1))\n"
-            "    l *= torch.exp(m - m_new)\n"
-            "    return m_new, l + torch.exp(z - m_new[..., None]).sum(-1)\n")},
+        {
+            "ex1_online_softmax_step": (
+                "def online_softmax_step(m, l, z):\n"
+                "    m_new = torch.maximum(m, z.amax(-1))\n"
+                "    l *= torch.exp(m - m_new)\n"
+                "    return m_new, l + torch.exp(z - m_new[..., None]).sum(-1)\n"
+            )
+        },
         [("ex1_tests", "changed its input `l` in place")],
     ),
     "no_causal_skip": (
-        {"ex2_tiled_attention": _TILED.replace(
-            "            if causal and j > queries[-1]:\n                break\n", "")},
+        {
+            "ex2_tiled_attention": _TILED.replace(
+                "            if causal and j > queries[-1]:\n                break\n", ""
+            )
+        },
         [("ex2_tests", "do more matrix products than the blocks the mask leaves need")],
     ),
     "whole_matrix_first": (
-        {"ex2_tiled_attention": _TILED.replace(
-            "    outputs, logsumexps = [], []\n",
-            "    outputs, logsumexps = [], []\n"
-            "    everything = Q @ K.transpose(-2, -1)  # all the scores, 'to have them ready'\n")},
+        {
+            "ex2_tiled_attention": _TILED.replace(
+                "    outputs, logsumexps = [], []\n",
+                "    outputs, logsumexps = [], []\n"
+                "    everything = Q @ K.transpose(-2, -1)  # all the scores, 'to have them ready'\n",
+            )
+        },
         [("ex2_tests", "as large as the whole (T, S) matrix")],
     ),
     "autograd_backward": (
-        {"ex3_attention_backward": (
-            "def attention_backward(Q, K, V, P, dO):\n"
-            "    leaves = [t.detach().requires_grad_() for t in (Q, K, V)]\n"
-            "    with torch.enable_grad():\n"
-            "        S = leaves[0] @ leaves[1].transpose(-2, -1) / math.sqrt(Q.shape[-1])\n"
-            "        S = S.masked_fill(P == 0, float('-inf'))\n"
-            "        out = torch.softmax(S, -1) @ leaves[2]\n"
-            "        return torch.autograd.grad(out, leaves, dO)\n")},
+        {
+            "ex3_attention_backward": (
+                "def attention_backward(Q, K, V, P, dO):\n"
+                "    leaves = [t.detach().requires_grad_() for t in (Q, K, V)]\n"
+                "    with torch.enable_grad():\n"
+                "        S = leaves[0] @ leaves[1].transpose(-2, -1) / math.sqrt(Q.shape[-1])\n"
+                "        S = S.masked_fill(P == 0, float('-inf'))\n"
+                "        out = torch.softmax(S, -1) @ leaves[2]\n"
+                "        return torch.autograd.grad(out, leaves, dO)\n"
+            )
+        },
         [("ex3_tests", "your answer calls torch.autograd.grad")],
     ),
     "logsumexp_sign": (
-        {"ex4_flash_backward": OTHER_STYLE["10_attention_at_scale"]["ex4_flash_backward"]
-         .replace("p = (s - L[..., rows, None]).exp()", "p = (s + L[..., rows, None]).exp()")},
+        {
+            "ex4_flash_backward": OTHER_STYLE["10_attention_at_scale"][
+                "ex4_flash_backward"
+            ].replace("p = (s - L[..., rows, None]).exp()", "p = (s + L[..., rows, None]).exp()")
+        },
         [("ex4_tests", None)],
     ),
     "flash_saves_weights": (
-        {"ex5_autograd_functions": OTHER_STYLE["10_attention_at_scale"]["ex5_autograd_functions"]
-         .replace("        ctx.save_for_backward(Q, K, V, O, L)\n",
-                  "        ctx.save_for_backward(Q, K, V, O, L)\n"
-                  "        ctx.weights = tiled.explicit_weights(Q, K, causal)\n"
-                  "        ctx.save_for_backward(Q, K, V, O, L, ctx.weights)\n")
-         .replace("Q, K, V, O, L = ctx.saved_tensors", "Q, K, V, O, L, _ = ctx.saved_tensors")},
+        {
+            "ex5_autograd_functions": OTHER_STYLE["10_attention_at_scale"]["ex5_autograd_functions"]
+            .replace(
+                "        ctx.save_for_backward(Q, K, V, O, L)\n",
+                "        ctx.save_for_backward(Q, K, V, O, L)\n"
+                "        ctx.weights = tiled.explicit_weights(Q, K, causal)\n"
+                "        ctx.save_for_backward(Q, K, V, O, L, ctx.weights)\n",
+            )
+            .replace("Q, K, V, O, L = ctx.saved_tensors", "Q, K, V, O, L, _ = ctx.saved_tensors")
+        },
         [("ex5_tests", "saved a tensor as large as the (T, S) weights")],
     ),
 }
 
 ONE_MISTAKE["03_multihead_attention"] = {
     "dropout_in_eval_mode": (  # F.dropout's training defaults to True: on in eval mode too
-        {"ex5_multihead_module": _MODULE.replace("self.dropout, self.training)",
-                                                 "self.dropout)")},
+        {"ex5_multihead_module": _MODULE.replace("self.dropout, self.training)", "self.dropout)")},
         [("ex5_tests", "changes with PyTorch's random state on the same inputs")],
     ),
 }

@@ -46,8 +46,9 @@ MAX_SCORES = {
 # with the ones the tests below read.
 REAL_MISTAKES = 2
 READ_BELOW = {"01_vector_attention": ["no_max_shift", "hard_coded"]}
-CLASS_MISTAKES = {a: list(students)[:REAL_MISTAKES] + READ_BELOW.get(a, [])
-                  for a, students in WRONG.items()}
+CLASS_MISTAKES = {
+    a: list(students)[:REAL_MISTAKES] + READ_BELOW.get(a, []) for a, students in WRONG.items()
+}
 
 
 def class_submissions(assignment: str) -> dict[str, dict[str, str]]:
@@ -156,12 +157,19 @@ def test_nbgrader_export_from_the_root_lists_the_class(graded):
     """The root nbgrader_config.py: no JUPYTER_CONFIG_PATH needed, no empty gradebook made."""
     course = graded["01_vector_attention"]["course"]
     env = {k: v for k, v in tool_env().items() if k != "JUPYTER_CONFIG_PATH"}
-    result = subprocess.run(["nbgrader", "export", "--to", "export.csv"], cwd=course, env=env,
-                            capture_output=True, text=True, timeout=600)
+    result = subprocess.run(
+        ["nbgrader", "export", "--to", "export.csv"],
+        cwd=course,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert result.returncode == 0, result.stderr[-3000:]
     with (course / "export.csv").open() as rows:
-        exported = {(r["assignment"], r["student_id"]): float(r["raw_score"])
-                    for r in csv.DictReader(rows)}
+        exported = {
+            (r["assignment"], r["student_id"]): float(r["raw_score"]) for r in csv.DictReader(rows)
+        }
     scores = graded["01_vector_attention"]["scores"]
     assert {s for a, s in exported if a == "01_vector_attention"} == set(scores)
     assert exported["01_vector_attention", "solution"] == scores["solution"]["total"]

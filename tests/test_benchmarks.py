@@ -43,8 +43,7 @@ def test_the_synthetic_class_mixes_correct_partial_and_broken_submissions(tmp_pa
 
     kinds = grade_bench.build_class(tmp_path, 20, ["01_vector_attention"])
     assert sorted(kinds.values()) == sorted(grade_bench.MIX)
-    files = {student: (tmp_path / student / a / f"{a}.ipynb").read_text()
-             for (student, a) in kinds}
+    files = {student: (tmp_path / student / a / f"{a}.ipynb").read_text() for (student, a) in kinds}
     broken = [s for (s, _), kind in kinds.items() if kind == "malformed"]
     for student, text in files.items():
         if student in broken:
@@ -58,13 +57,25 @@ def test_the_synthetic_class_mixes_correct_partial_and_broken_submissions(tmp_pa
 def test_the_long_language_model_run_stops_at_its_time_and_goes_on_exactly(tmp_path):
     """make lm-curve at a tiny size: stopped by its time limit, then resumed from its
     checkpoint, it ends where an uninterrupted run ends."""
+
     def run(out, *extra):
-        command = [sys.executable, str(REPO / "benchmarks" / "lm_curve.py"), "--threads", "1",
-                   "--steps", "12", "--scale", "0.05", "--out", str(out), "--checkpoint",
-                   str(tmp_path / f"{out.stem}.pt"), *extra]
+        command = [
+            sys.executable,
+            str(REPO / "benchmarks" / "lm_curve.py"),
+            "--threads",
+            "1",
+            "--steps",
+            "12",
+            "--scale",
+            "0.05",
+            "--out",
+            str(out),
+            "--checkpoint",
+            str(tmp_path / f"{out.stem}.pt"),
+            *extra,
+        ]
         subprocess.run(command, check=True, capture_output=True, text=True, timeout=600)
-        return [line.split(",") for line in out.read_text().splitlines()
-                if line[0].isdigit()]
+        return [line.split(",") for line in out.read_text().splitlines() if line[0].isdigit()]
 
     straight = run(tmp_path / "straight.csv", "--seconds", "600")
     stopped = run(tmp_path / "stopped.csv", "--seconds", "0.5")

@@ -26,14 +26,21 @@ def verdicts(attack: dict) -> list[str]:
     reference = load(solution_path(notebook))["cells"]
     program = uses.Program(uses.notebook_cells(submission["cells"], reference))
     said = [f.message() for f in uses.Reader(program, ()).anywhere()]
-    places = [c["metadata"].get("nbgrader", {}).get("grade_id") for c in submission["cells"]
-              if c["cell_type"] == "code"]
+    places = [
+        c["metadata"].get("nbgrader", {}).get("grade_id")
+        for c in submission["cells"]
+        if c["cell_type"] == "code"
+    ]
     for assignment, cell, entries, refuses in EXERCISES:
         if assignment == notebook and refuses:
-            reader = uses.Reader(program, refuses, places.index(cell),
-                                 Vocabulary(REPO / "solutions", notebook, cell))
-            said += [f.message() for f in reader.findings(
-                entries, uses.course_names(reference, cell)) if f.kind != "opaque"]
+            reader = uses.Reader(
+                program, refuses, places.index(cell), Vocabulary(REPO / "solutions", notebook, cell)
+            )
+            said += [
+                f.message()
+                for f in reader.findings(entries, uses.course_names(reference, cell))
+                if f.kind != "opaque"
+            ]
     return said
 
 

@@ -20,8 +20,14 @@ pytestmark = pytest.mark.slow
 # set D's returns notebook 07's accuracy as a 0-d tensor, which the course accepts; set E,
 # measured as it came in round 5 (160 and 4), was tuned on in round 6; set F was measured
 # once as it came in round 6 and never tuned on
-MEASURED = {"set_a": (0, 163, 13), "set_b": (0, 129, 8), "set_c": (1, 46, 1),
-            "set_d": (1, 67, 5), "set_e": (0, 162, 3), "set_f": (0, 70, 2)}
+MEASURED = {
+    "set_a": (0, 163, 13),
+    "set_b": (0, 129, 8),
+    "set_c": (1, 46, 1),
+    "set_d": (1, 67, 5),
+    "set_e": (0, 162, 3),
+    "set_f": (0, 70, 2),
+}
 
 
 # The names are held to their figures on the sets that cover every notebook; sets A to C are
@@ -35,7 +41,7 @@ def test_a_blind_set_loses_points_keeps_marks_and_is_named_as_measured(name):
     path = power.BLIND / f"{name}.py"
     answers, kept = power.blind_answers(path), power.correct_answers(path)
     verdicts = power.judge(answers + kept, jobs=1, variants=name in NAMED_ON)
-    verdicts, kept = verdicts[:len(answers)], verdicts[len(answers):]
+    verdicts, kept = verdicts[: len(answers)], verdicts[len(answers) :]
     keepers, named, wrong = MEASURED[name]
     assert len([v.answer.name for v in verdicts if not v.lost]) <= keepers  # mistakes cost
     assert [v.answer.name for v in kept if v.lost] == []  # no right answer does

@@ -21,9 +21,15 @@ FIELDS = {"notebook", "cell", "code", "correct", "mistake", "keywords", "kind"}
 # the sets, with the least number of one-mistake and correct answers each must hold, and the
 # notebooks they cover
 EARLIER = {f"0{n}" for n in range(1, 9)}
-SETS = {"set_a": (80, 25, EARLIER), "set_b": (72, 16, EARLIER), "set_c": (40, 10, {"09", "10"}),
-        "set_d": (70, 10, EARLIER | {"09", "10"}), "set_e": (150, 40, EARLIER | {"09", "10"}),
-        "set_f": (80, 15, EARLIER | {"09", "10"}), "set_h": (25, 8, {"08"})}
+SETS = {
+    "set_a": (80, 25, EARLIER),
+    "set_b": (72, 16, EARLIER),
+    "set_c": (40, 10, {"09", "10"}),
+    "set_d": (70, 10, EARLIER | {"09", "10"}),
+    "set_e": (150, 40, EARLIER | {"09", "10"}),
+    "set_f": (80, 15, EARLIER | {"09", "10"}),
+    "set_h": (25, 8, {"08"}),
+}
 
 
 def answers(name: str) -> list[dict]:
@@ -36,8 +42,11 @@ def answers(name: str) -> list[dict]:
 @functools.cache
 def answer_cells(notebook: str) -> set[str]:
     cells = load(release_path(notebook))["cells"]
-    return {c["metadata"]["nbgrader"]["grade_id"] for c in cells
-            if c["metadata"].get("nbgrader", {}).get("solution")}
+    return {
+        c["metadata"]["nbgrader"]["grade_id"]
+        for c in cells
+        if c["metadata"].get("nbgrader", {}).get("solution")
+    }
 
 
 ANSWERS = {name: answers(name) for name in SETS}
@@ -51,8 +60,9 @@ def test_the_set_is_large_enough_and_holds_both_kinds(name):
     assert {a["notebook"][:2] for a in wrong} == notebooks
 
 
-@pytest.mark.parametrize(("name", "index"),
-                         [(name, index) for name in SETS for index in range(len(ANSWERS[name]))])
+@pytest.mark.parametrize(
+    ("name", "index"), [(name, index) for name in SETS for index in range(len(ANSWERS[name]))]
+)
 def test_entry(name, index):
     entry = ANSWERS[name][index]
     assert set(entry) == FIELDS

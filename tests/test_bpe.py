@@ -23,15 +23,17 @@ def naive_merges(data: bytes, num_merges: int) -> list[tuple[int, int]]:
         for i in range(len(tokens) - 1):
             if (tokens[i], tokens[i + 1]) not in candidates:
                 candidates.append((tokens[i], tokens[i + 1]))
-        frequency = [sum(1 for i in range(len(tokens) - 1) if (tokens[i], tokens[i + 1]) == c)
-                     for c in candidates]
+        frequency = [
+            sum(1 for i in range(len(tokens) - 1) if (tokens[i], tokens[i + 1]) == c)
+            for c in candidates
+        ]
         best = candidates[frequency.index(max(frequency))]  # index: the first of the best
         merges.append((ids[best[0]], ids[best[1]]))
         ids[best[0] + best[1]] = 256 + k
         i = 0
         while i < len(tokens) - 1:
             if (tokens[i], tokens[i + 1]) == best:
-                tokens[i:i + 2] = [best[0] + best[1]]
+                tokens[i : i + 2] = [best[0] + best[1]]
             i += 1
     return merges
 

@@ -45,6 +45,8 @@ ASSIGNMENT = "01_vector_attention"
 TYPED = "ex1_project"  # the answer cell the test types in the browser
 CHECK = "ex1_tests"  # the check cell right below it
 MISTAKE = "no_scaling"  # a known mistake in another exercise, which Validate must name
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -179,9 +181,7 @@ def test_student_answers_runs_all_and_validates(lab):
         nbgrader_meta(c)["points"] for c in notebook["cells"]
         if nbgrader_meta(c).get("grade_id") == CHECK
     )  # fmt: skip
-    url = (
-        f"{lab['base']}/lab/workspaces/browser-test/tree/{lab['path']}?reset&token={lab['token']}"
-    )
+    url = f"{lab['base']}/lab/workspaces/browser-test/tree/{lab['path']}?reset&token={lab['token']}"
     start = time.perf_counter()
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
@@ -252,14 +252,22 @@ def test_make_lab_opens_the_welcome_notebook_with_nothing_over_it(tmp_path):
     executable = chromium()
     port = free_port()
     env = tool_env()
-    env.update(JUPYTERLAB_SETTINGS_DIR=str(tmp_path / "settings"),
-               JUPYTERLAB_WORKSPACES_DIR=str(tmp_path / "workspaces"),
-               JUPYTER_RUNTIME_DIR=str(tmp_path / "runtime"))
+    env.update(
+        JUPYTERLAB_SETTINGS_DIR=str(tmp_path / "settings"),
+        JUPYTERLAB_WORKSPACES_DIR=str(tmp_path / "workspaces"),
+        JUPYTER_RUNTIME_DIR=str(tmp_path / "runtime"),
+    )
     log = ARTIFACTS / "make-lab.log"
     ARTIFACTS.mkdir(exist_ok=True)
     with open(log, "w") as out:
-        server = subprocess.Popen(["make", "-s", "lab", f"LAB_PORT={port}"], cwd=REPO, env=env,
-                                  stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+        server = subprocess.Popen(
+            ["make", "-s", "lab", f"LAB_PORT={port}"],
+            cwd=REPO,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
     try:
         base = f"http://127.0.0.1:{port}"
         deadline = time.monotonic() + 90
@@ -269,8 +277,9 @@ def test_make_lab_opens_the_welcome_notebook_with_nothing_over_it(tmp_path):
         token = found.group(1)
         wait_until_serving(f"{base}/api/status?token={token}", server, log, timeout=60)
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=executable, headless=True,
-                                                 args=CHROMIUM_ARGS)
+            browser = playwright.chromium.launch(
+                executable_path=executable, headless=True, args=CHROMIUM_ARGS
+            )
             page = browser.new_page(viewport={"width": 1280, "height": 900})
             page.goto(f"{base}/?token={token}")
             current = page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab.lm-mod-current")

@@ -50,8 +50,16 @@ TASK = SequenceTask("reverse", seq_len=4, n_symbols=5)
 
 def tiny_model(seed=0):
     torch.manual_seed(seed)
-    return Transformer(TASK.vocab_size, TASK.vocab_size, d_model=16, n_heads=2, d_ff=32,
-                       n_encoder_layers=1, n_decoder_layers=1, max_len=8)
+    return Transformer(
+        TASK.vocab_size,
+        TASK.vocab_size,
+        d_model=16,
+        n_heads=2,
+        d_ff=32,
+        n_encoder_layers=1,
+        n_decoder_layers=1,
+        max_len=8,
+    )
 
 
 @pytest.mark.slow
@@ -65,13 +73,32 @@ def test_train_stops_at_its_time_budget_and_keeps_the_steps_it_ran():
 
 
 def test_runs_that_take_their_steps_in_turn_train_as_train_does():
-    schedule = [lambda step: min(1.0, (step + 1) / 3), lambda step: 0.9 ** step]
-    runs = [TrainingRun(tiny_model(seed), TASK, batch_size=8, lr=1e-2, schedule=schedule[seed],
-                        seed=seed, device="cpu") for seed in (0, 1)]
+    schedule = [lambda step: min(1.0, (step + 1) / 3), lambda step: 0.9**step]
+    runs = [
+        TrainingRun(
+            tiny_model(seed),
+            TASK,
+            batch_size=8,
+            lr=1e-2,
+            schedule=schedule[seed],
+            seed=seed,
+            device="cpu",
+        )
+        for seed in (0, 1)
+    ]
     for _ in range(4):
         for run in runs:
             run.step()
     for seed, run in enumerate(runs):
-        alone = train(tiny_model(seed), TASK, 4, batch_size=8, lr=1e-2, schedule=schedule[seed],
-                      seed=seed, device="cpu", progress=False)
+        alone = train(
+            tiny_model(seed),
+            TASK,
+            4,
+            batch_size=8,
+            lr=1e-2,
+            schedule=schedule[seed],
+            seed=seed,
+            device="cpu",
+            progress=False,
+        )
         assert run.history == alone

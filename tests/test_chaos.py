@@ -27,17 +27,23 @@ HOSTILE = {
     "exits": ("ex4_attention_weights", "\nimport os\nos._exit(1)"),
     "sleeps": ("ex2_score", "\nimport time\ntime.sleep(60)"),
 }
-HONEST = ["copies_a_check_cell", "copies_an_answer_and_keeps_the_wrong_variant",
-          "has_a_syntax_error_in_exercise_5", "splits_a_check_cell"]
+HONEST = [
+    "copies_a_check_cell",
+    "copies_an_answer_and_keeps_the_wrong_variant",
+    "has_a_syntax_error_in_exercise_5",
+    "splits_a_check_cell",
+]
 
 
 def write_class(grading) -> None:
     for student in HONEST:
         write(grading, student, honest.notebook(student))
     for student, (cell, code) in HOSTILE.items():
+
         def change(cells, cell=cell, code=code):
             answer = cells[honest.at(cells, cell)]
             answer["source"] = "".join(answer["source"]) + code
+
         write(grading, student, honest.notebook_with(change))
 
 
@@ -49,10 +55,11 @@ def write(grading, student: str, notebook: dict) -> None:
 
 def grade(grading) -> dict[str, dict]:
     write_class(grading)
-    pipeline.grade_class(pipeline.Course(REPO, grading), LocalPool(2), [A], LIMITS,
-                         progress=False)
-    return {p.parent.parent.name: json.loads(p.read_text())
-            for p in grading.glob(f"autograded/*/{A}/{records.RESULT}")}
+    pipeline.grade_class(pipeline.Course(REPO, grading), LocalPool(2), [A], LIMITS, progress=False)
+    return {
+        p.parent.parent.name: json.loads(p.read_text())
+        for p in grading.glob(f"autograded/*/{A}/{records.RESULT}")
+    }
 
 
 def test_a_busy_machine_gives_the_grades_of_a_quiet_one(tmp_path, bubblewrap):
@@ -64,7 +71,10 @@ def test_a_busy_machine_gives_the_grades_of_a_quiet_one(tmp_path, bubblewrap):
     for student in quiet:
         assert loaded[student]["status"] == quiet[student]["status"] == "graded", student
         assert loaded[student]["exercises"] == quiet[student]["exercises"], (
-            student, quiet[student]["events"], loaded[student]["events"])
+            student,
+            quiet[student]["events"],
+            loaded[student]["events"],
+        )
 
 
 class FailsFirst:
@@ -76,11 +86,20 @@ class FailsFirst:
 
     def run(self, function, jobs, *_):
         for job in jobs:
-            yield {"student": job.student, "assignment": job.assignment, "status": "error",
-                   "reason": "the grader failed (RuntimeError); the full log is in logs/",
-                   "log": "RuntimeError: Kernel didn't respond in 60 seconds\n", "grades": {},
-                   "comments": {}, "events": [], "notebook": None, "feedback": None,
-                   "sha256": "", "timestamp": None}
+            yield {
+                "student": job.student,
+                "assignment": job.assignment,
+                "status": "error",
+                "reason": "the grader failed (RuntimeError); the full log is in logs/",
+                "log": "RuntimeError: Kernel didn't respond in 60 seconds\n",
+                "grades": {},
+                "comments": {},
+                "events": [],
+                "notebook": None,
+                "feedback": None,
+                "sha256": "",
+                "timestamp": None,
+            }
 
     def alone(self, function, jobs, *limits):
         return self.pool.alone(function, jobs, *limits)
@@ -89,13 +108,14 @@ class FailsFirst:
 def test_a_notebook_the_grader_failed_on_is_graded_again_alone(tmp_path, bubblewrap):
     grading = tmp_path / "grading"
     write(grading, "copies_a_check_cell", honest.notebook("copies_a_check_cell"))
-    pipeline.grade_class(pipeline.Course(REPO, grading), FailsFirst(), [A], LIMITS,
-                         progress=False)
-    result = json.loads((grading / "autograded" / "copies_a_check_cell" / A / records.RESULT)
-                        .read_text())
+    pipeline.grade_class(pipeline.Course(REPO, grading), FailsFirst(), [A], LIMITS, progress=False)
+    result = json.loads(
+        (grading / "autograded" / "copies_a_check_cell" / A / records.RESULT).read_text()
+    )
     assert result["status"] == "graded" and result["score"] == honest.FULL
-    assert result["events"][0]["message"].startswith("graded again, alone, after the first "
-                                                     "grading stopped (the grader failed")
+    assert result["events"][0]["message"].startswith(
+        "graded again, alone, after the first grading stopped (the grader failed"
+    )
     log = grading / "logs" / "copies_a_check_cell" / f"{A}.log"
     assert "Kernel didn't respond" in log.read_text()
     assert "Traceback" not in (grading / "grades.csv").read_text()

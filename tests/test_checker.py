@@ -44,9 +44,13 @@ def test_test_cells_read_from_the_kernel_only_the_answers_they_check():
         setups = [c for c in cells if grade_id(c) == "setup"]
         assert len(setups) == 1, f"{assignment}: the checker needs one locked set-up cell"
         setup = names_read_and_bound(ast.parse(source(setups[0])))[1]
-        answers = set().union(*(names_read_and_bound(ast.parse(source(c)))[1]
-                                for c, m in zip(cells, meta, strict=True)
-                                if m.get("solution") and c["cell_type"] == "code"))
+        answers = set().union(
+            *(
+                names_read_and_bound(ast.parse(source(c)))[1]
+                for c, m in zip(cells, meta, strict=True)
+                if m.get("solution") and c["cell_type"] == "code"
+            )
+        )
         checker_defined = set(setup)
         for cell, m in zip(cells, meta, strict=True):
             if not (m.get("grade") and not m.get("solution")) or cell["cell_type"] != "code":
@@ -74,6 +78,7 @@ class InProcessLink(KernelLink):
         def kernel():  # in a thread of its own: PyTorch's grad mode and hooks are per thread
             with mock.patch.object(agent, "_namespace", lambda: self.namespace):
                 return eval(expression, {"__import__": __import__})  # noqa: S307 - the AGENT expression
+
         with ThreadPoolExecutor(1) as thread:
             reply = thread.submit(kernel).result()
         return repr(json.dumps(self.forge(json.loads(reply))))
@@ -81,7 +86,7 @@ class InProcessLink(KernelLink):
 
 def _fill(q, cache, length):
     """An answer that writes q into a preallocated cache (08's attend_with_cache does)."""
-    cache[..., length:length + q.shape[-2], :] = q
+    cache[..., length : length + q.shape[-2], :] = q
     return q.sum()
 
 
@@ -130,8 +135,9 @@ def test_a_call_made_under_a_seed_runs_seeded_in_the_kernel_and_leaves_its_state
     draw = link.request("lookup", name="draw")
     state = torch.random.get_rng_state()
     # the seed reaches the kernel with the call: seeded here only by the agent
-    first, again = (link.request("call", ref=draw._id, args=[], kwargs={}, seed=3)
-                    for _ in range(2))
+    first, again = (
+        link.request("call", ref=draw._id, args=[], kwargs={}, seed=3) for _ in range(2)
+    )
     other = link.request("call", ref=draw._id, args=[], kwargs={}, seed=4)
     assert torch.equal(first, again) and not torch.equal(first, other)
     assert torch.equal(torch.random.get_rng_state(), state)
@@ -210,8 +216,11 @@ class KernelWhosePyTorchLies(InProcessLink):
         def backward(tensor, gradient=None, *args, **kwargs):
             for leaf in _leaves_of(tensor):
                 leaf.grad = 2 * leaf.detach() * gradient
-        with mock.patch.object(torch.autograd, "gradcheck", lambda *a, **k: True), \
-                mock.patch.object(torch.Tensor, "backward", backward):
+
+        with (
+            mock.patch.object(torch.autograd, "gradcheck", lambda *a, **k: True),
+            mock.patch.object(torch.Tensor, "backward", backward),
+        ):
             return super()._expression(expression)
 
 
@@ -240,8 +249,7 @@ def test_gradients_and_gradcheck_come_from_the_students_functions_not_the_kernel
     right, wrong = (link.request("lookup", name=n) for n in ("Square", "WrongSquare"))
     # the control: run in that kernel, the probes believe its PyTorch
     assert link.apply(probes.gradcheck_passes, (wrong, (x, 1.0)), {}) is True
-    assert torch.equal(link.apply(probes.gradients, (wrong, (x, 1.0), grad), {})["grads"][0],
-                       2 * x)
+    assert torch.equal(link.apply(probes.gradients, (wrong, (x, 1.0), grad), {})["grads"][0], 2 * x)
     # run by the checker, they see what the student's backward returns
     assert checker.probe(probes.gradcheck_passes, (right, (x, 3.0)), {}) is True
     assert checker.probe(probes.gradcheck_passes, (wrong, (x, 3.0)), {}) is False
@@ -261,8 +269,11 @@ def test_pytorchs_own_checks_of_a_backward_pass_name_the_students_function():
     link = InProcessLink({"ShortSquare": ShortSquare, "Square": Square})
     checker = Checker(link, "a secret")
     short = link.request("lookup", name="ShortSquare")
-    with pytest.raises(RuntimeError, match="ShortSquareBackward returned an incorrect number "
-                                           r"of gradients \(expected 2, got 1\)"):
+    with pytest.raises(
+        RuntimeError,
+        match="ShortSquareBackward returned an incorrect number "
+        r"of gradients \(expected 2, got 1\)",
+    ):
         checker.probe(probes.gradients, (short, (torch.ones(2), 1.0), torch.ones(2)), {})
     # a probe of a Function the checker holds itself runs as it is
     assert checker.probe(probes.gradcheck_passes, (Square, (torch.ones(2), 1.0)), {}) is True

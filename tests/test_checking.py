@@ -290,8 +290,10 @@ def test_warnings_printed_before_an_error_are_kept(capsys):
 def test_the_grader_names_the_variant_answer_a_wrong_answer_matches(capsys, monkeypatch):
 
     # The reference divides by sqrt(d) = 4; this student divides by d = 16.
-    variants = [("multiplies instead", {"scale": lambda x: x * 4}),
-                ("divides by `d` instead of its square root", {"scale": lambda x: x / 16})]
+    variants = [
+        ("multiplies instead", {"scale": lambda x: x * 4}),
+        ("divides by `d` instead of its square root", {"scale": lambda x: x / 16}),
+    ]
     grading_with(monkeypatch, variants=lambda exercise: variants)
     namespace = {"scale": lambda x: x / 16}
     checks = Checks("Exercise V", points=1)
@@ -300,8 +302,10 @@ def test_the_grader_names_the_variant_answer_a_wrong_answer_matches(capsys, monk
         code = eval("lambda: scale(x)", namespace)  # noqa: S307 - a test cell's lambda
         checks.close(f"x = {value.tolist()}", code, value / 4)
     checks.score()
-    assert "This matches an answer that divides by `d` instead of its square root." \
+    assert (
+        "This matches an answer that divides by `d` instead of its square root."
         in capsys.readouterr().out
+    )
 
 
 def test_a_variant_that_never_ends_is_stopped_within_the_naming_time(capsys, monkeypatch):
@@ -323,38 +327,58 @@ def test_a_variant_that_never_ends_is_stopped_within_the_naming_time(capsys, mon
     namespace = {"scale": lambda x: x / 16, "x": torch.ones(3)}
     checks = Checks("Exercise V", points=1)
     started = time.monotonic()
-    checks.close("x = [1, 1, 1]", eval("lambda: scale(x)", namespace),  # noqa: S307
-                 torch.ones(3) / 4)
+    checks.close(
+        "x = [1, 1, 1]",
+        eval("lambda: scale(x)", namespace),  # noqa: S307
+        torch.ones(3) / 4,
+    )
     assert checks.score() == 0
     assert time.monotonic() - started < 30
     assert "0 of 1 checks passed" in capsys.readouterr().out
 
 
 def test_of_variants_alike_on_every_check_the_one_the_answers_calls_side_with_comes_first(
-        capsys, monkeypatch):
+    capsys, monkeypatch
+):
     from autograder.mutation.variants import Variant
 
     # Masking after the softmax, or not masking at all, give the same weights; the answer
     # makes no `masked_fill` call, so the step left out is named, not the order.
-    reference = ("def weights(s, m):\n    s = s.masked_fill(m, -1e9)\n"
-                 "    return torch.softmax(s, -1)\n")
+    reference = (
+        "def weights(s, m):\n    s = s.masked_fill(m, -1e9)\n    return torch.softmax(s, -1)\n"
+    )
     unmasked = {"weights": lambda s, m: torch.softmax(s, -1)}
     variants = [
-        Variant("runs the softmax before the mask", unmasked, "def weights(s, m):\n"
-                "    p = torch.softmax(s, -1)\n    s = s.masked_fill(m, -1e9)\n    return p\n",
-                reference),
-        Variant("leaves out the mask", unmasked,
-                "def weights(s, m):\n    return torch.softmax(s, -1)\n", reference)]
+        Variant(
+            "runs the softmax before the mask",
+            unmasked,
+            "def weights(s, m):\n"
+            "    p = torch.softmax(s, -1)\n    s = s.masked_fill(m, -1e9)\n    return p\n",
+            reference,
+        ),
+        Variant(
+            "leaves out the mask",
+            unmasked,
+            "def weights(s, m):\n    return torch.softmax(s, -1)\n",
+            reference,
+        ),
+    ]
     grading_with(monkeypatch, variants=lambda exercise: variants)
     answer = "def weights(s, m):\n    return torch.softmax(s, dim=-1)\n"
     both = "runs the softmax before the mask, or one that leaves out the mask."
     for source, named in ((answer, "leaves out the mask."), (None, both)):
         grading_with(monkeypatch, source=lambda exercise, s=source: s)
-        namespace = {"weights": unmasked["weights"], "s": torch.arange(4.0).reshape(2, 2),
-                     "m": torch.tensor([[False, True], [False, False]])}
+        namespace = {
+            "weights": unmasked["weights"],
+            "s": torch.arange(4.0).reshape(2, 2),
+            "m": torch.tensor([[False, True], [False, False]]),
+        }
         checks = Checks("Exercise W", points=1)
-        checks.close("a masked row", eval("lambda: weights(s, m)", namespace),  # noqa: S307
-                     torch.softmax(namespace["s"].masked_fill(namespace["m"], -1e9), -1))
+        checks.close(
+            "a masked row",
+            eval("lambda: weights(s, m)", namespace),  # noqa: S307
+            torch.softmax(namespace["s"].masked_fill(namespace["m"], -1e9), -1),
+        )
         checks.score()
         assert f"This matches an answer that {named}" in capsys.readouterr().out
 
@@ -363,18 +387,28 @@ def test_a_variant_stands_in_for_an_answer_passed_to_a_helper(capsys, monkeypatc
 
     # The check cell hands the student's function to a helper, so the lambda holds it in
     # a closure: every variant must replace it there too, or any variant "matches".
-    variants = [("multiplies instead", {"scale": lambda x: x * 4}),
-                ("divides by `d` instead of its square root", {"scale": lambda x: x / 16})]
+    variants = [
+        ("multiplies instead", {"scale": lambda x: x * 4}),
+        ("divides by `d` instead of its square root", {"scale": lambda x: x / 16}),
+    ]
     grading_with(monkeypatch, variants=lambda exercise: variants)
-    namespace = {"scale": lambda x: x / 16, "checks": Checks("Exercise V", points=1),
-                 "torch": torch}
-    exec("def check(where, function, x):\n"  # noqa: S102 - a test cell's helper
-         "    checks.close(where, lambda: function(x), x / 4)\n"
-         "for value in (torch.ones(3), torch.arange(3.0)):\n"
-         "    check(f'x = {value.tolist()}', scale, value)\n", namespace)
+    namespace = {
+        "scale": lambda x: x / 16,
+        "checks": Checks("Exercise V", points=1),
+        "torch": torch,
+    }
+    exec(  # noqa: S102 - a test cell's code
+        "def check(where, function, x):\n"
+        "    checks.close(where, lambda: function(x), x / 4)\n"
+        "for value in (torch.ones(3), torch.arange(3.0)):\n"
+        "    check(f'x = {value.tolist()}', scale, value)\n",
+        namespace,
+    )
     namespace["checks"].score()
-    assert "This matches an answer that divides by `d` instead of its square root." \
+    assert (
+        "This matches an answer that divides by `d` instead of its square root."
         in capsys.readouterr().out
+    )
 
 
 def test_a_variant_with_the_same_numbers_in_another_kind_is_no_match(capsys, monkeypatch):
@@ -386,14 +420,19 @@ def test_a_variant_with_the_same_numbers_in_another_kind_is_no_match(capsys, mon
     namespace = {"ids": lambda n: torch.arange(n).float()}
     checks = Checks("Exercise K", points=1)
     for n in (3, 5):
-        checks.close(f"n = {n}", eval(f"lambda: ids({n})", namespace),  # noqa: S307
-                     torch.arange(n))
+        checks.close(
+            f"n = {n}",
+            eval(f"lambda: ids({n})", namespace),  # noqa: S307
+            torch.arange(n),
+        )
     checks.score()
     report = capsys.readouterr().out
     assert "as floats" in report and "torch.cat" not in report
     # what it is instead: the right numbers, measured to be of another kind
-    assert ("This matches an answer whose numbers are right, but come as torch.float32 where "
-            "torch.int64 is expected.") in report
+    assert (
+        "This matches an answer whose numbers are right, but come as torch.float32 where "
+        "torch.int64 is expected."
+    ) in report
 
 
 def test_shapes_are_written_as_python_writes_them():
@@ -421,13 +460,15 @@ def test_a_misconception_is_named_when_it_explains_every_check(capsys):
     assert "This matches the values halved." in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("second, expected, offered", [
-    (lambda: 0.25 * CORRECT, CORRECT, HALF),  # failed differently where it was offered
-    (lambda: CORRECT, CORRECT, HALF),  # passed where the mistake would have failed
-    (lambda: BROKEN(), CORRECT, None),  # the answer's own code raised
-])
-def test_a_misconception_that_one_check_contradicts_is_not_named(capsys, second, expected,
-                                                                  offered):
+@pytest.mark.parametrize(
+    "second, expected, offered",
+    [
+        (lambda: 0.25 * CORRECT, CORRECT, HALF),  # failed differently where it was offered
+        (lambda: CORRECT, CORRECT, HALF),  # passed where the mistake would have failed
+        (lambda: BROKEN(), CORRECT, None),  # the answer's own code raised
+    ],
+)
+def test_a_misconception_that_one_check_contradicts_is_not_named(capsys, second, expected, offered):
     checks = Checks("Exercise N", points=2)
     checks.close("first", lambda: 0.5 * CORRECT, CORRECT, misconceptions=HALF)
     checks.close("second", second, expected, misconceptions=offered)
@@ -439,21 +480,30 @@ def test_a_misconception_that_one_check_contradicts_is_not_named(capsys, second,
 
 def test_a_variant_must_agree_with_the_truth_checks_too(capsys, monkeypatch):
 
-    variants = [("doubles", {"scale": lambda x: x * 2}),
-                ("doubles and never returns a tensor", {"scale": lambda x: (x * 2).tolist()})]
+    variants = [
+        ("doubles", {"scale": lambda x: x * 2}),
+        ("doubles and never returns a tensor", {"scale": lambda x: (x * 2).tolist()}),
+    ]
     grading_with(monkeypatch, variants=lambda exercise: variants)
     namespace = {"scale": lambda x: x * 2, "x": torch.arange(3.0), "torch": torch}
     checks = Checks("Exercise T", points=2)
     checks.close("x", eval("lambda: scale(x)", namespace), namespace["x"])  # noqa: S307
-    checks.true("a tensor", eval("lambda: isinstance(scale(x), torch.Tensor)",  # noqa: S307
-                                 namespace), "return a tensor")
+    checks.true(
+        "a tensor",
+        eval(  # noqa: S307 - a test cell's code
+            "lambda: isinstance(scale(x), torch.Tensor)",
+            namespace,
+        ),
+        "return a tensor",
+    )
     checks.score()
     report = capsys.readouterr().out
     assert "This matches an answer that doubles." in report
 
 
 def test_variants_that_only_fail_the_same_truth_are_named_only_when_one_or_two_are_left(
-        capsys, monkeypatch):
+    capsys, monkeypatch
+):
     """A failed truth tells few mistakes apart: the one or two variants left are named (two
     as alternatives the checks cannot tell apart), three or more are not."""
 
@@ -462,14 +512,17 @@ def test_variants_that_only_fail_the_same_truth_are_named_only_when_one_or_two_a
     two = one + [("keeps the last item only", {"head": lambda xs: xs[-1:]})]
     three = two + [("keeps no item", {"head": lambda xs: xs[:0]})]
     for variants, named in (
-            (one, "an answer that keeps the first item only."),
-            (two, "an answer that keeps the first item only, or one that keeps the last item "
-                  "only."),
-            (three, None)):
+        (one, "an answer that keeps the first item only."),
+        (two, "an answer that keeps the first item only, or one that keeps the last item only."),
+        (three, None),
+    ):
         grading_with(monkeypatch, variants=lambda exercise, v=variants: v)
         checks = Checks("Exercise L", points=1)
-        checks.true("two items", eval("lambda: len(head(xs)) == 2", namespace),  # noqa: S307
-                    "return two items")
+        checks.true(
+            "two items",
+            eval("lambda: len(head(xs)) == 2", namespace),  # noqa: S307
+            "return two items",
+        )
         checks.score()
         report = capsys.readouterr().out
         if named:
@@ -479,7 +532,8 @@ def test_variants_that_only_fail_the_same_truth_are_named_only_when_one_or_two_a
 
 
 def test_a_bare_error_beside_a_failed_truth_does_not_keep_a_variant_from_its_name(
-        capsys, monkeypatch):
+    capsys, monkeypatch
+):
     """A list one item short fails "how many" and then raises "list index out of range":
     the error follows from the truth, so the one variant left is still named; the same
     bare error alone names nothing."""
@@ -490,28 +544,38 @@ def test_a_bare_error_beside_a_failed_truth_does_not_keep_a_variant_from_its_nam
     for truth in (True, False):
         checks = Checks("Exercise L", points=1)
         if truth:
-            checks.true("two items", eval("lambda: len(head(xs)) == 2", namespace),  # noqa: S307
-                        "return two items")
-        checks.close("the second item", eval("lambda: head(xs)[1]", namespace),  # noqa: S307
-                     torch.tensor(2))
+            checks.true(
+                "two items",
+                eval("lambda: len(head(xs)) == 2", namespace),  # noqa: S307
+                "return two items",
+            )
+        checks.close(
+            "the second item",
+            eval("lambda: head(xs)[1]", namespace),  # noqa: S307
+            torch.tensor(2),
+        )
         checks.score()
-        assert ("This matches an answer that keeps the first item only" in
-                capsys.readouterr().out) is truth
+        assert (
+            "This matches an answer that keeps the first item only" in capsys.readouterr().out
+        ) is truth
 
 
-def test_variants_are_matched_with_what_a_check_read_inside_a_nested_lambda(
-        capsys, monkeypatch):
+def test_variants_are_matched_with_what_a_check_read_inside_a_nested_lambda(capsys, monkeypatch):
     """The checks passed before the first failure are replayed for the variants with the
     inputs they had, also those read by a lambda inside the check's lambda (`expected`,
     rebound by a later check): else the variant fails a check it passes and goes unnamed."""
 
-    namespace = {"half": lambda x: x / 4, "x": torch.tensor([2.0]),
-                 "expected": torch.tensor([1.0])}
+    namespace = {"half": lambda x: x / 4, "x": torch.tensor([2.0]), "expected": torch.tensor([1.0])}
     variants = [("halves twice", {"half": lambda x: x / 4})]
     grading_with(monkeypatch, variants=lambda exercise: variants)
     checks = Checks("Exercise N", points=1)
-    checks.true("the shape of x", eval(  # noqa: S307
-        "lambda: (lambda r: r.shape == expected.shape)(half(x))", namespace), "keep the shape")
+    checks.true(
+        "the shape of x",
+        eval(  # noqa: S307
+            "lambda: (lambda r: r.shape == expected.shape)(half(x))", namespace
+        ),
+        "keep the shape",
+    )
     namespace["expected"] = torch.tensor([1.0, 1.0])  # rebound before the next check
     checks.close("half of x", eval("lambda: half(x)", namespace), torch.tensor([1.0]))  # noqa: S307
     checks.score()
@@ -523,14 +587,22 @@ def test_a_family_that_several_numbers_fit_names_none(capsys, monkeypatch):
     (`d`, √`d` and minus -0.5 all fit)."""
     from autograder.mutation.families import families
 
-    source = ("def rate(n, d=2):\n    ### BEGIN SOLUTION\n    return min(n ** -0.5, n * 0.01)\n"
-              "    ### END SOLUTION\n")
+    source = (
+        "def rate(n, d=2):\n    ### BEGIN SOLUTION\n    return min(n ** -0.5, n * 0.01)\n"
+        "    ### END SOLUTION\n"
+    )
     found = families(source, {}, ["rate"])
     grading_with(monkeypatch, variants=lambda exercise: found)
     namespace = {"rate": lambda n, d=2: n * 0.01, "torch": torch}
     checks = Checks("Exercise R", points=1)
-    checks.close("n = 100, 400", eval("lambda: torch.tensor([rate(100), rate(400)])",  # noqa: S307
-                                      namespace), torch.tensor([0.1, 0.05]))
+    checks.close(
+        "n = 100, 400",
+        eval(  # noqa: S307 - a test cell's code
+            "lambda: torch.tensor([rate(100), rate(400)])",
+            namespace,
+        ),
+        torch.tensor([0.1, 0.05]),
+    )
     checks.score()
     assert "This matches" not in capsys.readouterr().out
 
@@ -541,8 +613,10 @@ def test_what_every_failed_check_measured_alike_is_named(capsys):
         x = torch.randn(size, size + 1, dtype=torch.float64)
         checks.close(f"size {size}", lambda x=x: x.T, x)
     checks.score()
-    assert "This matches an answer whose result is the expected one with axes 0 and 1 swapped" \
+    assert (
+        "This matches an answer whose result is the expected one with axes 0 and 1 swapped"
         in capsys.readouterr().out
+    )
     checks = Checks("Exercise M", points=2)  # seen once only: measured, not named
     x = torch.randn(3, 4, dtype=torch.float64)
     checks.close("once", lambda: x.T, x)
@@ -582,26 +656,29 @@ def _graded(answer, reference, monkeypatch, capsys) -> str:
     return capsys.readouterr().out
 
 
-def test_an_answer_that_draws_random_numbers_the_reference_does_not_is_named(monkeypatch,
-                                                                             capsys):
+def test_an_answer_that_draws_random_numbers_the_reference_does_not_is_named(monkeypatch, capsys):
     from course_checks import checking
 
     # F.dropout's training defaults to True: dropout left on where the reference has none
-    report = _graded(lambda x: torch.nn.functional.dropout(x * 2, 0.5), lambda x: x * 2,
-                     monkeypatch, capsys)
+    report = _graded(
+        lambda x: torch.nn.functional.dropout(x * 2, 0.5), lambda x: x * 2, monkeypatch, capsys
+    )
     assert f"This matches {checking.RANDOM}." in report
 
 
-def test_randomness_is_not_named_for_a_state_nor_where_the_reference_is_random(monkeypatch,
-                                                                              capsys):
+def test_randomness_is_not_named_for_a_state_nor_where_the_reference_is_random(monkeypatch, capsys):
     from course_checks import checking
 
     calls = iter(range(1, 10**6))  # changes at every call, seeded or not: a state, not chance
     report = _graded(lambda x: x * 2 + next(calls), lambda x: x * 2, monkeypatch, capsys)
     assert "0 of 2 checks passed" in report and checking.RANDOM not in report
     # the expected value is random itself: a wrong rate of dropout is no "random" answer
-    report = _graded(lambda x: torch.nn.functional.dropout(x, 0.3),
-                     lambda x: torch.nn.functional.dropout(x, 0.5), monkeypatch, capsys)
+    report = _graded(
+        lambda x: torch.nn.functional.dropout(x, 0.3),
+        lambda x: torch.nn.functional.dropout(x, 0.5),
+        monkeypatch,
+        capsys,
+    )
     assert "checks passed" in report and checking.RANDOM not in report
 
 
@@ -611,13 +688,24 @@ def test_right_numbers_of_another_kind_are_named_only_when_every_value_says_so(c
     checks = Checks("Exercise M", points=1)
     lengths = torch.tensor([2, 4])
     expected = torch.arange(4) < lengths[:, None]
-    checks.close("lengths 2, 4", eval("lambda: mask(lengths)", namespace | {"lengths": lengths}),  # noqa: S307
-                 expected)
-    checks.true("boolean", eval("lambda: mask(lengths).dtype == torch.bool",  # noqa: S307
-                                namespace | {"lengths": lengths, "torch": torch}), "masks are bool")
+    checks.close(
+        "lengths 2, 4",
+        eval("lambda: mask(lengths)", namespace | {"lengths": lengths}),  # noqa: S307
+        expected,
+    )
+    checks.true(
+        "boolean",
+        eval(  # noqa: S307 - a test cell's code
+            "lambda: mask(lengths).dtype == torch.bool",
+            namespace | {"lengths": lengths, "torch": torch},
+        ),
+        "masks are bool",
+    )
     checks.score()
-    assert ("This matches an answer whose numbers are right, but come as torch.int64 where "
-            "torch.bool is expected.") in capsys.readouterr().out
+    assert (
+        "This matches an answer whose numbers are right, but come as torch.int64 where "
+        "torch.bool is expected."
+    ) in capsys.readouterr().out
     # float32 for float64 is precision, no other kind; and a wrong value elsewhere is no
     # answer whose numbers are right
     checks = Checks("Exercise P", points=1)

@@ -32,8 +32,12 @@ def test_course_toml_names_the_repository_once_and_every_notebook_agrees():
     repo = sync_notebooks.course_repo()
     assert repo == settings["repo"] and repo.startswith("https://")
     # The one place: no other file of the course's own writes the address as a setting.
-    for name in ["README.md", "CHANGELOG.md", "CONTRIBUTING.md", *sorted(
-            p.relative_to(REPO).as_posix() for p in (REPO / "docs").glob("*.md"))]:
+    for name in [
+        "README.md",
+        "CHANGELOG.md",
+        "CONTRIBUTING.md",
+        *sorted(p.relative_to(REPO).as_posix() for p in (REPO / "docs").glob("*.md")),
+    ]:
         if (REPO / name).is_file():
             assert not sync_notebooks.REPO_LINE.search((REPO / name).read_text()), name
     expected = sync_notebooks.setup_source(repo)
@@ -176,7 +180,9 @@ def test_the_address_is_read_from_the_settings_file_and_a_missing_one_is_said(tm
 def test_make_release_moves_the_readmes_badge_to_the_course_address():
     readme = (REPO / "README.md").read_text()
     moved = sync_notebooks.readme_badge(readme, "https://github.com/someone/else")
-    url = "https://colab.research.google.com/github/someone/else/blob/main/notebooks/00_welcome.ipynb"
+    url = (
+        "https://colab.research.google.com/github/someone/else/blob/main/notebooks/00_welcome.ipynb"
+    )
     assert f"]({url})" in moved and moved != readme
     assert sync_notebooks.readme_badge(moved, sync_notebooks.course_repo()) == readme
 

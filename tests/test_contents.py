@@ -27,5 +27,6 @@ def test_a_notebook_is_handed_over_with_this_kernels_language_info(tmp_path):
 def test_every_server_of_the_course_uses_it():
     for folder in ("autograder/student_lab", "deploy/hub/student", "deploy/hub/instructor"):
         config = json.loads((REPO / folder / "jupyter_server_config.json").read_text())
-        assert config["ServerApp"]["contents_manager_class"] == \
-            "course_checks.contents.CourseContents", folder
+        assert (
+            config["ServerApp"]["contents_manager_class"] == "course_checks.contents.CourseContents"
+        ), folder

@@ -51,22 +51,29 @@ def features(*shape: int) -> torch.Tensor:
 CASES = {
     "multi-head attention, masked": lambda: (
         MultiHeadAttention(16, 4),
-        (features(2, 7, 16), None, None, causal_mask(7))),
+        (features(2, 7, 16), None, None, causal_mask(7)),
+    ),
     "encoder": lambda: (
         Encoder(EncoderBlock(16, 4, 32), 2, nn.LayerNorm(16)),
-        (features(2, 7, 16), torch.ones(2, 1, 7, dtype=torch.bool))),
+        (features(2, 7, 16), torch.ones(2, 1, 7, dtype=torch.bool)),
+    ),
     "decoder": lambda: (
         Decoder(DecoderBlock(16, 4, 32, norm_first=True), 2, nn.LayerNorm(16)),
-        (features(2, 5, 16), features(2, 7, 16), causal_mask(5))),
+        (features(2, 5, 16), features(2, 7, 16), causal_mask(5)),
+    ),
     "encoder-decoder": lambda: (
         Transformer(11, 13, d_model=16, n_heads=2, d_ff=32),
-        (tokens(11, 2, 7), tokens(13, 2, 5))),
+        (tokens(11, 2, 7), tokens(13, 2, 5)),
+    ),
     "notebook 08's CharLM": lambda: (
-        CharLM(30, d_model=32, n_heads=4, n_layers=2, max_len=64), (tokens(30, 2, 20),)),
+        CharLM(30, d_model=32, n_heads=4, n_layers=2, max_len=64),
+        (tokens(30, 2, 20),),
+    ),
     "modern decoder": lambda: (modern.ModernLM(30, max_len=64, n_kv_heads=2), (tokens(30, 2, 20),)),
     "modern decoder, 2017 parts": lambda: (
         modern.ModernLM(30, max_len=64, norm="layer", feed_forward="relu", positions="learned"),
-        (tokens(30, 2, 20),)),
+        (tokens(30, 2, 20),),
+    ),
 }
 
 
@@ -90,8 +97,13 @@ def test_outputs_and_gradients_on_cuda_equal_the_cpus(case):
     torch.testing.assert_close(outputs[1].cpu(), outputs[0], **TOLERANCE)
     for (name, p_cpu), p_gpu in zip(on_cpu.named_parameters(), on_gpu.parameters(), strict=True):
         if p_cpu.grad is not None:
-            torch.testing.assert_close(p_gpu.grad.cpu(), p_cpu.grad, atol=1e-4, rtol=1e-4,
-                                       msg=lambda m, name=name: f"{name}: {m}")
+            torch.testing.assert_close(
+                p_gpu.grad.cpu(),
+                p_cpu.grad,
+                atol=1e-4,
+                rtol=1e-4,
+                msg=lambda m, name=name: f"{name}: {m}",
+            )
 
 
 def test_multi_head_attention_equals_nn_multihead_attention_on_cuda():
@@ -121,14 +133,18 @@ def test_flash_attention_and_its_gradients_equal_sdpa_on_cuda(causal):
 @pytest.mark.parametrize("model", ["CharLM", "ModernLM"])
 def test_the_cache_gives_the_full_forwards_logits_and_greedy_text_on_cuda(model):
     torch.manual_seed(5)
-    lm = (CharLM(19, d_model=32, n_heads=4, n_layers=2, max_len=64) if model == "CharLM"
-          else modern.ModernLM(19, d_model=32, n_heads=4, n_layers=2, max_len=64, n_kv_heads=2))
+    lm = (
+        CharLM(19, d_model=32, n_heads=4, n_layers=2, max_len=64)
+        if model == "CharLM"
+        else modern.ModernLM(19, d_model=32, n_heads=4, n_layers=2, max_len=64, n_kv_heads=2)
+    )
     lm = lm.to(CUDA).eval()
     idx = tokens(19, 2, 12).to(CUDA)
     cache = KVCache(len(lm.blocks))
     with torch.no_grad():
-        stepped = [lm.step(idx[:, :5], cache)] + [lm.step(idx[:, t:t + 1], cache)
-                                                  for t in range(5, 12)]
+        stepped = [lm.step(idx[:, :5], cache)] + [
+            lm.step(idx[:, t : t + 1], cache) for t in range(5, 12)
+        ]
         torch.testing.assert_close(torch.cat(stepped, 1), lm(idx), atol=1e-4, rtol=1e-4)
     assert cache.keys[0].device.type == "cuda"
     greedy = generate(lm, idx[:, :3], 20, temperature=0)
@@ -141,10 +157,25 @@ def test_notebook_07s_training_learns_to_reverse_on_cuda():
     """07's capstone in small: the same task and optimiser as on the CPU, on the GPU."""
     task = SequenceTask("reverse", seq_len=8, n_symbols=6)
     torch.manual_seed(0)
-    model = Transformer(task.vocab_size, task.vocab_size, d_model=32, n_heads=4, d_ff=64,
-                        n_encoder_layers=1, n_decoder_layers=1, max_len=16)
-    history = train(model, task, steps=250, lr=3e-3, schedule=lambda s: min(1.0, (s + 1) / 50),
-                    device=CUDA, progress=False)
+    model = Transformer(
+        task.vocab_size,
+        task.vocab_size,
+        d_model=32,
+        n_heads=4,
+        d_ff=64,
+        n_encoder_layers=1,
+        n_decoder_layers=1,
+        max_len=16,
+    )
+    history = train(
+        model,
+        task,
+        steps=250,
+        lr=3e-3,
+        schedule=lambda s: min(1.0, (s + 1) / 50),
+        device=CUDA,
+        progress=False,
+    )
     assert next(model.parameters()).device.type == "cuda"
     assert history["loss"][-1] < 0.5 * history["loss"][0]
     src, target = task.dataset(500, seed=1)

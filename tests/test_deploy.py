@@ -31,16 +31,19 @@ def test_a_hub_student_has_the_students_lab_and_the_assignments_tab():
     assert hub["jpserver_extensions"] == extensions
     assert hub["contents_manager_class"] == lab["contents_manager_class"]
     hidden = json.loads((HUB / "student/labconfig/page_config.json").read_text())
-    assert set(hidden["disabledExtensions"]) == {"@jupyter/nbgrader:course-list",
-                                                 "@jupyter/nbgrader:create-assignment",
-                                                 "@jupyter/nbgrader:formgrader"}
+    assert set(hidden["disabledExtensions"]) == {
+        "@jupyter/nbgrader:course-list",
+        "@jupyter/nbgrader:create-assignment",
+        "@jupyter/nbgrader:formgrader",
+    }
 
 
 def test_the_instructors_server_lets_formgrader_be_framed_by_jupyterlab():
     """JupyterHub's servers send frame-ancestors 'none', which leaves Formgrader's tab blank."""
     config = server_config(HUB / "instructor")
-    assert config["tornado_settings"]["headers"]["Content-Security-Policy"] == \
-        "frame-ancestors 'self'"
+    assert (
+        config["tornado_settings"]["headers"]["Content-Security-Policy"] == "frame-ancestors 'self'"
+    )
     assert config["jpserver_extensions"]["nbgrader.server_extensions.formgrader"] is True
 
 
@@ -76,7 +79,8 @@ def test_the_course_uses_the_exchange_the_machine_names(tmp_path, monkeypatch):
     machine = tmp_path / "etc" / "jupyter"
     machine.mkdir(parents=True)
     (machine / "nbgrader_config.py").write_text(
-        "c = get_config()\nc.Exchange.root = '/srv/nbgrader/exchange'\n")
+        "c = get_config()\nc.Exchange.root = '/srv/nbgrader/exchange'\n"
+    )
     monkeypatch.setattr(jupyter_core.paths, "ENV_CONFIG_PATH", [str(machine)])
     course = PyFileConfigLoader("nbgrader_config.py", path=str(REPO / "autograder"))
     assert course.load_config().Exchange.root == "/srv/nbgrader/exchange"
@@ -98,8 +102,12 @@ def test_the_environment_is_installed_from_every_module_of_the_course(tmp_path):
     install = install_module()
     copy = install.course_copy(tmp_path / "course")
     for package in ("transformer_course", "course_checks", "autograder"):
-        modules = {p.relative_to(REPO) for p in (REPO / package).rglob("*.py")
-                   if "__pycache__" not in p.parts}
-        assert modules and {p.relative_to(copy) for p in (copy / package).rglob("*.py")} \
-            == modules, package
+        modules = {
+            p.relative_to(REPO)
+            for p in (REPO / package).rglob("*.py")
+            if "__pycache__" not in p.parts
+        }
+        assert (
+            modules and {p.relative_to(copy) for p in (copy / package).rglob("*.py")} == modules
+        ), package
     assert sorted(p.name for p in copy.iterdir()) == sorted(install.INSTALLED)  # no more

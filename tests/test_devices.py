@@ -17,8 +17,11 @@ from transformer_course.language_model import CharLM, KVCache
 from transformer_course.transformer import Transformer
 
 META = torch.device("meta")
-PARTS = {"2017": dict(norm="layer", feed_forward="relu", positions="learned"),
-         "modern": dict(n_kv_heads=2), "rotary only": dict(norm="layer", feed_forward="relu")}
+PARTS = {
+    "2017": dict(norm="layer", feed_forward="relu", positions="learned"),
+    "modern": dict(n_kv_heads=2),
+    "rotary only": dict(norm="layer", feed_forward="relu"),
+}
 
 
 def test_mixing_devices_fails_on_meta_as_on_a_gpu():

@@ -27,8 +27,9 @@ COURSE_ID = "transformer-course"
 
 
 def run(cwd, *command, env):
-    result = subprocess.run(list(command), cwd=cwd, env=env, capture_output=True, text=True,
-                            timeout=900)
+    result = subprocess.run(
+        list(command), cwd=cwd, env=env, capture_output=True, text=True, timeout=900
+    )
     assert result.returncode == 0, f"{command}:\n{result.stdout[-3000:]}{result.stderr[-3000:]}"
     return result
 
@@ -39,8 +40,9 @@ def fresh_clone(course, assignments):
     for assignment in assignments:
         for folder in ("solutions", "notebooks"):
             shutil.copytree(REPO / folder / assignment, course / folder / assignment)
-    shutil.copytree(REPO / "autograder", course / "autograder",
-                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(
+        REPO / "autograder", course / "autograder", ignore=shutil.ignore_patterns("__pycache__")
+    )
     shutil.copy(REPO / "nbgrader_config.py", course)
     return course
 
@@ -51,8 +53,7 @@ def test_release_fetch_submit_collect_grade_and_feedback(tmp_path, bubblewrap):
     exchange.mkdir()
     instructor = {k: v for k, v in tool_env().items() if k != "JUPYTER_CONFIG_PATH"}
     nbgrader = ["nbgrader"]
-    run(course, *nbgrader, "release_assignment", A, f"--Exchange.root={exchange}",
-        env=instructor)
+    run(course, *nbgrader, "release_assignment", A, f"--Exchange.root={exchange}", env=instructor)
 
     # The student: a home of their own, no course configuration, only the exchange.
     home = tmp_path / "student"
@@ -72,17 +73,29 @@ def test_release_fetch_submit_collect_grade_and_feedback(tmp_path, bubblewrap):
     imported = tmp_path / "downloads" / "carol" / "01.ipynb"
     imported.parent.mkdir(parents=True)
     imported.write_text(json.dumps(answered))
-    grade = run(REPO, sys.executable, "-m", "autograder.grading", "--grading",
-                str(course / "grading"), "--assignment", A, "--import",
-                str(imported.parent.parent), env=instructor)
+    grade = run(
+        REPO,
+        sys.executable,
+        "-m",
+        "autograder.grading",
+        "--grading",
+        str(course / "grading"),
+        "--assignment",
+        A,
+        "--import",
+        str(imported.parent.parent),
+        env=instructor,
+    )
     assert f"{A}: 2 students" in grade.stdout, grade.stdout
     for name in (submitted.name, "carol"):
-        result = json.loads((course / "grading" / "autograded" / name / A
-                             / "grading_result.json").read_text())
+        result = json.loads(
+            (course / "grading" / "autograded" / name / A / "grading_result.json").read_text()
+        )
         assert result["status"] == "graded" and result["score"] == result["max_score"] == 10
 
-    released = run(course, *nbgrader, "release_feedback", A, f"--Exchange.root={exchange}",
-                   env=instructor)
+    released = run(
+        course, *nbgrader, "release_feedback", A, f"--Exchange.root={exchange}", env=instructor
+    )
     assert "Releasing feedback for student 'carol'" in released.stderr  # passed over, no stop
     run(home, *nbgrader, "fetch_feedback", A, *flags, env=student)
     (page,) = (home / A / "feedback").rglob(f"{A}.html")
@@ -116,8 +129,9 @@ def test_collect_takes_only_hand_ins_of_their_own_and_follows_no_link(tmp_path):
         planted.write_text(honest)
         os.chown(planted, pwd.getpwnam(other).pw_uid, -1)
     instructor = {k: v for k, v in tool_env().items() if k != "JUPYTER_CONFIG_PATH"}
-    collected = run(course, "nbgrader", "collect", A,
-                    f"--Exchange.root={tmp_path / 'exchange'}", env=instructor)
+    collected = run(
+        course, "nbgrader", "collect", A, f"--Exchange.root={tmp_path / 'exchange'}", env=instructor
+    )
     submitted = course / "grading" / "submitted"
     assert sorted(p.name for p in submitted.iterdir()) == [me]
     copy = submitted / me / A / f"{A}.ipynb"

@@ -40,13 +40,25 @@ def test_a_job_over_its_limit_is_stopped_with_what_it_started_and_the_rest_are_d
     pid_file = tmp_path / "child"
     jobs = ["a", f"hang:{pid_file}", "b", "die", "c", "d"]
     started = time.monotonic()
-    results = list(LocalPool(2).run(work, jobs, limit=lambda job: 6.0,
-                                    stopped=lambda job, why: f"{job.split(':')[0]}: {why}"))
+    results = list(
+        LocalPool(2).run(
+            work,
+            jobs,
+            limit=lambda job: 6.0,
+            stopped=lambda job, why: f"{job.split(':')[0]}: {why}",
+        )
+    )
     assert time.monotonic() - started < 60
-    assert sorted(results) == sorted([
-        "a done", "b done", "c done", "d done",
-        "die: the grading process died while grading it",
-        "hang: grading it took longer than its limit of 6 s; it was stopped"])
+    assert sorted(results) == sorted(
+        [
+            "a done",
+            "b done",
+            "c done",
+            "d done",
+            "die: the grading process died while grading it",
+            "hang: grading it took longer than its limit of 6 s; it was stopped",
+        ]
+    )
     deadline = time.monotonic() + 10
     while alive(int(pid_file.read_text())) and time.monotonic() < deadline:
         time.sleep(0.2)
@@ -56,8 +68,11 @@ def test_a_job_over_its_limit_is_stopped_with_what_it_started_and_the_rest_are_d
 @pytest.mark.slow
 def test_one_at_a_time_keeps_the_limit():
     started = time.monotonic()
-    results = list(LocalPool(2).alone(work, ["hang:/dev/null", "a"], limit=lambda job: 4.0,
-                                      stopped=lambda job, why: "stopped"))
+    results = list(
+        LocalPool(2).alone(
+            work, ["hang:/dev/null", "a"], limit=lambda job: 4.0, stopped=lambda job, why: "stopped"
+        )
+    )
     assert results == ["stopped", "a done"]
     assert time.monotonic() - started < 40
 
@@ -70,8 +85,14 @@ def test_no_temporary_file_outlives_the_run(tmp_path, monkeypatch):
 
     monkeypatch.setenv("TMPDIR", str(tmp_path))
     monkeypatch.setattr(tempfile, "tempdir", None)
-    results = list(LocalPool(2).run(leaves_a_file, ["a", "hang:/dev/null", "b"],
-                                    limit=lambda job: 5.0, stopped=lambda job, why: "stopped"))
+    results = list(
+        LocalPool(2).run(
+            leaves_a_file,
+            ["a", "hang:/dev/null", "b"],
+            limit=lambda job: 5.0,
+            stopped=lambda job, why: "stopped",
+        )
+    )
     assert sorted(results) == ["a done", "b done", "stopped"]
     assert not list(tmp_path.iterdir())
 
@@ -91,7 +112,8 @@ def test_workers_die_with_the_command_that_started_them(tmp_path):
 
     pid_file = tmp_path / "child"
     script = tmp_path / "run.py"
-    script.write_text(textwrap.dedent(f"""
+    script.write_text(
+        textwrap.dedent(f"""
         import sys
         sys.path[:0] = {sys.path!r}
         from test_executors import work
@@ -99,7 +121,8 @@ def test_workers_die_with_the_command_that_started_them(tmp_path):
         if __name__ == "__main__":
             for _ in LocalPool(1).run(work, ["hang:{pid_file}"]):
                 pass
-    """))
+    """)
+    )
     run = subprocess.Popen([sys.executable, str(script)], start_new_session=True)
     deadline = time.monotonic() + 60
     while not (pid_file.exists() and pid_file.read_text()):

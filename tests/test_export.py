@@ -32,8 +32,11 @@ def test_an_assignment_nobody_handed_in_is_marked_not_submitted(tmp_path):
         rows = {(r["assignment"], r["student_id"]): r for r in csv.DictReader(file)}
     assert len(rows) == 4
     assert rows["01_vector_attention", "ada"]["status"] == "submitted"
-    for missing in [("01_vector_attention", "bob"), ("02_matrix_attention", "ada"),
-                    ("02_matrix_attention", "bob")]:
+    for missing in [
+        ("01_vector_attention", "bob"),
+        ("02_matrix_attention", "ada"),
+        ("02_matrix_attention", "bob"),
+    ]:
         assert rows[missing]["status"] == "not submitted"
         assert float(rows[missing]["score"]) == 0.0 and rows[missing]["timestamp"] == ""
     # nbgrader's columns, in its order, come first: files read by column name still work.

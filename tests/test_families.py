@@ -25,12 +25,19 @@ ATTENTION = '''def attention(Q, K, V):
 
 def notebook(solution: str) -> dict:
     def cell(grade_id, text, **meta):
-        return {"cell_type": "code", "source": text,
-                "metadata": {"nbgrader": {"grade_id": grade_id, **meta}}}
-    return {"cells": [cell("setup", "import math\nimport torch"),
-                      cell("ex1_attention", solution, solution=True),
-                      cell("ex1_tests", 'checks = Checks("Exercise 1 · attention", points=1)',
-                           grade=True)]}
+        return {
+            "cell_type": "code",
+            "source": text,
+            "metadata": {"nbgrader": {"grade_id": grade_id, **meta}},
+        }
+
+    return {
+        "cells": [
+            cell("setup", "import math\nimport torch"),
+            cell("ex1_attention", solution, solution=True),
+            cell("ex1_tests", 'checks = Checks("Exercise 1 · attention", points=1)', grade=True),
+        ]
+    }
 
 
 def report_for(student, capsys, monkeypatch) -> str:
@@ -42,11 +49,17 @@ def report_for(student, capsys, monkeypatch) -> str:
     g = torch.Generator().manual_seed(0)
     namespace = {"attention": student}
     for t, s, d in ((5, 7, 4), (3, 6, 9)):
-        namespace.update(Q=torch.randn(2, t, d, generator=g), K=torch.randn(2, s, d, generator=g),
-                         V=torch.randn(2, s, 3, generator=g))
+        namespace.update(
+            Q=torch.randn(2, t, d, generator=g),
+            K=torch.randn(2, s, d, generator=g),
+            V=torch.randn(2, s, 3, generator=g),
+        )
         code = eval("lambda: attention(Q, K, V)", namespace)  # noqa: S307 - a check's lambda
-        checks.close(f"T = {t}", code, F.scaled_dot_product_attention(
-            namespace["Q"], namespace["K"], namespace["V"]))
+        checks.close(
+            f"T = {t}",
+            code,
+            F.scaled_dot_product_attention(namespace["Q"], namespace["K"], namespace["V"]),
+        )
     checks.score()
     return capsys.readouterr().out
 
@@ -56,9 +69,10 @@ def test_a_wrong_size_is_fitted_and_said_with_the_docstrings_symbols(capsys, mon
         return torch.softmax(Q @ K.mT / math.sqrt(Q.shape[-2]), dim=-1) @ V
 
     report = report_for(student, capsys, monkeypatch)
-    assert ("This matches an answer that divides by √`Q.shape[-2]` (√T, the number of queries "
-            "(tokens): √5 ≈ 2.236 here) where `math.sqrt(Q.shape[-1])` (2 here) belongs.") \
-        in report
+    assert (
+        "This matches an answer that divides by √`Q.shape[-2]` (√T, the number of queries "
+        "(tokens): √5 ≈ 2.236 here) where `math.sqrt(Q.shape[-1])` (2 here) belongs."
+    ) in report
 
 
 def test_a_hard_coded_number_is_fitted_and_measured_not_named(capsys, monkeypatch):
@@ -67,8 +81,10 @@ def test_a_hard_coded_number_is_fitted_and_measured_not_named(capsys, monkeypatc
 
     report = report_for(student, capsys, monkeypatch)  # measured, not named
     assert "This matches" not in report
-    assert "Measured: your results are those of an answer that divides by 7.5 where " \
-           "`math.sqrt(Q.shape[-1])`" in report
+    assert (
+        "Measured: your results are those of an answer that divides by 7.5 where "
+        "`math.sqrt(Q.shape[-1])`" in report
+    )
 
 
 def test_an_answer_no_member_explains_is_not_named(capsys, monkeypatch):

@@ -196,13 +196,17 @@ def test_an_outputs_metadata_reaches_a_page_as_numbers_only():
 
     from autograder.grading.safe_pages import plain_metadata
 
-    hostile = {"image/png": {"width": "1 onload=alert(1)", "height": 40, "unconfined": True,
-                             "alt": "<b>"}, "needs_background": "light", "scale": float("nan")}
+    hostile = {
+        "image/png": {"width": "1 onload=alert(1)", "height": 40, "unconfined": True, "alt": "<b>"},
+        "needs_background": "light",
+        "scale": float("nan"),
+    }
     assert plain_metadata(hostile) == {"image/png": {"height": 40, "unconfined": True}}
 
     def page(metadata: dict) -> str:
-        output = nbformat.v4.new_output("display_data", data={"image/png": "iVBORw0KGgo="},
-                                        metadata=metadata)
+        output = nbformat.v4.new_output(
+            "display_data", data={"image/png": "iVBORw0KGgo="}, metadata=metadata
+        )
         cell = nbformat.v4.new_code_cell("x", outputs=[output])
         return HTMLExporter().from_notebook_node(nbformat.v4.new_notebook(cells=[cell]))[0]
 
@@ -222,11 +226,16 @@ def test_text_a_page_cannot_render_is_shown_plain_and_the_page_is_written():
     from autograder.grading.safe_pages import MAX_MARKDOWN, renderable
 
     bomb = "*a **b [c](" * 200_000
-    notebook = {"cells": [
-        {"cell_type": "markdown", "metadata": {}, "source": "![gone](attachment:gone.png)"},
-        {"cell_type": "markdown", "metadata": {}, "source": bomb},
-        {"cell_type": "markdown", "metadata": {}, "source": "fine *text*"}],
-        "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    notebook = {
+        "cells": [
+            {"cell_type": "markdown", "metadata": {}, "source": "![gone](attachment:gone.png)"},
+            {"cell_type": "markdown", "metadata": {}, "source": bomb},
+            {"cell_type": "markdown", "metadata": {}, "source": "fine *text*"},
+        ],
+        "metadata": {},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
     said = renderable(notebook)
     assert len(said) == 2 and "gone.png" in said[0] and "shown as plain text" in said[1]
     assert len(notebook["cells"][1]["source"]) < MAX_MARKDOWN + 1000

@@ -24,23 +24,34 @@ def allowed_hashes(page: str) -> set[str]:
 
 
 def test_every_inline_script_of_nbgraders_templates_has_a_pattern():
-    inline = [body for template in templates_folder().rglob("*.tpl")
-              for attributes, body in SCRIPT.findall(template.read_text())
-              if "src=" not in attributes]
-    inline += [body for template in templates_folder().rglob("*.j2")
-               for attributes, body in SCRIPT.findall(template.read_text())
-               if "src=" not in attributes]
+    inline = [
+        body
+        for template in templates_folder().rglob("*.tpl")
+        for attributes, body in SCRIPT.findall(template.read_text())
+        if "src=" not in attributes
+    ]
+    inline += [
+        body
+        for template in templates_folder().rglob("*.j2")
+        for attributes, body in SCRIPT.findall(template.read_text())
+        if "src=" not in attributes
+    ]
     scripts, handlers = template_scripts()
     assert len(inline) >= 10 and len(scripts) == len(inline)  # none with template logic
     assert {sha256("toggle_name(true);"), sha256("toggleAllNames()")} <= handlers
 
 
 def test_a_page_s_template_scripts_are_allowed_and_nothing_else():
-    base = next(body for _, body in SCRIPT.findall((templates_folder() / "base.tpl").read_text())
-                if "{{ base_url }}" in body)  # var base_url = "{{ base_url }}";
+    base = next(
+        body
+        for _, body in SCRIPT.findall((templates_folder() / "base.tpl").read_text())
+        if "{{ base_url }}" in body
+    )  # var base_url = "{{ base_url }}";
     ours = base.replace("{{ base_url }}", "/user/ann")
-    forged = [base.replace("{{ base_url }}", value)
-              for value in ('/"; alert(1); "', '\\"; alert(1)//', "</script><script>alert(1)")]
+    forged = [
+        base.replace("{{ base_url }}", value)
+        for value in ('/"; alert(1); "', '\\"; alert(1)//', "</script><script>alert(1)")
+    ]
     page = "".join(f"<script>{body}</script>" for body in [ours, "alert(1)", *forged])
     assert allowed_hashes(page) - template_scripts()[1] == {sha256(ours)}
 

@@ -39,8 +39,14 @@ from autograder.grading.executors import DaskCluster, LocalPool
 from autograder.grading.limits import Limits
 
 A = "01_vector_attention"
-POINTS = {"ex1_tests": 1, "ex2_tests": 1, "ex3_tests": 2, "ex4_tests": 2, "ex5_tests": 1,
-          "ex6_tests": 3}
+POINTS = {
+    "ex1_tests": 1,
+    "ex2_tests": 1,
+    "ex3_tests": 2,
+    "ex4_tests": 2,
+    "ex5_tests": 1,
+    "ex6_tests": 3,
+}
 FULL = sum(POINTS.values())
 LIMITS = Limits(cell_timeout=8, notebook_timeout=120, memory_bytes=3 << 30, cell_wall=16)
 SOLUTION = solution_sources(A)
@@ -61,13 +67,13 @@ WRITE_OUTSIDE = REPO / "written_by_a_student.txt"
 HIDDEN_TESTS_PATH = solution_path(A)
 LEAK_ATTEMPT = f"""
 import glob, os
-for path in [{str(HIDDEN_TESTS_PATH)!r}, {str(REPO / 'grading' / 'gradebook.db')!r}]:
+for path in [{str(HIDDEN_TESTS_PATH)!r}, {str(REPO / "grading" / "gradebook.db")!r}]:
     try:
         print("READ", open(path).read()[:5000])
     except OSError as error:
         print("blocked:", error)
 print("LISTED", os.listdir("."), glob.glob("/tmp/**/*.ipynb", recursive=True))
-print("LISTED", glob.glob({str(REPO / 'grading' / '*')!r}))
+print("LISTED", glob.glob({str(REPO / "grading" / "*")!r}))
 try:
     open({str(WRITE_OUTSIDE)!r}, "w").write("x")
 except OSError as error:
@@ -99,25 +105,42 @@ while True:
 CLASS = {
     "solution": (answers(), FULL),
     "blank": ({}, 0),
-    "no_scaling": (answers(ex2_score=SOLUTION["ex2_score"].replace(" / math.sqrt(D)", "")),
-                   None),  # partial: whatever plain nbgrader gives (compared below)
+    "no_scaling": (
+        answers(ex2_score=SOLUTION["ex2_score"].replace(" / math.sqrt(D)", "")),
+        None,
+    ),  # partial: whatever plain nbgrader gives (compared below)
     "sys_exit": (answers(ex1_project=append("ex1_project", "import sys; sys.exit()")), FULL),
     # The kernel dies in exercise 1: exercises 2 to 5 still earn their points, and 6, which
     # calls the lost `project`, does not.
-    "os_exit": (answers(ex1_project=append("ex1_project", "import os; os._exit(1)")),
-                FULL - POINTS["ex1_tests"] - POINTS["ex6_tests"]),
+    "os_exit": (
+        answers(ex1_project=append("ex1_project", "import os; os._exit(1)")),
+        FULL - POINTS["ex1_tests"] - POINTS["ex6_tests"],
+    ),
     "loop": (answers(ex3_softmax=append("ex3_softmax", "while True: pass")), FULL),
-    "stubborn_loop": (answers(ex5_weighted_sum=append("ex5_weighted_sum", STUBBORN_LOOP)),
-                      FULL - POINTS["ex5_tests"] - POINTS["ex6_tests"]),
-    "memory_bomb": (answers(ex5_weighted_sum=append(
-        "ex5_weighted_sum", "hog = [bytearray(1 << 28) for _ in range(1000)]")), FULL),
-    "huge_output": (answers(ex1_project=append("ex1_project", "print('x' * 20_000_000)")),
-                    FULL),
+    "stubborn_loop": (
+        answers(ex5_weighted_sum=append("ex5_weighted_sum", STUBBORN_LOOP)),
+        FULL - POINTS["ex5_tests"] - POINTS["ex6_tests"],
+    ),
+    "memory_bomb": (
+        answers(
+            ex5_weighted_sum=append(
+                "ex5_weighted_sum", "hog = [bytearray(1 << 28) for _ in range(1000)]"
+            )
+        ),
+        FULL,
+    ),
+    "huge_output": (answers(ex1_project=append("ex1_project", "print('x' * 20_000_000)")), FULL),
     "monkeypatch": (answers(ex6_self_attention=TAMPER + STUB), FULL - POINTS["ex6_tests"]),
     "input_transformer": ({"ex1_project": REWRITE_LATER_CELLS + STUB}, 0),
     "reads_hidden_tests": (answers(ex1_project=append("ex1_project", LEAK_ATTEMPT)), FULL),
-    "warns": (answers(ex1_project=SOLUTION["ex1_project"].replace(
-        "return W @ x + b", "return torch.tensor(W @ x + b)")), FULL),
+    "warns": (
+        answers(
+            ex1_project=SOLUTION["ex1_project"].replace(
+                "return W @ x + b", "return torch.tensor(W @ x + b)"
+            )
+        ),
+        FULL,
+    ),
 }
 
 
@@ -150,8 +173,11 @@ def write_class(submitted: Path) -> None:
     nb = student_submission(load(release_path(A)), SOLUTION)
     cells = nb["cells"]
     grade_id = [c.get("metadata", {}).get("nbgrader", {}).get("grade_id") for c in cells]
-    deleted = [c for c, g in zip(cells, grade_id, strict=True) if g not in ("ex3_tests",
-                                                                           "ex5_weighted_sum")]
+    deleted = [
+        c
+        for c, g in zip(cells, grade_id, strict=True)
+        if g not in ("ex3_tests", "ex5_weighted_sum")
+    ]
     submit(submitted, "deleted_cells", nb | {"cells": deleted})
     moved = cells[:]
     i, j = grade_id.index("ex4_attention_weights"), grade_id.index("ex6_tests")
@@ -165,10 +191,14 @@ def write_class(submitted: Path) -> None:
 
 
 EXPECTED = {name: total for name, (_, total) in CLASS.items()} | {
-    "empty": 0, "malformed": 0, "not_a_notebook": 0, "wrong_assignment": 0,
+    "empty": 0,
+    "malformed": 0,
+    "not_a_notebook": 0,
+    "wrong_assignment": 0,
     # The test cell of ex3 comes back; ex5's answer is gone, and ex6 needs it.
     "deleted_cells": FULL - POINTS["ex5_tests"] - POINTS["ex6_tests"],
-    "moved_cells": FULL, "edited_tests": FULL,
+    "moved_cells": FULL,
+    "edited_tests": FULL,
 }
 
 
@@ -201,12 +231,15 @@ def test_each_student_gets_what_their_real_answers_earn(graded, student):
     assert result["score"] == pytest.approx(EXPECTED[student]), result
 
 
-@pytest.mark.parametrize("student, reason", [
-    ("empty", "the file is empty"),
-    ("malformed", "malformed JSON"),
-    ("not_a_notebook", "not a notebook"),
-    ("wrong_assignment", "it is 02_matrix_attention"),
-])
+@pytest.mark.parametrize(
+    "student, reason",
+    [
+        ("empty", "the file is empty"),
+        ("malformed", "malformed JSON"),
+        ("not_a_notebook", "not a notebook"),
+        ("wrong_assignment", "it is 02_matrix_attention"),
+    ],
+)
 def test_a_broken_file_is_rejected_with_its_reason(graded, student, reason):
     result = graded["results"][student]
     assert result["status"] == "rejected"
@@ -214,21 +247,27 @@ def test_a_broken_file_is_rejected_with_its_reason(graded, student, reason):
     assert f"**{student}** (rejected)" in graded["summary"]
 
 
-@pytest.mark.parametrize("student, kind, text", [
-    ("os_exit", "kernel", "the kernel died"),
-    # An endless loop uses its 8 s of CPU (on a busy machine, the clock's 16 s may come
-    # first); one that sleeps and ignores Ctrl-C meets the clock's backstop.
-    ("loop", "limit", "8 s of CPU time|16 s by the clock"),
-    ("stubborn_loop", "limit", "16 s by the clock .* ignored the interrupt"),
-    ("huge_output", "output", "was cut"),
-    ("monkeypatch", "suspicious", "replaces torch.allclose"),
-    ("input_transformer", "suspicious", "rewrites later cells"),
-    ("moved_cells", "order", "out of order"),
-])
+@pytest.mark.parametrize(
+    "student, kind, text",
+    [
+        ("os_exit", "kernel", "the kernel died"),
+        # An endless loop uses its 8 s of CPU (on a busy machine, the clock's 16 s may come
+        # first); one that sleeps and ignores Ctrl-C meets the clock's backstop.
+        ("loop", "limit", "8 s of CPU time|16 s by the clock"),
+        ("stubborn_loop", "limit", "16 s by the clock .* ignored the interrupt"),
+        ("huge_output", "output", "was cut"),
+        ("monkeypatch", "suspicious", "replaces torch.allclose"),
+        ("input_transformer", "suspicious", "rewrites later cells"),
+        ("moved_cells", "order", "out of order"),
+    ],
+)
 def test_the_report_names_what_happened(graded, student, kind, text):
     result = graded["results"][student]
-    said = events(result, "timeout") + events(result, "busy") if kind == "limit" else \
-        events(result, kind)
+    said = (
+        events(result, "timeout") + events(result, "busy")
+        if kind == "limit"
+        else events(result, kind)
+    )
     assert any(re.search(text, message) for message in said), result["events"]
     assert f"**{student}**" in graded["summary"]
 
@@ -238,8 +277,11 @@ def test_a_memory_bomb_is_stopped_by_the_limit(graded):
     limit (MemoryError) or, on a slow machine, the cell's time limit."""
     notebook = graded["course"].autograded / "memory_bomb" / A / f"{A}.ipynb"
     result = graded["results"]["memory_bomb"]
-    assert "MemoryError" in notebook.read_text() or events(result, "timeout") \
-        or events(result, "kernel"), result["events"]
+    assert (
+        "MemoryError" in notebook.read_text()
+        or events(result, "timeout")
+        or events(result, "kernel")
+    ), result["events"]
 
 
 def test_huge_output_is_cut_while_it_runs(graded):
@@ -269,8 +311,9 @@ def test_kernels_started_afresh_are_sandboxed_too(tmp_path, bubblewrap):
     """`--no-fork`: each kernel starts through the sandbox launcher instead of the zygote."""
     grading = tmp_path / "grading"
     submit(grading / "submitted", "reads_hidden_tests", notebook_for("reads_hidden_tests"))
-    pipeline.grade_class(pipeline.Course(REPO, grading), LocalPool(1), [A], LIMITS,
-                         progress=False, forked=False)
+    pipeline.grade_class(
+        pipeline.Course(REPO, grading), LocalPool(1), [A], LIMITS, progress=False, forked=False
+    )
     assert_sandboxed(grading / "autograded")
 
 
@@ -289,7 +332,9 @@ def hidden_test_lines() -> list[str]:
 def solution_only_lines() -> list[str]:
     release = json.dumps(load(release_path(A)))
     return [
-        line.strip() for source in SOLUTION.values() for line in source.splitlines()
+        line.strip()
+        for source in SOLUTION.values()
+        for line in source.splitlines()
         if len(line.strip()) > 25 and json.dumps(line.strip())[1:-1] not in release
     ]
 
@@ -299,8 +344,9 @@ def test_feedback_holds_neither_hidden_tests_nor_the_solution(graded):
     assert len(hidden) > 10 and len(solution) > 3
     feedback = graded["course"].feedback
     for student in ("blank", "reads_hidden_tests", "solution"):
-        page = html.unescape(re.sub(r"<[^>]+>", "", (feedback / student / A / f"{A}.html")
-                                    .read_text()))
+        page = html.unescape(
+            re.sub(r"<[^>]+>", "", (feedback / student / A / f"{A}.html").read_text())
+        )
         assert not [line for line in hidden if line in page], student
         if student == "blank":
             assert not [line for line in solution if line in page]
@@ -328,14 +374,16 @@ def test_grades_equal_plain_sequential_nbgrader(graded, tmp_path):
     course = plain_course(tmp_path / "course", [A])
     students = ["solution", "blank", "no_scaling", "warns"]
     for student in students:
-        shutil.copytree(graded["course"].submitted / student,
-                        course / "grading" / "submitted" / student)
+        shutil.copytree(
+            graded["course"].submitted / student, course / "grading" / "submitted" / student
+        )
     result = nbgrader(course, "autograde", A, "--force")
     assert result.returncode == 0, result.stderr[-3000:]
     with Gradebook(f"sqlite:///{course / 'grading' / 'gradebook.db'}") as gradebook:
         for student in students:
-            plain = {g.name: g.score for g in
-                     gradebook.find_submission_notebook(A, A, student).grades}
+            plain = {
+                g.name: g.score for g in gradebook.find_submission_notebook(A, A, student).grades
+            }
             ours = {k: v[0] for k, v in graded["results"][student]["exercises"].items()}
             assert ours == plain, student
 
@@ -344,10 +392,24 @@ def test_an_interrupted_run_resumes_without_redoing_anyone(tmp_path, bubblewrap)
     grading = tmp_path / "grading"
     for i in range(4):
         submit(grading / "submitted", f"s{i}", notebook_for("solution" if i % 2 else "blank"))
-    command = [sys.executable, "-m", "autograder.grading", "--grading", str(grading),
-               "--assignment", A, "--workers", "1"]
-    run = subprocess.Popen(command, cwd=REPO, stdout=subprocess.DEVNULL,
-                           stderr=subprocess.DEVNULL, start_new_session=True)
+    command = [
+        sys.executable,
+        "-m",
+        "autograder.grading",
+        "--grading",
+        str(grading),
+        "--assignment",
+        A,
+        "--workers",
+        "1",
+    ]
+    run = subprocess.Popen(
+        command,
+        cwd=REPO,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     deadline = time.monotonic() + 300
     while not list(grading.glob(f"autograded/*/{A}/{records.RESULT}")):
         assert time.monotonic() < deadline and run.poll() is None
@@ -362,8 +424,14 @@ def test_an_interrupted_run_resumes_without_redoing_anyone(tmp_path, bubblewrap)
     scratch = tmp_path / "a-temporary-folder-with-a-long-name"
     scratch.mkdir()
     assert len(str(scratch)) > 80
-    output = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=600,
-                            env={**os.environ, "TMPDIR": str(scratch)})
+    output = subprocess.run(
+        command,
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**os.environ, "TMPDIR": str(scratch)},
+    )
     assert output.returncode == 0, output.stderr[-3000:]
     assert f"({len(finished)} already graded)" in output.stdout
     assert not list(scratch.iterdir())  # a grading server runs class after class
@@ -380,14 +448,16 @@ def test_a_dask_cluster_grades_like_the_local_pool(tmp_path, bubblewrap):
     grading = tmp_path / "grading"
     for student in ("solution", "no_scaling"):
         submit(grading / "submitted", student, notebook_for(student))
-    with LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1",
-                      dashboard_address=None) as cluster:
+    with LocalCluster(
+        n_workers=2, threads_per_worker=1, host="127.0.0.1", dashboard_address=None
+    ) as cluster:
         executor = DaskCluster(cluster.scheduler_address)
-        pipeline.grade_class(pipeline.Course(REPO, grading), executor, [A], LIMITS,
-                             progress=False)
+        pipeline.grade_class(pipeline.Course(REPO, grading), executor, [A], LIMITS, progress=False)
         executor.client.close()
-    scores = {p.parent.parent.name: json.loads(p.read_text())["score"]
-              for p in grading.glob(f"autograded/*/{A}/{records.RESULT}")}
+    scores = {
+        p.parent.parent.name: json.loads(p.read_text())["score"]
+        for p in grading.glob(f"autograded/*/{A}/{records.RESULT}")
+    }
     assert scores["solution"] == FULL
     assert 0 < scores["no_scaling"] < FULL
 
@@ -417,8 +487,13 @@ print(json.dumps([kernel, *printed]))
 
 
 def test_forked_kernels_start_with_torch_imported_and_share_nothing(bubblewrap):
-    output = subprocess.run([sys.executable, "-c", FORK_PROBE, str(REPO)], cwd=REPO,
-                            capture_output=True, text=True, timeout=300)
+    output = subprocess.run(
+        [sys.executable, "-c", FORK_PROBE, str(REPO)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert output.returncode == 0, output.stderr[-3000:]
     # torch is there before the first import; what one notebook sets, the next never sees.
     assert json.loads(output.stdout.splitlines()[-1]) == ["course-forked", "True", "False"]
@@ -426,19 +501,27 @@ def test_forked_kernels_start_with_torch_imported_and_share_nothing(bubblewrap):
 
 def test_a_plain_folder_of_notebooks_is_imported_by_name_or_number(tmp_path):
     folder = tmp_path / "downloads"
-    for student, name in [("alice", "01.ipynb"), ("bob", "01_vector_attention.ipynb"),
-                          ("bob", "02_my_copy.ipynb"), ("carl", "notes.ipynb")]:
+    for student, name in [
+        ("alice", "01.ipynb"),
+        ("bob", "01_vector_attention.ipynb"),
+        ("bob", "02_my_copy.ipynb"),
+        ("carl", "notes.ipynb"),
+    ]:
         (folder / student).mkdir(parents=True, exist_ok=True)
         (folder / student / name).write_text(f"{student}/{name}")
     course = pipeline.Course(REPO, tmp_path / "grading")
     notes, refused = pipeline.import_folder(course, folder)
-    imported = sorted(str(p.relative_to(course.submitted))
-                      for p in course.submitted.glob("*/*/*.ipynb"))
-    assert imported == ["alice/01_vector_attention/01_vector_attention.ipynb",
-                        "bob/01_vector_attention/01_vector_attention.ipynb",
-                        "bob/02_matrix_attention/02_matrix_attention.ipynb"]
-    assert (course.submitted / "bob" / "02_matrix_attention" / "02_matrix_attention.ipynb"
-            ).read_text() == "bob/02_my_copy.ipynb"
+    imported = sorted(
+        str(p.relative_to(course.submitted)) for p in course.submitted.glob("*/*/*.ipynb")
+    )
+    assert imported == [
+        "alice/01_vector_attention/01_vector_attention.ipynb",
+        "bob/01_vector_attention/01_vector_attention.ipynb",
+        "bob/02_matrix_attention/02_matrix_attention.ipynb",
+    ]
+    assert (
+        course.submitted / "bob" / "02_matrix_attention" / "02_matrix_attention.ipynb"
+    ).read_text() == "bob/02_my_copy.ipynb"
     assert notes == ["carl: 'notes.ipynb' is not a notebook of this course; skipped"]
     assert refused == []
 
@@ -458,12 +541,17 @@ def test_a_notebook_over_its_time_budget_stops_there(tmp_path, bubblewrap):
     grading = tmp_path / "grading"
     submit(grading / "submitted", "slow", notebook_for("loop"))  # endless loop in exercise 3
     budget = Limits(cell_timeout=30, notebook_timeout=6)  # CPU seconds; the clock's: 24 s
-    pipeline.grade_class(pipeline.Course(REPO, grading), LocalPool(1), [A], budget,
-                         progress=False)
+    pipeline.grade_class(pipeline.Course(REPO, grading), LocalPool(1), [A], budget, progress=False)
     result = json.loads((grading / "autograded" / "slow" / A / records.RESULT).read_text())
     said = events(result, "time") + events(result, "busy")
-    assert any(re.fullmatch(r"the notebook used up its (6 s of CPU time|24 s by the clock.*); "
-                            "later cells were not run", message) for message in said), said
+    assert any(
+        re.fullmatch(
+            r"the notebook used up its (6 s of CPU time|24 s by the clock.*); "
+            "later cells were not run",
+            message,
+        )
+        for message in said
+    ), said
     # Exercises 1 and 2 ran before the loop; nothing after it did.
     assert result["score"] == POINTS["ex1_tests"] + POINTS["ex2_tests"]
 
@@ -479,11 +567,13 @@ def test_every_assignments_reference_answers_earn_full_marks_through_the_wall(tm
         notebook = student_submission(load(release_path(assignment)), solution_sources(assignment))
         (folder / f"{assignment}.ipynb").write_text(json.dumps(notebook))
     limits = Limits(cell_timeout=60, notebook_timeout=300, memory_bytes=3 << 30)
-    pipeline.grade_class(pipeline.Course(REPO, grading), LocalPool(2), ASSIGNMENTS, limits,
-                         progress=False)
+    pipeline.grade_class(
+        pipeline.Course(REPO, grading), LocalPool(2), ASSIGNMENTS, limits, progress=False
+    )
     for assignment in ASSIGNMENTS:
-        result = json.loads((grading / "autograded" / "reference" / assignment / records.RESULT)
-                            .read_text())
+        result = json.loads(
+            (grading / "autograded" / "reference" / assignment / records.RESULT).read_text()
+        )
         short = {cell: g for cell, g in result["grades"].items() if g["score"] != g["max"]}
         assert result["grades"] and not short, (assignment, short, result["reason"])
 
@@ -494,11 +584,20 @@ class AlwaysFails:
 
     def run(self, function, jobs, *_):
         for job in jobs:
-            yield {"student": job.student, "assignment": job.assignment, "status": "error",
-                   "reason": "the grader failed (RuntimeError); the full log is in logs/",
-                   "log": "RuntimeError: the kernel zygote did not start\n", "grades": {},
-                   "comments": {}, "events": [], "notebook": None, "feedback": None,
-                   "sha256": "", "timestamp": None}
+            yield {
+                "student": job.student,
+                "assignment": job.assignment,
+                "status": "error",
+                "reason": "the grader failed (RuntimeError); the full log is in logs/",
+                "log": "RuntimeError: the kernel zygote did not start\n",
+                "grades": {},
+                "comments": {},
+                "events": [],
+                "notebook": None,
+                "feedback": None,
+                "sha256": "",
+                "timestamp": None,
+            }
 
     alone = run
 
@@ -522,8 +621,7 @@ def test_a_grader_failure_keeps_the_earlier_grade_and_is_graded_again(graded, tm
     rows = {row["student"]: row for row in csv.DictReader((grading / "grades.csv").open())}
     assert float(rows["solution"]["score"]) == FULL and rows["solution"]["status"] == "error"
     assert "the grade shown is the earlier one, kept" in rows["solution"]["notes"]
-    assert "the kernel zygote did not start" in (grading / "logs/solution" / f"{A}.log"
-                                                 ).read_text()
+    assert "the kernel zygote did not start" in (grading / "logs/solution" / f"{A}.log").read_text()
     # The next run grades them again, though their files did not change.
     jobs, done = pipeline.find_jobs(course, [A], LIMITS, regrade=False)
     assert sorted(job.student for job in jobs) == ["blank", "solution"] and done == 0
@@ -533,9 +631,9 @@ def test_a_grader_failure_keeps_the_earlier_grade_and_is_graded_again(graded, tm
     assert rows["solution"]["status"] == rows["blank"]["status"] == "graded"
 
 
-
 def test_a_notebook_over_its_limit_in_the_pool_is_stopped_and_the_class_graded(
-        graded, tmp_path, monkeypatch):
+    graded, tmp_path, monkeypatch
+):
     """Whatever holds a job (here: a limit of 3 s for one student's), the pool stops that job
     with its worker, reports it, keeps its earlier grade, and grades everyone else."""
     grading = tmp_path / "grading"
@@ -545,8 +643,9 @@ def test_a_notebook_over_its_limit_in_the_pool_is_stopped_and_the_class_graded(
             shutil.rmtree(student)
     course = pipeline.Course(REPO, grading)
     real = pipeline.job_seconds
-    monkeypatch.setattr(pipeline, "job_seconds",
-                        lambda job: 3.0 if job.student == "solution" else real(job))
+    monkeypatch.setattr(
+        pipeline, "job_seconds", lambda job: 3.0 if job.student == "solution" else real(job)
+    )
     started = time.perf_counter()
     pipeline.grade_class(course, LocalPool(2), [A], LIMITS, regrade=True, progress=False)
     assert time.perf_counter() - started < real(pipeline.Job("", A, "", "", "", LIMITS))
@@ -564,8 +663,11 @@ exit 1
 
 
 def files_of(folder: Path) -> dict[str, tuple[int, int]]:
-    return {str(p.relative_to(folder)): (p.stat().st_size, p.stat().st_mtime_ns)
-            for p in folder.rglob("*") if p.is_file()}
+    return {
+        str(p.relative_to(folder)): (p.stat().st_size, p.stat().st_mtime_ns)
+        for p in folder.rglob("*")
+        if p.is_file()
+    }
 
 
 def test_a_sandbox_that_cannot_start_stops_grading_before_anyone(graded, tmp_path):
@@ -578,14 +680,25 @@ def test_a_sandbox_that_cannot_start_stops_grading_before_anyone(graded, tmp_pat
     fake.chmod(0o755)
     before = files_of(grading)
     env = {**os.environ, "PATH": f"{fake.parent}{os.pathsep}{os.environ['PATH']}"}
-    command = [sys.executable, "-m", "autograder.grading", "--grading", str(grading),
-               "--assignment", A, "--regrade"]
-    stopped = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=300,
-                             env=env)
+    command = [
+        sys.executable,
+        "-m",
+        "autograder.grading",
+        "--grading",
+        str(grading),
+        "--assignment",
+        A,
+        "--regrade",
+    ]
+    stopped = subprocess.run(
+        command, cwd=REPO, capture_output=True, text=True, timeout=300, env=env
+    )
     assert stopped.returncode == 2
     said = stopped.stderr.strip()
-    assert said.startswith("Nobody was graded: bubblewrap cannot start a sandbox here (bwrap: "
-                           "setting up uid map: Permission denied)"), said
+    assert said.startswith(
+        "Nobody was graded: bubblewrap cannot start a sandbox here (bwrap: "
+        "setting up uid map: Permission denied)"
+    ), said
     assert "GRADE_ARGS=--unwalled" in said and "\n" not in said and "Traceback" not in said
     assert files_of(grading) == before  # every earlier grade, page and row as it was
 
@@ -593,13 +706,16 @@ def test_a_sandbox_that_cannot_start_stops_grading_before_anyone(graded, tmp_pat
     for student in (grading / "submitted").iterdir():
         if student.name != "blank":
             shutil.rmtree(student)
-    unwalled = subprocess.run([*command, "--unwalled"], cwd=REPO, capture_output=True,
-                              text=True, timeout=600, env=env)
+    unwalled = subprocess.run(
+        [*command, "--unwalled"], cwd=REPO, capture_output=True, text=True, timeout=600, env=env
+    )
     assert unwalled.returncode == 0, unwalled.stderr[-3000:]
     report = (grading / "report.md").read_text()
     assert "Graded without the sandbox, as asked (--unwalled)" in report.split("##")[0]
-    assert json.loads((grading / "autograded/blank" / A / records.RESULT).read_text()
-                      )["status"] == "graded"
+    assert (
+        json.loads((grading / "autograded/blank" / A / records.RESULT).read_text())["status"]
+        == "graded"
+    )
 
 
 def test_a_zygote_that_cannot_start_says_what_bubblewrap_said(tmp_path):
@@ -607,15 +723,23 @@ def test_a_zygote_that_cannot_start_says_what_bubblewrap_said(tmp_path):
     fake.parent.mkdir()
     fake.write_text(REFUSED_BWRAP)
     fake.chmod(0o755)
-    probe = ("from pathlib import Path; import sys\n"
-             "from autograder.kernels import forkserver\n"
-             "try:\n    forkserver.start_zygote(Path(sys.argv[1]), Path(sys.argv[1]))\n"
-             "except RuntimeError as error:\n    print(error)\n")
-    out = subprocess.run([sys.executable, "-c", probe, str(tmp_path)], cwd=REPO, text=True,
-                         capture_output=True, timeout=120,
-                         env={**os.environ, "PATH": f"{fake.parent}:{os.environ['PATH']}"})
-    assert out.stdout.strip() == ("the kernel zygote did not start (bwrap: setting up uid "
-                                  "map: Permission denied)"), out.stderr
+    probe = (
+        "from pathlib import Path; import sys\n"
+        "from autograder.kernels import forkserver\n"
+        "try:\n    forkserver.start_zygote(Path(sys.argv[1]), Path(sys.argv[1]))\n"
+        "except RuntimeError as error:\n    print(error)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe, str(tmp_path)],
+        cwd=REPO,
+        text=True,
+        capture_output=True,
+        timeout=120,
+        env={**os.environ, "PATH": f"{fake.parent}:{os.environ['PATH']}"},
+    )
+    assert out.stdout.strip() == (
+        "the kernel zygote did not start (bwrap: setting up uid map: Permission denied)"
+    ), out.stderr
 
 
 NO_FRESH_KERNEL = """
@@ -647,12 +771,19 @@ def test_a_kernel_that_will_not_start_again_ends_the_notebook_not_the_grading(tm
     processes may hold every slot of its worker) is graded on what ran."""
     grading = tmp_path / "grading"
     submit(grading / "submitted", "os_exit", notebook_for("os_exit"))
-    output = subprocess.run([sys.executable, "-c", NO_FRESH_KERNEL, str(REPO), str(grading), A],
-                            cwd=REPO, capture_output=True, text=True, timeout=600)
+    output = subprocess.run(
+        [sys.executable, "-c", NO_FRESH_KERNEL, str(REPO), str(grading), A],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert output.returncode == 0, output.stderr[-3000:]
     result = json.loads(output.stdout.splitlines()[-1])
     assert result["status"] == "graded", result["reason"]
     said = [e["message"] for e in result["events"] if e["kind"] == "kernel"]
-    assert "a fresh kernel would not start (Kernel died before replying to kernel_info); the " \
-           "remaining cells were not run" in said, said
+    assert (
+        "a fresh kernel would not start (Kernel died before replying to kernel_info); the "
+        "remaining cells were not run" in said
+    ), said
     assert sum(g["score"] or 0 for g in result["grades"].values()) == 0

@@ -27,9 +27,13 @@ from autograder.mutation import measure
 @pytest.mark.slow
 def test_a_sample_of_every_exercises_mutants_is_killed(tmp_path):
     out = tmp_path / "mutants.json"
-    run = subprocess.run([sys.executable, "-m", "autograder.mutation", "--sample", "6",
-                          "--json", str(out)], cwd=REPO, capture_output=True, text=True,
-                         timeout=900)
+    run = subprocess.run(
+        [sys.executable, "-m", "autograder.mutation", "--sample", "6", "--json", str(out)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     rows = [r for notebook in json.loads(out.read_text()).values() for r in notebook]
     assert len(rows) == 57
@@ -41,17 +45,39 @@ def test_a_sample_of_every_exercises_mutants_is_killed(tmp_path):
 
 def weak_notebook(path: Path, justification: str = "") -> Path:
     """A one-exercise notebook whose only check cannot tell most mistakes apart."""
+
     def cell(grade_id, text, **meta):
-        return {"cell_type": "code", "source": text, "execution_count": None, "outputs": [],
-                "metadata": {"nbgrader": {"grade_id": grade_id, **meta}}}
-    notebook = {"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
-        cell("setup", "import torch\nfrom course_checks.checking import Checks"),
-        cell("ex1_double", "def double(x):\n    ### BEGIN SOLUTION\n    return x * 2 + 0\n"
-                           "    ### END SOLUTION\n", solution=True),
-        cell("ex1_tests", 'checks = Checks("Exercise 1 · double", points=1)\n'
-                          'checks.close("zeros", lambda: double(torch.zeros(3)), torch.zeros(3))\n'
-                          + justification + "checks.score()", grade=True, points=1),
-    ]}
+        return {
+            "cell_type": "code",
+            "source": text,
+            "execution_count": None,
+            "outputs": [],
+            "metadata": {"nbgrader": {"grade_id": grade_id, **meta}},
+        }
+
+    notebook = {
+        "nbformat": 4,
+        "nbformat_minor": 5,
+        "metadata": {},
+        "cells": [
+            cell("setup", "import torch\nfrom course_checks.checking import Checks"),
+            cell(
+                "ex1_double",
+                "def double(x):\n    ### BEGIN SOLUTION\n    return x * 2 + 0\n"
+                "    ### END SOLUTION\n",
+                solution=True,
+            ),
+            cell(
+                "ex1_tests",
+                'checks = Checks("Exercise 1 · double", points=1)\n'
+                'checks.close("zeros", lambda: double(torch.zeros(3)), torch.zeros(3))\n'
+                + justification
+                + "checks.score()",
+                grade=True,
+                points=1,
+            ),
+        ],
+    }
     path.write_text(json.dumps(notebook))
     return path
 
@@ -83,29 +109,34 @@ def _feedback(job):
     return measure.feedback(solution_path(assignment), answers)
 
 
-SUBMISSIONS = [(a, student, answers, expectations)
-               for table in (WRONG, ONE_MISTAKE) for a, students in table.items()
-               for student, (answers, expectations) in students.items()]
+SUBMISSIONS = [
+    (a, student, answers, expectations)
+    for table in (WRONG, ONE_MISTAKE)
+    for a, students in table.items()
+    for student, (answers, expectations) in students.items()
+]
 
 
 @pytest.fixture(scope="module")
 def reports():
     with ProcessPoolExecutor(2) as pool:
         found = pool.map(_feedback, [(a, answers) for a, _, answers, _ in SUBMISSIONS])
-        return {(a, student): r for (a, student, _, _), r in zip(SUBMISSIONS, found,
-                                                                  strict=True)}
+        return {(a, student): r for (a, student, _, _), r in zip(SUBMISSIONS, found, strict=True)}
 
 
-MISTAKES = [(a, student, cell, phrase) for a, student, _, expectations in SUBMISSIONS
-            for cell, phrase in expectations]
+MISTAKES = [
+    (a, student, cell, phrase)
+    for a, student, _, expectations in SUBMISSIONS
+    for cell, phrase in expectations
+]
 
 
 # Every sample mistake, WRONG's included: tests/test_autograder.py grades some of those
 # through real nbgrader as well, with the same checks.
-@pytest.mark.parametrize("assignment, student, cell, phrase", MISTAKES,
-                         ids=[f"{a}-{s}-{c}" for a, s, c, _ in MISTAKES])
-def test_a_one_mistake_answer_loses_points_and_is_named(reports, assignment, student, cell,
-                                                        phrase):
+@pytest.mark.parametrize(
+    "assignment, student, cell, phrase", MISTAKES, ids=[f"{a}-{s}-{c}" for a, s, c, _ in MISTAKES]
+)
+def test_a_one_mistake_answer_loses_points_and_is_named(reports, assignment, student, cell, phrase):
     score, report, _ = reports[(assignment, student)][cell]
     assert score is not None and score < _points(assignment, cell), report
     if phrase:
@@ -119,14 +150,16 @@ def test_the_feedback_names_most_one_mistake_answers(reports):
     wrong_values = [r for r in failing if not re.search(r"raised |in place", r.report)]
     named = [r for r in wrong_values if r.names]  # as the checks recorded them
     assert len(wrong_values) >= 40
-    assert len(named) / len(wrong_values) >= 0.8, [r.report for r in wrong_values
-                                                   if not r.names]
+    assert len(named) / len(wrong_values) >= 0.8, [r.report for r in wrong_values if not r.names]
 
 
 def _points(assignment: str, cell: str) -> float:
     notebook = json.loads(solution_path(assignment).read_text())
-    return next(float(c["metadata"]["nbgrader"]["points"]) for c in notebook["cells"]
-                if c["metadata"].get("nbgrader", {}).get("grade_id") == cell)
+    return next(
+        float(c["metadata"]["nbgrader"]["points"])
+        for c in notebook["cells"]
+        if c["metadata"].get("nbgrader", {}).get("grade_id") == cell
+    )
 
 
 def test_dropout_left_on_is_named_through_the_sandboxed_kernel(tmp_path, bubblewrap):
@@ -144,13 +177,15 @@ def test_dropout_left_on_is_named_through_the_sandboxed_kernel(tmp_path, bubblew
     answers, [(cell, _)] = ONE_MISTAKE[assignment]["dropout_in_eval_mode"]
     submitted = tmp_path / "grading" / "submitted" / "dropout" / assignment
     submitted.mkdir(parents=True)
-    notebook = student_submission(load(release_path(assignment)),
-                                  solution_sources(assignment) | answers)
+    notebook = student_submission(
+        load(release_path(assignment)), solution_sources(assignment) | answers
+    )
     (submitted / f"{assignment}.ipynb").write_text(json.dumps(notebook))
     course = pipeline.Course(REPO, tmp_path / "grading")
     pipeline.grade_class(course, LocalPool(1), [assignment], Limits(), progress=False)
-    result = json.loads(next(tmp_path.glob(f"grading/autograded/*/{assignment}/"
-                                           f"{records.RESULT}")).read_text())
+    result = json.loads(
+        next(tmp_path.glob(f"grading/autograded/*/{assignment}/{records.RESULT}")).read_text()
+    )
     assert 0 < result["grades"][cell]["score"] < result["grades"][cell]["max"]
     feedback = next(tmp_path.glob(f"grading/feedback/*/{assignment}/*.html")).read_text()
     assert f"This matches {RANDOM}." in html.unescape(feedback)

@@ -37,8 +37,10 @@ def graded(tmp_path_factory, bubblewrap):
         path.write_text(json.dumps(notebook))
     course = pipeline.Course(REPO, grading)
     summary = pipeline.grade_class(course, LocalPool(2), [A], LIMITS, progress=False)
-    results = {p.parent.parent.name: json.loads(p.read_text())
-               for p in grading.glob(f"autograded/*/{A}/{records.RESULT}")}
+    results = {
+        p.parent.parent.name: json.loads(p.read_text())
+        for p in grading.glob(f"autograded/*/{A}/{records.RESULT}")
+    }
     return {"course": course, "summary": summary, "results": results}
 
 
@@ -60,8 +62,7 @@ def test_each_earns_what_its_answers_are_worth(graded, student):
 @pytest.mark.parametrize("student", [s for s, (_, said, _) in honest.STUDENTS.items() if said])
 def test_what_was_put_right_is_one_sentence_in_the_report_and_the_feedback(graded, student):
     said = honest.STUDENTS[student][1]
-    sentences = [e["message"] for e in graded["results"][student]["events"]
-                 if e["kind"] == "cells"]
+    sentences = [e["message"] for e in graded["results"][student]["events"] if e["kind"] == "cells"]
     assert any(said in sentence for sentence in sentences), sentences
     assert said in " ".join(graded["summary"].split())
     text = page(graded, student)
@@ -70,13 +71,19 @@ def test_what_was_put_right_is_one_sentence_in_the_report_and_the_feedback(grade
 
 
 def test_an_answer_cell_that_raised_explains_the_checks_that_follow(graded):
-    lost = {cell: score for cell, (score, _) in
-            graded["results"]["has_a_syntax_error_in_exercise_5"]["exercises"].items()
-            if score < honest.POINTS[cell]}
+    lost = {
+        cell: score
+        for cell, (score, _) in graded["results"]["has_a_syntax_error_in_exercise_5"][
+            "exercises"
+        ].items()
+        if score < honest.POINTS[cell]
+    }
     assert lost == {"ex5_tests": 0, "ex6_tests": 0}  # exercise 6 calls weighted_sum
     text = page(graded, "has_a_syntax_error_in_exercise_5")
-    cause = ("your answer cell for Exercise 5 raised SyntaxError on line 6, so `weighted_sum` "
-             "was never defined")
+    cause = (
+        "your answer cell for Exercise 5 raised SyntaxError on line 6, so `weighted_sum` "
+        "was never defined"
+    )
     assert text.count(cause) >= 2, text  # exercise 5's checks, and exercise 6's
     assert "is not defined" not in text
 

@@ -32,8 +32,9 @@ A = "01_vector_attention"
 FULL = 10
 # CPU seconds per cell and notebook; the clock's backstops kept short, so that hostile
 # notebooks that sleep or block do not hold the run up.
-LIMITS = Limits(cell_timeout=8, notebook_timeout=60, memory_bytes=3 << 30, cell_wall=16,
-                notebook_wall=120)
+LIMITS = Limits(
+    cell_timeout=8, notebook_timeout=60, memory_bytes=3 << 30, cell_wall=16, notebook_wall=120
+)
 HOSTILE = sorted(hostile.ATTACKS) + sorted(hostile.FORGERIES)
 # Honest students sort between the hostile ones: "<n>a_attack", then "<n>b_honest".
 ORDER = {name: f"{n:02d}a_{name}" for n, name in enumerate(HOSTILE)}
@@ -68,14 +69,19 @@ def outputs(path: Path) -> str:
     """Everything a notebook's cells printed or displayed."""
     if not path.exists():
         return ""
-    return "".join("".join(o.get("text", "")) + str(o.get("evalue", ""))
-                   + (json.dumps(o["data"], ensure_ascii=False) if o.get("data") else "")
-                   for c in load(path)["cells"] for o in c.get("outputs", []))
+    return "".join(
+        "".join(o.get("text", ""))
+        + str(o.get("evalue", ""))
+        + (json.dumps(o["data"], ensure_ascii=False) if o.get("data") else "")
+        for c in load(path)["cells"]
+        for o in c.get("outputs", [])
+    )
 
 
 def git_status() -> str:
-    return subprocess.run(["git", "status", "--porcelain", "--ignored"], cwd=REPO,
-                          capture_output=True, text=True).stdout
+    return subprocess.run(
+        ["git", "status", "--porcelain", "--ignored"], cwd=REPO, capture_output=True, text=True
+    ).stdout
 
 
 @pytest.fixture(scope="module")
@@ -88,10 +94,17 @@ def graded(tmp_path_factory, bubblewrap):
     before = git_status()
     course = pipeline.Course(REPO, grading)
     summary = pipeline.grade_class(course, LocalPool(2), [A], LIMITS, progress=False)
-    results = {p.parent.parent.name: json.loads(p.read_text())
-               for p in grading.glob(f"autograded/*/{A}/{records.RESULT}")}
-    return {"course": course, "summary": summary, "results": results, "before": before,
-            "after": git_status()}
+    results = {
+        p.parent.parent.name: json.loads(p.read_text())
+        for p in grading.glob(f"autograded/*/{A}/{records.RESULT}")
+    }
+    return {
+        "course": course,
+        "summary": summary,
+        "results": results,
+        "before": before,
+        "after": git_status(),
+    }
 
 
 def test_the_battery_is_large_and_the_run_finishes(graded):
@@ -130,20 +143,24 @@ def test_nothing_outside_the_grading_folder_changed(graded):
     assert not [path for path in LEFT_BEHIND if path.exists()]
 
 
-@pytest.mark.parametrize("name, kind, text", [
-    ("rich_output", "output", "was cut"),
-    ("display_updates", "output", "was cut"),
-    ("fork_bomb", None, ""),
-    ("patch_torch", "suspicious", "replaces torch.allclose"),
-    ("input_transformer", "suspicious", "rewrites later cells"),
-    ("forge_extra_cell", None, ""),
-])
+@pytest.mark.parametrize(
+    "name, kind, text",
+    [
+        ("rich_output", "output", "was cut"),
+        ("display_updates", "output", "was cut"),
+        ("fork_bomb", None, ""),
+        ("patch_torch", "suspicious", "replaces torch.allclose"),
+        ("input_transformer", "suspicious", "rewrites later cells"),
+        ("forge_extra_cell", None, ""),
+    ],
+)
 def test_the_report_names_what_happened(graded, name, kind, text):
     result = graded["results"][ORDER[name]]
     assert f"**{ORDER[name]}**" in graded["summary"] or kind is None
     if kind:
-        assert any(text in e["message"] for e in result["events"] if e["kind"] == kind), \
-            result["events"]
+        assert any(text in e["message"] for e in result["events"] if e["kind"] == kind), result[
+            "events"
+        ]
 
 
 def test_a_hostile_student_cannot_reach_the_dask_worker(tmp_path, bubblewrap):
@@ -152,19 +169,24 @@ def test_a_hostile_student_cannot_reach_the_dask_worker(tmp_path, bubblewrap):
 
     grading = tmp_path / "grading"
     marker = tmp_path / "ran_in_the_dask_worker"
-    with LocalCluster(n_workers=1, threads_per_worker=1, host="127.0.0.1",
-                      dashboard_address=None) as cluster:
+    with LocalCluster(
+        n_workers=1, threads_per_worker=1, host="127.0.0.1", dashboard_address=None
+    ) as cluster:
         code = hostile.ATTACKS["dask"].replace("tcp://127.0.0.1:8786", cluster.scheduler_address)
         code = code.replace("/tmp/dask_pwned", str(marker))
-        write(grading / "submitted", "attacker",
-              student_submission(load(release_path(A)), {"ex1_project": code}))
+        write(
+            grading / "submitted",
+            "attacker",
+            student_submission(load(release_path(A)), {"ex1_project": code}),
+        )
         write(grading / "submitted", "honest", honest())
         executor = DaskCluster(cluster.scheduler_address)
-        pipeline.grade_class(pipeline.Course(REPO, grading), executor, [A], LIMITS,
-                             progress=False)
+        pipeline.grade_class(pipeline.Course(REPO, grading), executor, [A], LIMITS, progress=False)
         executor.client.close()
-    scores = {p.parent.parent.name: json.loads(p.read_text())["score"]
-              for p in grading.glob(f"autograded/*/{A}/{records.RESULT}")}
+    scores = {
+        p.parent.parent.name: json.loads(p.read_text())["score"]
+        for p in grading.glob(f"autograded/*/{A}/{records.RESULT}")
+    }
     assert scores == {"attacker": 0, "honest": FULL}
     assert not marker.exists()
     printed = outputs(grading / "autograded" / "attacker" / A / f"{A}.ipynb")
@@ -213,10 +235,17 @@ def graded_round_2(tmp_path_factory, elsewhere, bubblewrap):
         summary = pipeline.grade_class(course, LocalPool(2), [A], LIMITS, progress=False)
     finally:
         del os.environ["COURSE_GRADER_TOKEN"]
-    results = {p.parent.parent.name: json.loads(p.read_text())
-               for p in grading.glob(f"autograded/*/{A}/{records.RESULT}")}
-    return {"course": course, "summary": summary, "results": results, "before": before,
-            "after": git_status()}
+    results = {
+        p.parent.parent.name: json.loads(p.read_text())
+        for p in grading.glob(f"autograded/*/{A}/{records.RESULT}")
+    }
+    return {
+        "course": course,
+        "summary": summary,
+        "results": results,
+        "before": before,
+        "after": git_status(),
+    }
 
 
 def test_round_2_is_large_and_finishes(graded_round_2):
@@ -255,16 +284,20 @@ def test_round_2_changed_nothing_outside_the_grading_folder(graded_round_2):
 
 def test_a_refused_function_scores_0_with_the_message_students_know(graded_round_2):
     course = graded_round_2["course"]
-    notebook = (course.autograded / ORDER_2["r2_default_argument"] / A / f"{A}.ipynb")
-    assert "your answer calls torch.softmax (your answer cell ex3_softmax, line 1)" in \
-        outputs(notebook)
+    notebook = course.autograded / ORDER_2["r2_default_argument"] / A / f"{A}.ipynb"
+    assert "your answer calls torch.softmax (your answer cell ex3_softmax, line 1)" in outputs(
+        notebook
+    )
 
 
 def test_output_printed_during_hidden_checks_stays_out_of_the_feedback(graded_round_2):
     course = graded_round_2["course"]
     notebook = load(course.autograded / ORDER_2["r2_prints_hidden_inputs"] / A / f"{A}.ipynb")
-    cell = next(c for c in notebook["cells"]
-                if c.get("metadata", {}).get("nbgrader", {}).get("grade_id") == "ex1_tests")
+    cell = next(
+        c
+        for c in notebook["cells"]
+        if c.get("metadata", {}).get("nbgrader", {}).get("grade_id") == "ex1_tests"
+    )
     text = "".join("".join(o.get("text", "")) for o in cell["outputs"])
     note = "during the hidden checks: they are not shown"
     assert note in text and "LEAKED-INPUT" in text.split(note)[0]  # visible checks show it
@@ -297,21 +330,22 @@ def test_a_feedback_page_runs_no_student_script_in_chromium(graded_round_2):
     from playwright.sync_api import sync_playwright
     from test_browser import CHROMIUM_ARGS, chromium
 
-    page_path = (graded_round_2["course"].feedback / ORDER_2["r2_page_script"] / A
-                 / f"{A}.html")
+    page_path = graded_round_2["course"].feedback / ORDER_2["r2_page_script"] / A / f"{A}.html"
     html = page_path.read_text()
     assert "Content-Security-Policy" in html and "&lt;script&gt;" in html
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium(), headless=True,
-                                             args=CHROMIUM_ARGS)
+        browser = playwright.chromium.launch(
+            executable_path=chromium(), headless=True, args=CHROMIUM_ARGS
+        )
         try:
             assert _no_script_runs(browser.new_page(), page_path.as_uri()) == []
         finally:
             browser.close()
 
 
-def _formgrader(root: Path, gradebook: Path, student: str, tmp_path: Path,
-                policy: bool = True) -> tuple[list[str], str, str]:
+def _formgrader(
+    root: Path, gradebook: Path, student: str, tmp_path: Path, policy: bool = True
+) -> tuple[list[str], str, str]:
     """Open ``student``'s autograded notebook in nbgrader's Formgrader, in a real Jupyter
     server as `make instructor` starts it (its configuration from autograder/, unless not
     ``policy``), in Chromium: (what the student's script did, the page as shown, the page's
@@ -326,33 +360,49 @@ def _formgrader(root: Path, gradebook: Path, student: str, tmp_path: Path,
     (config / "nbgrader_config.py").write_text(
         f"load_subconfig({str(REPO / 'autograder' / 'nbgrader_config.py')!r})\n"
         f"c.CourseDirectory.root = {str(root)!r}\n"
-        f"c.CourseDirectory.db_url = 'sqlite:///{gradebook}'\n")
+        f"c.CourseDirectory.db_url = 'sqlite:///{gradebook}'\n"
+    )
     with Gradebook(f"sqlite:///{gradebook}") as grades:
         submission = grades.find_submission_notebook(A, A, student).id
     port, token = free_port(), "formgrader-test-token"
     paths = [str(config)] + ([str(REPO / "autograder")] if policy else [])
-    env = dict(os.environ, JUPYTER_CONFIG_PATH=os.pathsep.join(paths),
-               JUPYTER_PREFER_ENV_PATH="1", JUPYTER_RUNTIME_DIR=str(tmp_path / "runtime"))
+    env = dict(
+        os.environ,
+        JUPYTER_CONFIG_PATH=os.pathsep.join(paths),
+        JUPYTER_PREFER_ENV_PATH="1",
+        JUPYTER_RUNTIME_DIR=str(tmp_path / "runtime"),
+    )
     log = tmp_path / "server.log"
-    command = [sys.executable, "-m", "jupyter_server", "--no-browser", "--ServerApp.ip=127.0.0.1",
-               f"--ServerApp.port={port}", f"--IdentityProvider.token={token}",
-               f"--ServerApp.root_dir={root}"] + (["--allow-root"] if os.getuid() == 0 else [])
+    command = [
+        sys.executable,
+        "-m",
+        "jupyter_server",
+        "--no-browser",
+        "--ServerApp.ip=127.0.0.1",
+        f"--ServerApp.port={port}",
+        f"--IdentityProvider.token={token}",
+        f"--ServerApp.root_dir={root}",
+    ] + (["--allow-root"] if os.getuid() == 0 else [])
     with open(log, "w") as out:
-        server = subprocess.Popen(command, cwd=root, env=env, stdout=out,
-                                  stderr=subprocess.STDOUT, start_new_session=True)
+        server = subprocess.Popen(
+            command, cwd=root, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+        )
     try:
         base = f"http://127.0.0.1:{port}"
         wait_until_serving(f"{base}/api/status?token={token}", server, log, timeout=60)
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=executable, headless=True,
-                                                 args=CHROMIUM_ARGS)
+            browser = playwright.chromium.launch(
+                executable_path=executable, headless=True, args=CHROMIUM_ARGS
+            )
             try:
                 page = browser.new_page()
-                response = page.request.get(f"{base}/formgrader/submissions/{submission}/"
-                                            f"?token={token}")
+                response = page.request.get(
+                    f"{base}/formgrader/submissions/{submission}/?token={token}"
+                )
                 policies = response.headers_array
-                ran = _no_script_runs(page, f"{base}/formgrader/submissions/{submission}/"
-                                            f"?token={token}")
+                ran = _no_script_runs(
+                    page, f"{base}/formgrader/submissions/{submission}/?token={token}"
+                )
                 shown = page.content()
                 own = page.evaluate("() => typeof toggle_name === 'function' && submission_id")
             finally:
@@ -361,23 +411,28 @@ def _formgrader(root: Path, gradebook: Path, student: str, tmp_path: Path,
         stop(server)
     assert "My notes" in shown, log.read_text()[-3000:]  # the student's notebook was shown
     assert own == submission, own  # nbgrader's own scripts ran
-    script_policy = " ".join(h["value"] for h in policies
-                             if h["name"].lower() == "content-security-policy"
-                             and "script-src" in h["value"])
+    script_policy = " ".join(
+        h["value"]
+        for h in policies
+        if h["name"].lower() == "content-security-policy" and "script-src" in h["value"]
+    )
     return ran, shown, script_policy
 
 
 def test_the_formgrader_shows_the_same_notebook_to_the_instructor_without_its_script(
-        graded_round_2, tmp_path):
+    graded_round_2, tmp_path
+):
     course = graded_round_2["course"]
-    ran, _, policy = _formgrader(course.grading.parent, course.gradebook,
-                                          ORDER_2["r2_page_script"], tmp_path)
+    ran, _, policy = _formgrader(
+        course.grading.parent, course.gradebook, ORDER_2["r2_page_script"], tmp_path
+    )
     assert ran == [], ran
     assert "script-src" in policy and "'unsafe-inline'" not in policy, policy
 
 
 def test_formgraders_script_policy_alone_stops_a_script_the_cleaning_let_through(
-        graded_round_2, tmp_path):
+    graded_round_2, tmp_path
+):
     """The second wall: an image width that nbconvert writes unquoted into the page
     (``width=1 onerror=...``), put back into an autograded notebook as if the grader's
     cleaning had missed it. Without the policy it runs in the instructor's session (the
@@ -389,12 +444,18 @@ def test_formgraders_script_policy_alone_stops_a_script_the_cleaning_let_through
     notebook = load(path)
     script = "window.pwned=true;document.title=String.fromCharCode(80,87,78,69,68)"  # unquoted
     cell = next(c for c in notebook["cells"] if c["cell_type"] == "code")
-    cell["outputs"] = [{"output_type": "display_data", "data": {"image/png": "broken"},
-                        "metadata": {"image/png": {"width": f"1 onerror={script}"}}}]
+    cell["outputs"] = [
+        {
+            "output_type": "display_data",
+            "data": {"image/png": "broken"},
+            "metadata": {"image/png": {"width": f"1 onerror={script}"}},
+        }
+    ]
     path.write_text(json.dumps(notebook))
     gradebook = grading / graded_round_2["course"].gradebook.name
-    without, shown, _ = _formgrader(grading.parent, gradebook, student, tmp_path / "a",
-                                       policy=False)
+    without, shown, _ = _formgrader(
+        grading.parent, gradebook, student, tmp_path / "a", policy=False
+    )
     assert "onerror" in shown and without, without  # the control: this page can be attacked
     ran, _, policy = _formgrader(grading.parent, gradebook, student, tmp_path / "b")
     assert ran == [], (ran, policy)
@@ -408,16 +469,25 @@ def test_student_text_never_passes_for_the_graders_own(graded_round_2):
     student = ORDER_2["r3_forged_check_lines"]
     # The check cells' outputs (what a student prints in their own cells is theirs anyway).
     cells = load(course.autograded / student / A / f"{A}.ipynb")["cells"]
-    printed = "".join("".join(o.get("text", "")) for c in cells
-                      if (grade_id(c) or "").endswith("_tests") for o in c.get("outputs", []))
+    printed = "".join(
+        "".join(o.get("text", ""))
+        for c in cells
+        if (grade_id(c) or "").endswith("_tests")
+        for o in c.get("outputs", [])
+    )
     assert "FORGED" in printed  # shown, as the student's text ...
     assert not re.search(r"^\s*✓ FORGED|^Exercise 2: 8 of 8", printed, re.MULTILINE)
     assert "\x1b" not in printed and "\r" not in printed  # ... on one line, escapes inert
-    said = [e["message"] for e in graded_round_2["results"][ORDER_2["r3_escapes_in_notes"]][
-        "events"]]
+    said = [
+        e["message"] for e in graded_round_2["results"][ORDER_2["r3_escapes_in_notes"]]["events"]
+    ]
     assert any("pwned" in message for message in said), said
-    for text in [graded_round_2["summary"], (course.grading / "report.md").read_text(),
-                 (course.grading / "grades.csv").read_text(), *said]:
+    for text in [
+        graded_round_2["summary"],
+        (course.grading / "report.md").read_text(),
+        (course.grading / "grades.csv").read_text(),
+        *said,
+    ]:
         assert not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]", text)
 
 
@@ -447,8 +517,11 @@ def test_what_the_reader_cannot_prove_is_flagged_with_its_line(graded_round_2):
     notebook wrote, pydoc, timeit, code, eval rebound, getattr renamed or folded, a dunder
     of a computed object) is in "needs a look" with the line that holds it."""
     for name in sorted(n for n in hostile.FLAGGED if n.startswith("r4_")):
-        said = [e["message"] for e in graded_round_2["results"][ORDER_2[name]]["events"]
-                if e["kind"] == "opaque"]
+        said = [
+            e["message"]
+            for e in graded_round_2["results"][ORDER_2[name]]["events"]
+            if e["kind"] == "opaque"
+        ]
         assert any(re.search(r"line \d+|an import", m) for m in said), (name, said)
 
 
@@ -457,7 +530,8 @@ def test_a_course_fallback_counts_as_the_courses_function(graded_round_2):
     assert result["score"] == 0
     notebook = graded_round_2["course"].autograded / ORDER_2["r4_calls_the_course_fallback"]
     assert "your answer calls transformer_course.columns.project" in outputs(
-        notebook / A / f"{A}.ipynb")
+        notebook / A / f"{A}.ipynb"
+    )
 
 
 # A student of notebook 10 whose autograd Functions give zero gradients, and whose notebook
@@ -465,14 +539,18 @@ def test_a_course_fallback_counts_as_the_courses_function(graded_round_2):
 GRADIENTS = "10_attention_at_scale"
 ZEROS = "torch.zeros_like(Q), torch.zeros_like(K), torch.zeros_like(V)"
 FORGED_GRADCHECK = [
-    ("class AttentionFunction(", "torch.autograd.gradcheck = lambda *a, **k: True\n\n\n"
-                                 "class AttentionFunction("),
+    (
+        "class AttentionFunction(",
+        "torch.autograd.gradcheck = lambda *a, **k: True\n\n\nclass AttentionFunction(",
+    ),
     ("return dQ, dK, dV, None\n", f"return {ZEROS}, None\n"),
-    ("return dQ, dK, dV, None, None, None", f"return {ZEROS}, None, None, None")]
+    ("return dQ, dK, dV, None, None, None", f"return {ZEROS}, None, None, None"),
+]
 
 
 def test_gradients_and_gradcheck_are_the_checkers_whatever_the_kernels_pytorch_says(
-        tmp_path, bubblewrap):
+    tmp_path, bubblewrap
+):
     """Issue "Trusted grading, round 3": the checker computes the gradients and gradcheck's
     verdicts itself, from what the student's forward and backward return over the wire
     (autograder/trusted/across.py), so a gradcheck replaced in the kernel passes nothing.
@@ -486,8 +564,9 @@ def test_gradients_and_gradcheck_are_the_checkers_whatever_the_kernels_pytorch_s
     path = grading / "submitted" / "forger" / GRADIENTS / f"{GRADIENTS}.ipynb"
     path.parent.mkdir(parents=True)
     path.write_text(json.dumps(student_submission(load(release_path(GRADIENTS)), answers)))
-    pipeline.grade_class(pipeline.Course(REPO, grading), LocalPool(1), [GRADIENTS], Limits(),
-                         progress=False)
+    pipeline.grade_class(
+        pipeline.Course(REPO, grading), LocalPool(1), [GRADIENTS], Limits(), progress=False
+    )
     printed = outputs(grading / "autograded" / "forger" / GRADIENTS / f"{GRADIENTS}.ipynb")
     lines = [line.strip() for line in printed.splitlines() if line.strip()[:1] in "✓✗"]
     gradchecks = [line for line in lines if "passes" in line and "gradcheck" in line]

@@ -60,8 +60,9 @@ def session(hub, browser, user: str, name: str):
     try:
         hub.login(page, user)
         if user != hub.instructor:  # the welcome notebook opens first: wait for it
-            expect(page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab.lm-mod-current")
-                   ).to_contain_text("00_welcome.ipynb")
+            expect(
+                page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab.lm-mod-current")
+            ).to_contain_text("00_welcome.ipynb")
         yield page
     except Exception:
         page.screenshot(path=ARTIFACTS / f"{name}-failure.png")
@@ -113,15 +114,15 @@ def student_round(hub, browser, student: int) -> str:
 
         path = Path(hub.home(user)) / A / f"{A}.ipynb"
         answers, named = answers_for(student)
-        hub.write_as(user, path, hub_tools.notebook_json(student_submission(load(path),
-                                                                            answers)))
+        hub.write_as(user, path, hub_tools.notebook_json(student_submission(load(path), answers)))
         page.goto(f"{hub.base}/user/{user}/lab/tree/{A}/{A}.ipynb")
         expect(current).to_contain_text(f"{A}.ipynb")  # opened after the restored welcome
         panel = page.locator(f"[id='{current.get_attribute('data-id')}']")
         indicator = panel.locator(".jp-Notebook-ExecutionIndicator")
         expect(indicator).to_have_attribute("data-status", "idle")
-        said = validate(page, "success" if named is None else "failed",
-                        f"hub-student{student}-validate.png")
+        said = validate(
+            page, "success" if named is None else "failed", f"hub-student{student}-validate.png"
+        )
         if named is not None:  # the course's table, with the mistake named
             assert re.search(r"Exercise 1 · project +· not attempted", said), said
             assert " ".join(named.split()) in " ".join(said.split()), said
@@ -129,9 +130,11 @@ def student_round(hub, browser, student: int) -> str:
 
         open_menu_item(page, "Nbgrader", "Assignment List")
         page.locator("#fetched_assignments_list .list_item", has_text=A).get_by_role(
-            "button", name="Submit").first.click()
-        expect(page.locator("#submitted_assignments_list .list_item", has_text=A).first
-               ).to_be_visible()
+            "button", name="Submit"
+        ).first.click()
+        expect(
+            page.locator("#submitted_assignments_list .list_item", has_text=A).first
+        ).to_be_visible()
         page.screenshot(path=ARTIFACTS / f"hub-student{student}-submitted.png")
         return said
 
@@ -179,8 +182,9 @@ open(os.path.join(theirs, "{A}.ipynb"), "w").write("{{}}")
 def test_a_class_round_through_the_hub(hub):
     timings = dict(hub.timings)
     instructor, clone = hub.instructor, hub.clone
-    assert not [p for p in clone.rglob("*") if p.owner() != instructor], \
+    assert not [p for p in clone.rglob("*") if p.owner() != instructor], (
         "the set-up left files of another owner in the instructor's clone"
+    )
 
     def as_instructor(*command: str):
         started = time.perf_counter()
@@ -203,8 +207,15 @@ def test_a_class_round_through_the_hub(hub):
         # The second student attacks the exchange before the instructor collects: a newer
         # hand-in whose notebook is a link to the instructor's solutions, and one in the
         # first student's name. Neither is collected; each keeps their own hand-in.
-        attack = hub.run(hub.students[1], "python3", "-c", PLANT, str(hub.exchange),
-                         hub.students[0], str(clone / "solutions" / A / f"{A}.ipynb"))
+        attack = hub.run(
+            hub.students[1],
+            "python3",
+            "-c",
+            PLANT,
+            str(hub.exchange),
+            hub.students[0],
+            str(clone / "solutions" / A / f"{A}.ipynb"),
+        )
         assert attack.returncode == 0, attack.stderr
         collected = as_instructor("nbgrader", "collect", A)
         assert collected.stderr.count("Not collected") == 2, collected.stderr
@@ -212,8 +223,9 @@ def test_a_class_round_through_the_hub(hub):
         assert f"{A}: 2 students" in graded.stdout, graded.stdout
         assert "readable by every user" not in graded.stdout  # the set-up made it private
         as_instructor("nbgrader", "release_feedback", A)
-        rows = {row["student"]: row for row in
-                csv.DictReader((clone / "grading" / "grades.csv").open())}
+        rows = {
+            row["student"]: row for row in csv.DictReader((clone / "grading" / "grades.csv").open())
+        }
         right, slipped = (rows[name] for name in hub.students)
         assert right["status"] == slipped["status"] == "graded"
         assert float(right["score"]) == 10 and 0 < float(slipped["score"]) < 10
@@ -229,9 +241,13 @@ def test_a_class_round_through_the_hub(hub):
     # What a student cannot read: the instructor's solutions, gradebook and grades, and a
     # classmate's work.
     first, second = hub.students
-    for path in [clone / "solutions" / A / f"{A}.ipynb", clone / "grading" / "gradebook.db",
-                 clone / "grading" / "grades.csv", clone / ".git" / "HEAD",
-                 Path(hub.home(second)) / A / f"{A}.ipynb"]:
+    for path in [
+        clone / "solutions" / A / f"{A}.ipynb",
+        clone / "grading" / "gradebook.db",
+        clone / "grading" / "grades.csv",
+        clone / ".git" / "HEAD",
+        Path(hub.home(second)) / A / f"{A}.ipynb",
+    ]:
         read = hub.run(first, "cat", str(path))
         assert read.returncode != 0 and "Permission denied" in read.stderr, path
     (ARTIFACTS / "hub-timings.json").write_text(json.dumps(timings, indent=1))

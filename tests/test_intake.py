@@ -22,8 +22,16 @@ NOT_A_NOTEBOOK = "{}"  # rejected before any kernel starts: these tests need non
 def class_folder(tmp_path):
     """A platform's export of a class, with every kind of file a hostile student can hand in."""
     folder = tmp_path / "export"
-    for student in ("bob", "hard", "fifo", "huge", "rel", "abs", '=HYPERLINK("x","y")',
-                    "<img src=x onerror=alert(1)>"):
+    for student in (
+        "bob",
+        "hard",
+        "fifo",
+        "huge",
+        "rel",
+        "abs",
+        '=HYPERLINK("x","y")',
+        "<img src=x onerror=alert(1)>",
+    ):
         (folder / student).mkdir(parents=True)
     (folder / "bob" / f"{A}.ipynb").write_text(NOT_A_NOTEBOOK)
     (folder / "rel" / "01.ipynb").symlink_to(f"../bob/{A}.ipynb")
@@ -74,9 +82,9 @@ def test_two_folders_never_become_one_student(tmp_path):
     assert [intake.safe_name(n) for n in names] == [intake.safe_name(n) for n in names]
 
 
-def test_refused_files_score_0_with_their_sentence_and_names_are_safe_everywhere(class_folder,
-                                                                                  tmp_path,
-                                                                                  bubblewrap):
+def test_refused_files_score_0_with_their_sentence_and_names_are_safe_everywhere(
+    class_folder, tmp_path, bubblewrap
+):
     course = pipeline.Course(REPO, tmp_path / "grading")
     notes, refused = pipeline.import_folder(course, class_folder)
     summary = pipeline.grade_class(course, LocalPool(1), [A], progress=False, refused=refused)

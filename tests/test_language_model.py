@@ -92,8 +92,9 @@ def test_ngram_probabilities_sum_to_one_over_the_vocabulary_for_many_contexts(te
         for contexts in (seen, unseen, mixed):
             p = model.next_distribution(contexts.long())
             assert p.shape == (60, len(vocab)) and (p > 0).all()
-            torch.testing.assert_close(p.sum(-1), torch.ones(60, dtype=torch.float64),
-                                       atol=1e-12, rtol=0)
+            torch.testing.assert_close(
+                p.sum(-1), torch.ones(60, dtype=torch.float64), atol=1e-12, rtol=0
+            )
         # next_distribution and probabilities agree on the text's own characters
         rows = train[:200].unfold(0, order, 1)
         picked = model.next_distribution(rows[:, :-1]).gather(1, rows[:, -1:])[:, 0]
@@ -105,9 +106,13 @@ def test_longer_contexts_fit_better_and_kneser_ney_beats_witten_bell_at_high_ord
     train = corpus.encode(text.train[:300_000], vocab)
     held = corpus.encode(text.held_out[:20_000], vocab)
     counts = {}
-    bits = {kind: {n: m.bits_per_character(held[7 - (n - 1):]) for n, m in
-                   kind.fit_orders(range(1, 8), len(vocab), train, counts).items()}
-            for kind in (ngram.NGramModel, ngram.KneserNeyModel)}
+    bits = {
+        kind: {
+            n: m.bits_per_character(held[7 - (n - 1) :])
+            for n, m in kind.fit_orders(range(1, 8), len(vocab), train, counts).items()
+        }
+        for kind in (ngram.NGramModel, ngram.KneserNeyModel)
+    }
     wb, kn = bits[ngram.NGramModel], bits[ngram.KneserNeyModel]
     assert wb[1] > wb[2] > wb[3] and kn[1] > kn[2] > kn[3] > kn[4] > kn[5]
     assert wb[1] == pytest.approx(kn[1], abs=0.01)  # both: frequencies (raw counts at order 1)
@@ -184,12 +189,20 @@ def test_the_cached_attention_is_the_models_and_a_learners_can_replace_it():
     cache_k, cache_v = torch.full((2, 2, 2, 12, 4), 99.0)
     outputs, length = [], 0
     for n in (4, 1, 3, 1):  # a prompt, one, a block after stored ones, one
-        outputs.append(language_model.attend_with_cache(
-            q[..., length:length + n, :], k[..., length:length + n, :],
-            v[..., length:length + n, :], cache_k, cache_v, length))
+        outputs.append(
+            language_model.attend_with_cache(
+                q[..., length : length + n, :],
+                k[..., length : length + n, :],
+                v[..., length : length + n, :],
+                cache_k,
+                cache_v,
+                length,
+            )
+        )
         length += n
-    torch.testing.assert_close(torch.cat(outputs, dim=-2),
-                               F.scaled_dot_product_attention(q, k, v, is_causal=True))
+    torch.testing.assert_close(
+        torch.cat(outputs, dim=-2), F.scaled_dot_product_attention(q, k, v, is_causal=True)
+    )
     torch.testing.assert_close(cache_k[..., :9, :], k)
     calls = []
 
@@ -217,8 +230,19 @@ def test_generation_with_and_without_the_cache_gives_the_same_text():
     ]
     assert texts[0].shape == (2, 44) and torch.equal(texts[0], texts[1])
     assert torch.equal(texts[0][:, :4], prompt)
-    nucleus = [generate(model, prompt, 40, 0.8, None, torch.Generator().manual_seed(5),
-                        use_cache=cached, top_p=0.9) for cached in (True, False)]
+    nucleus = [
+        generate(
+            model,
+            prompt,
+            40,
+            0.8,
+            None,
+            torch.Generator().manual_seed(5),
+            use_cache=cached,
+            top_p=0.9,
+        )
+        for cached in (True, False)
+    ]
     assert torch.equal(nucleus[0], nucleus[1])
     with pytest.raises(ValueError, match="max_len"):
         generate(model, prompt, 45)
@@ -275,8 +299,10 @@ def test_top_p_keeps_the_nucleus_of_each_row_and_the_logits_as_they_were():
 
 
 def test_top_p_at_the_edges():
-    halves = torch.tensor([[0.0, -math.log(2), -2 * math.log(2), -3 * math.log(2),
-                            -3 * math.log(2)]], dtype=torch.float64)  # 1/2, 1/4, 1/8, 1/16, 1/16
+    halves = torch.tensor(
+        [[0.0, -math.log(2), -2 * math.log(2), -3 * math.log(2), -3 * math.log(2)]],
+        dtype=torch.float64,
+    )  # 1/2, 1/4, 1/8, 1/16, 1/16
     kept = lambda out: torch.isfinite(out[0]).nonzero().flatten().tolist()  # noqa: E731
     assert kept(top_p_filter(halves, 0.75)) == [0, 1]  # reaching p exactly ends the nucleus
     assert kept(top_p_filter(halves, 0.7500001)) == [0, 1, 2]
@@ -295,22 +321,30 @@ def test_sampling_with_top_p_draws_from_the_nucleus_renormalised():
     probs = torch.softmax(logits[0].double(), -1)  # 0.64, 0.24, 0.09, 0.03, 0.004
     g = torch.Generator().manual_seed(0)
     drawn = torch.bincount(sample_next(logits, 1.0, generator=g, top_p=0.8), minlength=5) / 8000
-    torch.testing.assert_close(drawn.double(), torch.cat([probs[:2] / probs[:2].sum(),
-                                                          torch.zeros(3, dtype=torch.float64)]),
-                               atol=0.02, rtol=0)
+    torch.testing.assert_close(
+        drawn.double(),
+        torch.cat([probs[:2] / probs[:2].sum(), torch.zeros(3, dtype=torch.float64)]),
+        atol=0.02,
+        rtol=0,
+    )
     # the temperature comes first: at 0.5 the top token alone holds 0.86 ≥ 0.8 of the mass
     assert set(sample_next(logits, 0.5, generator=g, top_p=0.8).tolist()) == {0}
     # None keeps sample_next as it was, draw for draw
-    assert torch.equal(sample_next(logits, 1.0, 3, torch.Generator().manual_seed(1)),
-                       sample_next(logits, 1.0, 3, torch.Generator().manual_seed(1), None))
+    assert torch.equal(
+        sample_next(logits, 1.0, 3, torch.Generator().manual_seed(1)),
+        sample_next(logits, 1.0, 3, torch.Generator().manual_seed(1), None),
+    )
 
 
-@pytest.mark.parametrize("settings", [
-    {},  # PyTorch's defaults: lr 1e-3, betas (0.9, 0.999), eps 1e-8, weight decay 0.01
-    {"lr": 3e-3, "betas": (0.9, 0.99), "weight_decay": 0.1},  # notebook 08's
-    {"lr": 0.05, "betas": (0.5, 0.9), "eps": 1e-3, "weight_decay": 0.0},
-    {"lr": 0.02, "betas": (0.95, 0.8), "eps": 1e-2, "weight_decay": 0.5},
-])
+@pytest.mark.parametrize(
+    "settings",
+    [
+        {},  # PyTorch's defaults: lr 1e-3, betas (0.9, 0.999), eps 1e-8, weight decay 0.01
+        {"lr": 3e-3, "betas": (0.9, 0.99), "weight_decay": 0.1},  # notebook 08's
+        {"lr": 0.05, "betas": (0.5, 0.9), "eps": 1e-3, "weight_decay": 0.0},
+        {"lr": 0.02, "betas": (0.95, 0.8), "eps": 1e-2, "weight_decay": 0.5},
+    ],
+)
 def test_adamw_step_is_torch_adamw_update_for_update(settings):
     """adamw_step, run by hand over 300 updates of tensors of several shapes with gradients of
     scales from 1e-5 to 1e3, gives torch.optim.AdamW's parameters and moments after each."""
@@ -323,8 +357,10 @@ def test_adamw_step_is_torch_adamw_update_for_update(settings):
     moments = [(torch.zeros_like(p), torch.zeros_like(p)) for p in params]
     for step in range(1, 301):
         scales = 10.0 ** torch.randint(-5, 4, (len(shapes),), generator=g)
-        grads = [s * torch.randn(p.shape, generator=g, dtype=torch.float64)
-                 for s, p in zip(scales.tolist(), params, strict=True)]
+        grads = [
+            s * torch.randn(p.shape, generator=g, dtype=torch.float64)
+            for s, p in zip(scales.tolist(), params, strict=True)
+        ]
         for p, grad in zip(reference, grads, strict=True):
             p.grad = grad.clone()
         optimizer.step()
@@ -335,11 +371,15 @@ def test_adamw_step_is_torch_adamw_update_for_update(settings):
             assert all(torch.equal(a, b) for a, b in zip(given, copies, strict=True))  # untouched
             moments[i] = tuple(new)
             state = optimizer.state[reference[i]]
-            for mine, theirs in zip((params[i], *moments[i]), (
-                    reference[i].detach(), state["exp_avg"], state["exp_avg_sq"]), strict=True):
+            for mine, theirs in zip(
+                (params[i], *moments[i]),
+                (reference[i].detach(), state["exp_avg"], state["exp_avg_sq"]),
+                strict=True,
+            ):
                 # rounding only: torch.lerp and our sum cancel differently near 0
-                torch.testing.assert_close(mine, theirs, rtol=1e-9,
-                                           atol=1e-12 * float(theirs.abs().max()) + 1e-15)
+                torch.testing.assert_close(
+                    mine, theirs, rtol=1e-9, atol=1e-12 * float(theirs.abs().max()) + 1e-15
+                )
 
 
 def test_the_course_adamw_trains_as_torch_adamw_and_resumes_from_a_checkpoint(tmp_path):
@@ -356,18 +396,15 @@ def test_the_course_adamw_trains_as_torch_adamw_and_resumes_from_a_checkpoint(tm
         scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, cosine_warmup(3, 12))
         return model, optimizer, scheduler, train(model, optimizer, scheduler, batches, steps)
 
-    torch_run = run(lambda groups: torch.optim.AdamW(groups, lr=3e-3, betas=(0.9, 0.99)),
-                    range(12))
+    torch_run = run(lambda groups: torch.optim.AdamW(groups, lr=3e-3, betas=(0.9, 0.99)), range(12))
     calls = []
 
     def counted(*args):
         calls.append(args[4])
         return adamw_step(*args)
 
-    ours = run(lambda groups: AdamW(groups, lr=3e-3, betas=(0.9, 0.99), update=counted),
-               range(12))
-    assert calls[0] == 1 and calls[-1] == 12 and len(calls) == 12 * len(list(
-        ours[0].parameters()))
+    ours = run(lambda groups: AdamW(groups, lr=3e-3, betas=(0.9, 0.99), update=counted), range(12))
+    assert calls[0] == 1 and calls[-1] == 12 and len(calls) == 12 * len(list(ours[0].parameters()))
     torch.testing.assert_close(ours[3]["bits"], torch_run[3]["bits"], rtol=1e-10, atol=0)
     for mine, theirs in zip(ours[0].parameters(), torch_run[0].parameters(), strict=True):
         torch.testing.assert_close(mine, theirs, rtol=1e-10, atol=1e-12)
@@ -391,8 +428,9 @@ def test_the_course_adamw_trains_as_torch_adamw_and_resumes_from_a_checkpoint(tm
 def test_a_minute_of_training_in_miniature_lowers_the_bits_and_evaluation_agrees():
     data = corpus.encode("abcabcabd" * 200, corpus.vocabulary("abcd"))
     model = CharLM(5, d_model=32, n_heads=2, n_layers=1, max_len=16)
-    history = train_language_model(model, data, 60, block_size=8, batch_size=16, lr=3e-3,
-                                   warmup=5, progress=False)
+    history = train_language_model(
+        model, data, 60, block_size=8, batch_size=16, lr=3e-3, warmup=5, progress=False
+    )
     assert len(history["bits"]) == len(history["lr"]) == 60
     assert max(history["lr"]) == pytest.approx(3e-3, rel=0.02) and history["lr"][-1] < 1e-5
     assert sum(history["bits"][-10:]) / 10 < 1.0 < history["bits"][0]
@@ -401,13 +439,11 @@ def test_a_minute_of_training_in_miniature_lowers_the_bits_and_evaluation_agrees
     with torch.no_grad():
         full = bits_per_character(model(windows[0]), windows[1]).item() * 224 * 8
         tail = bits_per_character(model(data[-9:-1][None])[:, 1:], data[-7:][None]).item() * 7
-    assert evaluate_bits(model, data, block_size=8) == pytest.approx((full + tail) / 1799,
-                                                                     rel=1e-5)
+    assert evaluate_bits(model, data, block_size=8) == pytest.approx((full + tail) / 1799, rel=1e-5)
 
 
 @pytest.mark.parametrize("stride, first", [(None, 1), (None, 7), (3, 7), (1, 1), (5, 30)])
-def test_evaluation_scores_each_character_once_in_the_earliest_window_that_holds_it(stride,
-                                                                                     first):
+def test_evaluation_scores_each_character_once_in_the_earliest_window_that_holds_it(stride, first):
     model = small_model(3)
     data = torch.randint(40, (101,), generator=torch.Generator().manual_seed(0))
     size, step = 16, stride or 16
@@ -438,20 +474,31 @@ class TorchStyleAttention(nn.MultiheadAttention):
         super().__init__(d_model, n_heads, batch_first=True)
 
     def forward(self, query, key, value, mask=None, need_weights=True):
-        return super().forward(query, key, value, attn_mask=None if mask is None else ~mask,
-                               need_weights=need_weights)
+        return super().forward(
+            query, key, value, attn_mask=None if mask is None else ~mask, need_weights=need_weights
+        )
 
 
 def learners_twin(model: CharLM) -> CharLM:
     """The same model built from a learner's parts (notebook 03's module, 05's wiring, 08's
     forward pass), with the same weights."""
-    twin = CharLM(40, d_model=32, n_heads=4, n_layers=2, max_len=48,
-                  attention=TorchStyleAttention, wiring=pre_norm_block,
-                  logits=language_model.lm_logits).eval()
+    twin = CharLM(
+        40,
+        d_model=32,
+        n_heads=4,
+        n_layers=2,
+        max_len=48,
+        attention=TorchStyleAttention,
+        wiring=pre_norm_block,
+        logits=language_model.lm_logits,
+    ).eval()
     state = {}
     for name, value in model.state_dict().items():
-        state[name.replace("attention.in_proj.weight", "attention.in_proj_weight")
-              .replace("attention.in_proj.bias", "attention.in_proj_bias")] = value
+        state[
+            name.replace("attention.in_proj.weight", "attention.in_proj_weight").replace(
+                "attention.in_proj.bias", "attention.in_proj_bias"
+            )
+        ] = value
     twin.load_state_dict(state)
     return twin
 
@@ -465,8 +512,9 @@ def test_a_model_of_a_learners_parts_computes_what_the_course_model_computes():
     with torch.no_grad():
         torch.testing.assert_close(twin(idx), model(idx), atol=1e-5, rtol=1e-5)
         cache = KVCache(2)
-        steps = [twin.step(idx[:, :6], cache)] + [twin.step(idx[:, t : t + 1], cache)
-                                                  for t in range(6, 20)]
+        steps = [twin.step(idx[:, :6], cache)] + [
+            twin.step(idx[:, t : t + 1], cache) for t in range(6, 20)
+        ]
     torch.testing.assert_close(torch.cat(steps, 1), model(idx), atol=1e-5, rtol=1e-5)
     # the maps from the projections equal the course block's own weights
     maps = model.attention_maps(idx)
@@ -508,8 +556,9 @@ def test_weight_decay_only_on_the_matrices_of_linear_maps():
     names = {id(p): n for n, p in model.named_parameters()}
     decayed = {names[id(p)] for p in decay["params"]}
     assert decay["weight_decay"] == 0.1 and no_decay["weight_decay"] == 0.0
-    assert decayed == {n for n, p in model.named_parameters() if p.dim() == 2
-                       and "embedding" not in n}
+    assert decayed == {
+        n for n, p in model.named_parameters() if p.dim() == 2 and "embedding" not in n
+    }
     assert "blocks.0.attention.in_proj_weight" in decayed
     assert len(decay["params"]) + len(no_decay["params"]) == len(list(model.parameters()))
 
@@ -518,8 +567,7 @@ def loop_setup(seed=0, steps=10):
     torch.manual_seed(seed)
     model = CharLM(5, d_model=16, n_heads=2, n_layers=1, max_len=8)
     optimizer = torch.optim.AdamW(language_model.parameter_groups(model, 0.1), lr=1e-2)
-    return model, optimizer, torch.optim.lr_scheduler.LambdaLR(optimizer,
-                                                               cosine_warmup(2, steps))
+    return model, optimizer, torch.optim.lr_scheduler.LambdaLR(optimizer, cosine_warmup(2, steps))
 
 
 def test_the_training_loop_records_losses_and_held_out_scores_and_resumes_exactly(tmp_path):

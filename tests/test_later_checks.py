@@ -55,19 +55,34 @@ VIEW_GQA = """def grouped_query_attention(q, k, v, mask=None):
 CASES = {
     # nanoGPT's idiom: .view needs contiguous logits and targets
     "08 bits_per_character with .view": (
-        "08_language_model", {"ex6_bits_per_character": VIEW_BITS}, "ex6_tests", ["ex7_tests"]),
+        "08_language_model",
+        {"ex6_bits_per_character": VIEW_BITS},
+        "ex6_tests",
+        ["ex7_tests"],
+    ),
     # exercise 5 turns the heads split_heads returns, transposed views
     "09 apply_rotary with .view": (
-        "09_modern_decoder", {"ex2_rotary": VIEW_ROTARY}, "ex2_tests", ["ex5_tests"]),
+        "09_modern_decoder",
+        {"ex2_rotary": VIEW_ROTARY},
+        "ex2_tests",
+        ["ex5_tests"],
+    ),
     "09 grouped_query_attention with .view": (
-        "09_modern_decoder", {"ex4_gqa": VIEW_GQA}, "ex4_tests", ["ex5_tests"]),
+        "09_modern_decoder",
+        {"ex4_gqa": VIEW_GQA},
+        "ex4_tests",
+        ["ex5_tests"],
+    ),
 }
 
 
 def _points(assignment: str) -> dict[str, float]:
     notebook = json.loads(solution_path(assignment).read_text())
-    return {c["metadata"]["nbgrader"]["grade_id"]: float(c["metadata"]["nbgrader"]["points"])
-            for c in notebook["cells"] if c["metadata"].get("nbgrader", {}).get("grade")}
+    return {
+        c["metadata"]["nbgrader"]["grade_id"]: float(c["metadata"]["nbgrader"]["points"])
+        for c in notebook["cells"]
+        if c["metadata"].get("nbgrader", {}).get("grade")
+    }
 
 
 @pytest.mark.parametrize("case", list(CASES))

@@ -36,7 +36,7 @@ def test_there_is_no_import_circle():
 
     def visit(module: str, path: list[str]) -> None:
         for dep in graph[module]:
-            assert dep not in path, " -> ".join(path[path.index(dep):] + [dep])
+            assert dep not in path, " -> ".join(path[path.index(dep) :] + [dep])
             if dep not in done:
                 visit(dep, path + [dep])
         done.add(module)
@@ -47,8 +47,10 @@ def test_there_is_no_import_circle():
 
 def test_the_kernel_side_needs_nothing_of_grading():
     """The agent runs in the student's kernel: it may use the wire, never the grader."""
-    assert imports()["autograder.trusted.agent"] <= {"autograder.trusted",
-                                                      "autograder.trusted.wire"}
+    assert imports()["autograder.trusted.agent"] <= {
+        "autograder.trusted",
+        "autograder.trusted.wire",
+    }
 
 
 COURSE_PACKAGES = ("autograder", "course_checks", "transformer_course")
@@ -62,8 +64,9 @@ def _course_modules_bound(tree: ast.AST) -> set[str]:
         if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(COURSE_PACKAGES):
             bound |= {a.asname or a.name for a in node.names if a.name[:1].islower()}
         elif isinstance(node, ast.Import):
-            bound |= {a.asname for a in node.names
-                      if a.asname and a.name.startswith(COURSE_PACKAGES)}
+            bound |= {
+                a.asname for a in node.names if a.asname and a.name.startswith(COURSE_PACKAGES)
+            }
     return bound
 
 
@@ -78,15 +81,28 @@ def test_no_module_assigns_another_course_modules_globals():
             tree = ast.parse(path.read_text())
             modules = _course_modules_bound(tree)
             for node in ast.walk(tree):
-                targets = node.targets if isinstance(node, ast.Assign) else \
-                    [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else []
-                if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "setattr" \
-                        and node.args and getattr(node.args[0], "id", "") in modules:
+                targets = (
+                    node.targets
+                    if isinstance(node, ast.Assign)
+                    else [node.target]
+                    if isinstance(node, (ast.AugAssign, ast.AnnAssign))
+                    else []
+                )
+                if (
+                    isinstance(node, ast.Call)
+                    and getattr(node.func, "id", "") == "setattr"
+                    and node.args
+                    and getattr(node.args[0], "id", "") in modules
+                ):
                     found.append(f"{path.relative_to(REPO)}:{node.lineno}")
                 for target in targets:
                     for part in ast.walk(target):
-                        if isinstance(part, ast.Attribute) and isinstance(part.ctx, ast.Store) \
-                                and getattr(part.value, "id", "") in modules:
-                            found.append(f"{path.relative_to(REPO)}:{node.lineno} "
-                                         f"{ast.unparse(part)}")
+                        if (
+                            isinstance(part, ast.Attribute)
+                            and isinstance(part.ctx, ast.Store)
+                            and getattr(part.value, "id", "") in modules
+                        ):
+                            found.append(
+                                f"{path.relative_to(REPO)}:{node.lineno} {ast.unparse(part)}"
+                            )
     assert found == []

@@ -34,8 +34,9 @@ def test_the_defaults_wall_clocks_are_multiples_of_the_cpu_limits():
 def test_the_command_line_defaults_are_the_limits():
     parser = grade.arguments()
     assert grade.limits_of(parser.parse_args([])) == DEFAULT
-    assert grade.limits_of(parser.parse_args(["--cell-timeout", "8", "--memory-gib", "3"])) \
-        == Limits(cell_timeout=8, memory_bytes=3 << 30)
+    assert grade.limits_of(
+        parser.parse_args(["--cell-timeout", "8", "--memory-gib", "3"])
+    ) == Limits(cell_timeout=8, memory_bytes=3 << 30)
     text = " ".join(parser.format_help().split())
     assert f"{CELL_WALL_TIMES} × --cell-timeout" in text
     assert f"{NOTEBOOK_WALL_TIMES} × --notebook-timeout" in text
@@ -62,10 +63,24 @@ def test_the_hardened_execute_step_defaults_to_the_limits():
 def test_a_jobs_execute_step_is_set_to_the_jobs_limits(tmp_path, monkeypatch):
     monkeypatch.setattr(process.WorkerProcess, "run_dir", tmp_path, raising=False)
     limits = Limits(cell_timeout=8, notebook_timeout=60, output_chars=1000, cell_wall=16)
-    config = job._config(REPO, tmp_path, limits, tmp_path / "events.jsonl", "course-sandbox",
-                         tmp_path, "secret", "01_vector_attention").SafeExecute
-    assert (config.timeout, config.notebook_timeout, config.cell_wall, config.notebook_wall,
-            config.max_output_chars, config.cpu_root) == (8, 60, 16, 240, 1000, 0)
+    config = job._config(
+        REPO,
+        tmp_path,
+        limits,
+        tmp_path / "events.jsonl",
+        "course-sandbox",
+        tmp_path,
+        "secret",
+        "01_vector_attention",
+    ).SafeExecute
+    assert (
+        config.timeout,
+        config.notebook_timeout,
+        config.cell_wall,
+        config.notebook_wall,
+        config.max_output_chars,
+        config.cpu_root,
+    ) == (8, 60, 16, 240, 1000, 0)
     assert job.job_seconds(job.Job("s", "a", "", "", "", limits)) == 240 + 16 + GRADER_SECONDS
 
 
@@ -79,6 +94,9 @@ def test_the_docs_quote_the_limits_and_say_where_they_live():
     assert f"{CELL_WALL_TIMES}× and {NOTEBOOK_WALL_TIMES}× those" in instructors
     assert f"`--memory-gib` ({DEFAULT.memory_bytes / (1 << 30):g};" in instructors
     assert f"plus {GRADER_SECONDS} s for the grader's own work" in security
-    assert re.search(rf"a cell may use {DEFAULT.cell_timeout:g} s of CPU .* and a notebook "
-                     rf"{DEFAULT.notebook_timeout:g} s,", security)
+    assert re.search(
+        rf"a cell may use {DEFAULT.cell_timeout:g} s of CPU .* and a notebook "
+        rf"{DEFAULT.notebook_timeout:g} s,",
+        security,
+    )
     assert f"Output beyond {DEFAULT.output_chars:,} characters per cell" in security

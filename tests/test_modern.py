@@ -39,8 +39,9 @@ def test_rms_norm_equals_pytorchs_rmsnorm():
 def test_rms_norm_is_layer_norm_of_a_vector_with_zero_mean():
     x = torch.randn(4, 32, dtype=torch.float64)
     x = x - x.mean(-1, keepdim=True)
-    torch.testing.assert_close(modern.rms_norm(x, torch.ones(32, dtype=torch.float64)),
-                               F.layer_norm(x, (32,)))
+    torch.testing.assert_close(
+        modern.rms_norm(x, torch.ones(32, dtype=torch.float64)), F.layer_norm(x, (32,))
+    )
 
 
 def test_rotary_turns_pairs_as_the_complex_product_and_as_notebook_04s_rotation():
@@ -54,8 +55,7 @@ def test_rotary_turns_pairs_as_the_complex_product_and_as_notebook_04s_rotation(
     expected = torch.view_as_real(as_complex * torch.polar(torch.ones_like(angles), angles))
     torch.testing.assert_close(rotated, expected.flatten(-2))
     for p in (0, 3, 6):  # notebook 04's R_p turns the other way: this is R_{−p}
-        torch.testing.assert_close(rotated[..., p, :],
-                                   x[..., p, :] @ rotation(-p, 8).double().T)
+        torch.testing.assert_close(rotated[..., p, :], x[..., p, :] @ rotation(-p, 8).double().T)
     torch.testing.assert_close(rotated.norm(dim=-1), x.norm(dim=-1))  # lengths kept
 
 
@@ -106,8 +106,9 @@ def test_grouped_query_attention_equals_expanding_kv_and_pytorchs_gqa(n_kv_heads
         weights = scores.masked_fill(~mask, float("-inf")).softmax(-1)
         torch.testing.assert_close(got[:, h], weights @ v[:, h // n_rep])
     if modern.SDPA_HAS_GQA:
-        torch.testing.assert_close(got, F.scaled_dot_product_attention(
-            q, k, v, is_causal=True, enable_gqa=True))
+        torch.testing.assert_close(
+            got, F.scaled_dot_product_attention(q, k, v, is_causal=True, enable_gqa=True)
+        )
     # is_causal, the fused kernel's own path, is the same mask
     torch.testing.assert_close(modern.grouped_query_attention(q, k, v, is_causal=True), got)
     with pytest.raises(ValueError, match="does not divide"):
@@ -127,11 +128,14 @@ def test_the_2017_configuration_is_notebook_08s_charlm():
     assert sum(p.numel() for p in new.parameters()) == sum(p.numel() for p in old.parameters())
 
 
-@pytest.mark.parametrize("parts", [
-    dict(norm="layer", feed_forward="relu", positions="learned"),
-    dict(),  # every part modern
-    dict(n_kv_heads=1),
-])
+@pytest.mark.parametrize(
+    "parts",
+    [
+        dict(norm="layer", feed_forward="relu", positions="learned"),
+        dict(),  # every part modern
+        dict(n_kv_heads=1),
+    ],
+)
 def test_the_cache_gives_the_same_logits_and_stores_n_kv_heads(parts):
     torch.manual_seed(6)
     model = modern.ModernLM(19, d_model=16, n_heads=4, n_layers=2, max_len=64, **parts).eval()
@@ -142,7 +146,7 @@ def test_the_cache_gives_the_same_logits_and_stores_n_kv_heads(parts):
     cache = KVCache(len(model.blocks))
     with torch.no_grad():
         stepped = [model.step(idx[:, :5], cache)]
-        stepped += [model.step(idx[:, t:t + 1], cache) for t in range(5, 12)]
+        stepped += [model.step(idx[:, t : t + 1], cache) for t in range(5, 12)]
         torch.testing.assert_close(torch.cat(stepped, 1), model(idx), atol=1e-5, rtol=1e-5)
     n_kv = parts.get("n_kv_heads", 4)
     assert cache.keys[0].shape == (2, n_kv, 64, 4)  # allocated for max_len positions
@@ -156,8 +160,9 @@ def test_parts_are_swapped_one_at_a_time():
     block = modern.ModernLM(11, 24, 4, 1, **base).blocks[0]
     assert isinstance(block.norm1, nn.LayerNorm) and not block.rotary
     assert isinstance(block.feed_forward, FeedForward)
-    assert isinstance(modern.ModernLM(11, 24, 4, 1, **base | {"norm": "rms"}).final_norm,
-                      modern.RMSNorm)
+    assert isinstance(
+        modern.ModernLM(11, 24, 4, 1, **base | {"norm": "rms"}).final_norm, modern.RMSNorm
+    )
     rotary = modern.ModernLM(11, 24, 4, 1, **base | {"positions": "rotary"})
     assert rotary.position_embedding is None and rotary.blocks[0].rotary
     gqa = modern.ModernLM(11, 24, 4, 1, n_kv_heads=2, **base).blocks[0]
@@ -174,18 +179,20 @@ def test_models_trained_side_by_side_see_the_same_batches_and_steps():
     b.load_state_dict(a.state_dict())
     bits = modern.train_for({"a": a, "b": b}, data, budget, block_size=8, batch_size=4)
     assert bits["a"] == bits["b"] == [] and budget.out_of_time
-    bits = modern.train_for({"a": a, "b": b}, data, Budget(5, progress=False), block_size=8,
-                            batch_size=4)
+    bits = modern.train_for(
+        {"a": a, "b": b}, data, Budget(5, progress=False), block_size=8, batch_size=4
+    )
     assert bits["a"] == bits["b"] and len(bits["a"]) == 5  # same start, same batches
 
 
 def test_a_short_run_learns_and_bits_by_position_average_to_the_evaluation():
-    text = ("def f(x):\n    return x + 1\n" * 60)
+    text = "def f(x):\n    return x + 1\n" * 60
     data = torch.tensor([ord(c) % 32 for c in text])[: 50 * 32 + 1]  # 50 whole windows
     torch.manual_seed(7)
     model = modern.ModernLM(32, d_model=32, n_heads=4, n_layers=1, max_len=64, n_kv_heads=2)
-    bits = modern.train_for({"m": model}, data, Budget(60, progress=False), block_size=32,
-                            batch_size=8, warmup=5)["m"]
+    bits = modern.train_for(
+        {"m": model}, data, Budget(60, progress=False), block_size=32, batch_size=8, warmup=5
+    )["m"]
     assert len(bits) == 60 and bits[-1] < bits[0] / 2
     by_position = modern.bits_by_position(model, data, 32)
     assert by_position.shape == (32,)
@@ -216,18 +223,29 @@ def _cases():
     text = "".join(rng.choice("aaé→ b") for _ in range(40))
     merges = bpe.bpe_merges(list(text.encode()), 10)
     from course_checks import misconceptions
+
     with torch.no_grad():
         return [
             (misconceptions.rms_norm(x, weight), modern.rms_norm(x, weight)),
-            (misconceptions.apply_rotary(turned, positions),
-             modern.apply_rotary(turned, positions)),
-            (misconceptions.rotary_attention(q, k, v), F.scaled_dot_product_attention(
-                modern.apply_rotary(q, torch.arange(5)), modern.apply_rotary(k, torch.arange(5)),
-                v, is_causal=True)),
+            (
+                misconceptions.apply_rotary(turned, positions),
+                modern.apply_rotary(turned, positions),
+            ),
+            (
+                misconceptions.rotary_attention(q, k, v),
+                F.scaled_dot_product_attention(
+                    modern.apply_rotary(q, torch.arange(5)),
+                    modern.apply_rotary(k, torch.arange(5)),
+                    v,
+                    is_causal=True,
+                ),
+            ),
             (misconceptions.swiglu(sx := torch.randn(3, 4), *weights), layer(sx)),
             (misconceptions.matched_hidden_size(64, 100), torch.tensor(67.0)),
-            (misconceptions.grouped_query_attention(gq, gk, gv, causal),
-             modern.grouped_query_attention(gq, gk, gv, causal)),
+            (
+                misconceptions.grouped_query_attention(gq, gk, gv, causal),
+                modern.grouped_query_attention(gq, gk, gv, causal),
+            ),
             (misconceptions.modern_block(block, bx), block(bx)),
             (misconceptions.bpe_merges(runs, 12), torch.tensor(bpe.bpe_merges(runs, 12))),
             (misconceptions.bpe_encode(text, merges), torch.tensor(bpe.bpe_encode(text, merges))),
@@ -236,11 +254,12 @@ def _cases():
 
 def test_no_named_mistake_of_notebook_09_equals_the_right_answer_or_another():
     from course_checks.checking import compare
+
     for variants, correct in _cases():
         assert len(variants) >= 3
         values = list(variants.values())
         for (description, wrong), i in zip(variants.items(), range(len(values)), strict=True):
             if correct is not None:
                 assert compare(wrong, correct) is not None, description
-            for other in values[i + 1:]:
+            for other in values[i + 1 :]:
                 assert compare(wrong, other) is not None, description

@@ -15,13 +15,13 @@ from conftest import REPO
 from transformer_course import corpus, modern_results
 from transformer_course.modern_results import RESULTS, load_modern_results
 
-NAMES = ["08 model", "+ RMSNorm", "+ rotary", "+ SwiGLU", "+ GQA (2 kv heads)",
-         "modern (all four)"]
+NAMES = ["08 model", "+ RMSNorm", "+ rotary", "+ SwiGLU", "+ GQA (2 kv heads)", "modern (all four)"]
 
 
 def benchmark():
     spec = importlib.util.spec_from_file_location(
-        "modern_decoder", REPO / "benchmarks" / "modern_decoder.py")
+        "modern_decoder", REPO / "benchmarks" / "modern_decoder.py"
+    )
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -34,12 +34,12 @@ def finite(x) -> bool:
 def assert_holds_what_notebook_09_reads(results: dict, seeds: int) -> None:
     """Every field the notebook's cells read, of the types and lengths they assume."""
     recipe = results["recipe"]
-    assert all(isinstance(recipe[k], int) for k in ("steps", "block_size", "batch_size",
-                                                       "warmup"))
+    assert all(isinstance(recipe[k], int) for k in ("steps", "block_size", "batch_size", "warmup"))
     assert finite(recipe["lr"])
     assert all(isinstance(results["size"][k], int) for k in ("d_model", "n_heads", "n_layers"))
-    assert all(isinstance(results[k], int) and results[k] > 0
-               for k in ("long", "bin", "curve_every"))
+    assert all(
+        isinstance(results[k], int) and results[k] > 0 for k in ("long", "bin", "curve_every")
+    )
     assert results["long"] % results["bin"] == 0
     assert isinstance(results["machine"], str) and "PyTorch" in results["machine"]
     runs = results["runs"]
@@ -74,30 +74,35 @@ def test_the_comparison_shipped_with_the_package_holds_what_notebook_09_plots():
     benchmark_ = benchmark()
     assert RESULTS["recipe"] == benchmark_.RECIPE and RESULTS["size"] == benchmark_.SIZE
     assert (RESULTS["long"], RESULTS["bin"], RESULTS["curve_every"]) == (
-        benchmark_.LONG, benchmark_.BIN, benchmark_.CURVE_EVERY)
+        benchmark_.LONG,
+        benchmark_.BIN,
+        benchmark_.CURVE_EVERY,
+    )
     # The notebook's plots and sentences: the held-out dots inside its x-axis (2.2–2.75); the
     # bits by position on both sides of the trained context (0–127, 256–511); and the rotary
     # and modern models' mean training curves reaching the 08 model's final point.
     runs = RESULTS["runs"]
-    assert all(2.2 < run["held_out_bits"] < 2.75 for by_seed in runs.values()
-               for run in by_seed.values())
+    assert all(
+        2.2 < run["held_out_bits"] < 2.75 for by_seed in runs.values() for run in by_seed.values()
+    )
     assert RESULTS["long"] >= 256 + RESULTS["bin"]
-    mean_curves = {name: torch.tensor([run["curve"] for run in runs[name].values()]).mean(0)
-                   for name in runs}
+    mean_curves = {
+        name: torch.tensor([run["curve"] for run in runs[name].values()]).mean(0) for name in runs
+    }
     final_08 = mean_curves["08 model"][-1]
     for name in ("+ rotary", "modern (all four)"):
         assert (mean_curves[name] <= final_08).any(), name
 
 
 @pytest.mark.slow  # trains the six models for a few steps
-def test_the_benchmark_writes_json_that_reads_back_and_a_later_run_goes_on(tmp_path,
-                                                                            monkeypatch):
+def test_the_benchmark_writes_json_that_reads_back_and_a_later_run_goes_on(tmp_path, monkeypatch):
     """`make modern-runs` at a tiny size (a few steps, a fiftieth of the text, windows of 32):
     its file loads as the package loads the shipped one, holds what the notebook reads, and a
     second run with more seeds keeps the first run's results and adds the new seed's."""
     bench = benchmark()
-    monkeypatch.setattr(bench, "RECIPE", dict(steps=5, block_size=16, batch_size=2, lr=3e-3,
-                                              warmup=2))
+    monkeypatch.setattr(
+        bench, "RECIPE", dict(steps=5, block_size=16, batch_size=2, lr=3e-3, warmup=2)
+    )
     monkeypatch.setattr(bench, "LONG", 32)
     monkeypatch.setattr(bench, "CURVE_EVERY", 2)
     real = corpus.load_corpus

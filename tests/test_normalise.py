@@ -23,10 +23,12 @@ def put_right(change) -> tuple[dict, list[str]]:
 
 def marks_are_the_release(notebook: dict) -> bool:
     course = {claim(c): c for c in RELEASE["cells"] if claim(c)}
-    return ([claim(c) for c in notebook["cells"] if claim(c)] == IDS and all(
+    return [claim(c) for c in notebook["cells"] if claim(c)] == IDS and all(
         c["metadata"]["nbgrader"] == course[claim(c)]["metadata"]["nbgrader"]
         and c["cell_type"] == course[claim(c)]["cell_type"]
-        for c in notebook["cells"] if claim(c)))
+        for c in notebook["cells"]
+        if claim(c)
+    )
 
 
 @pytest.mark.parametrize("student", [s for s, (_, said, _) in honest.STUDENTS.items() if said])
@@ -45,24 +47,53 @@ def test_an_untouched_notebook_is_left_as_it_is():
 
 
 def cell(source: str, **nbgrader) -> dict:
-    return {"cell_type": "code", "id": "own", "metadata": {"nbgrader": nbgrader} if nbgrader
-            else {}, "outputs": [], "execution_count": None, "source": source}
+    return {
+        "cell_type": "code",
+        "id": "own",
+        "metadata": {"nbgrader": nbgrader} if nbgrader else {},
+        "outputs": [],
+        "execution_count": None,
+        "source": source,
+    }
 
 
-@pytest.mark.parametrize("change, said", [
-    (lambda c: c.append(cell("1", grade=True, grade_id="bonus", points=5, solution=False,
-                             locked=False, schema_version=3)),
-     "the code cell “1” carried grading marks the course does not have"),
-    (lambda c: c.__delitem__(honest.at(c, "setup")), "the read-only cell “# Then run this cell"),
-    (lambda c: honest.merge_with_next(c, "ex2_tests"),  # the check cell and the next answer
-     "the check cell of Exercise 2 was merged with another cell"),
-    (lambda c: honest.split(c, "ex2_score", 1),
-     "your answer cell for Exercise 2 was there 2 times (copied, or split)"),
-    (lambda c: c[honest.at(c, "ex2_score")]["metadata"].update(nbgrader="not a dict"),
-     "your answer cell for Exercise 2 had lost its grading marks"),
-    (lambda c: c.insert(3, "not a cell"), "some entries in the file's list of cells were not"),
-    (lambda c: c.append(cell("2") | {"metadata": {"nbgrader": ["unreadable"]}}), ""),  # dropped
-])
+@pytest.mark.parametrize(
+    "change, said",
+    [
+        (
+            lambda c: c.append(
+                cell(
+                    "1",
+                    grade=True,
+                    grade_id="bonus",
+                    points=5,
+                    solution=False,
+                    locked=False,
+                    schema_version=3,
+                )
+            ),
+            "the code cell “1” carried grading marks the course does not have",
+        ),
+        (
+            lambda c: c.__delitem__(honest.at(c, "setup")),
+            "the read-only cell “# Then run this cell",
+        ),
+        (
+            lambda c: honest.merge_with_next(c, "ex2_tests"),  # the check cell and the next answer
+            "the check cell of Exercise 2 was merged with another cell",
+        ),
+        (
+            lambda c: honest.split(c, "ex2_score", 1),
+            "your answer cell for Exercise 2 was there 2 times (copied, or split)",
+        ),
+        (
+            lambda c: c[honest.at(c, "ex2_score")]["metadata"].update(nbgrader="not a dict"),
+            "your answer cell for Exercise 2 had lost its grading marks",
+        ),
+        (lambda c: c.insert(3, "not a cell"), "some entries in the file's list of cells were not"),
+        (lambda c: c.append(cell("2") | {"metadata": {"nbgrader": ["unreadable"]}}), ""),  # dropped
+    ],
+)
 def test_what_a_text_editor_can_do_is_put_right_too(change, said):
     notebook, notes = put_right(change)
     assert marks_are_the_release(notebook)
@@ -72,9 +103,10 @@ def test_what_a_text_editor_can_do_is_put_right_too(change, said):
 
 def test_a_merged_cell_is_cut_only_where_the_course_cell_stands_alone():
     """The course's lines inside a statement of the student's are not a merge."""
+
     def wrap(cells):
         check = "".join(cells[honest.at(cells, "ex1_tests")]["source"])
-        cells.append(cell("if False:\n" + "\n".join("    " + line for line in
-                                                     check.splitlines())))
+        cells.append(cell("if False:\n" + "\n".join("    " + line for line in check.splitlines())))
+
     notebook, notes = put_right(wrap)
     assert notes == [] and marks_are_the_release(notebook)

@@ -92,11 +92,17 @@ PROMISES = {
     ],
     "09_modern_decoder": [(r"the cache is ([\d.]+)× smaller with 1 key/value head", 3.99)],
 }
-TRAINED = {pattern for assignment, promises in PROMISES.items() for pattern, *_ in promises
-           if assignment == "07_warmup_scheduler" and "logits moved" not in pattern
-           or assignment == "05_encoder"} | {
+TRAINED = {
+    pattern
+    for assignment, promises in PROMISES.items()
+    for pattern, *_ in promises
+    if assignment == "07_warmup_scheduler"
+    and "logits moved" not in pattern
+    or assignment == "05_encoder"
+} | {
     r"([\d.]+) bits per character below the bigram",
-    r"the non-overlapping cut costs the model ([\d.]+) bits"}
+    r"the non-overlapping cut costs the model ([\d.]+) bits",
+}
 
 
 def _number(pattern: str, text: str) -> float:
@@ -110,17 +116,24 @@ def _cut_08(printed: str) -> None:
     printed, as a run cut very short may leave them, may be said either way round.)"""
     cut = _number(r"non-overlapping windows: ([\d.]+)", printed)
     sliding = _number(r"sliding windows \(stride 32\): ([\d.]+)", printed)  # the held-out
-    verb, amount = re.search(r"the non-overlapping cut (costs|saves) the model ([\d.]+) bits",
-                             printed).groups()
+    verb, amount = re.search(
+        r"the non-overlapping cut (costs|saves) the model ([\d.]+) bits", printed
+    ).groups()
     assert cut == sliding or verb == ("costs" if cut > sliding else "saves")
     assert abs(float(amount) - abs(cut - sliding)) <= 0.0015
-    bigram, gap, side = re.search(r"the bigram \(([\d.]+)\): ([\d.]+) bits per character "
-                                  r"(below|above) the bigram", printed).groups()
+    bigram, gap, side = re.search(
+        r"the bigram \(([\d.]+)\): ([\d.]+) bits per character "
+        r"(below|above) the bigram",
+        printed,
+    ).groups()
     assert float(bigram) == sliding or side == ("below" if sliding < float(bigram) else "above")
     assert abs(float(gap) - abs(float(bigram) - sliding)) <= 0.006  # printed to 0.01
     yours = _number(r"your run above: .*?, ([\d.]+) bits", printed)
-    star = re.search(r"the long curve at your run's compute: ([\d.]+) bits; your run, the star, "
-                     r"sits ([\d.]+) bits (below|above) it( \(its budget stopped it)?", printed)
+    star = re.search(
+        r"the long curve at your run's compute: ([\d.]+) bits; your run, the star, "
+        r"sits ([\d.]+) bits (below|above) it( \(its budget stopped it)?",
+        printed,
+    )
     assert star or "outside the long curve's range" in printed
     if star:
         there = float(star[1])
@@ -131,10 +144,15 @@ def _cut_08(printed: str) -> None:
 
 def _cut_09(printed: str) -> None:
     """09's verdict on its two models names the one its numbers put lower."""
-    scores = {name.strip(): float(bits) for name, bits in re.findall(
-        r"^ *(.+?): ([\d.]+) bits per character on 40,000", printed, re.M)}
-    verdict = re.search(r"on your run of (\d+) of (\d+) steps, (.+?) ends lower, by ([\d.]+) bits",
-                        printed)
+    scores = {
+        name.strip(): float(bits)
+        for name, bits in re.findall(
+            r"^ *(.+?): ([\d.]+) bits per character on 40,000", printed, re.M
+        )
+    }
+    verdict = re.search(
+        r"on your run of (\d+) of (\d+) steps, (.+?) ends lower, by ([\d.]+) bits", printed
+    )
     assert len(scores) == 2 and verdict, printed[-2000:]
     assert verdict[3] == min(scores, key=scores.get)
     assert abs(float(verdict[4]) - abs(scores.popitem()[1] - scores.popitem()[1])) <= 0.0015
@@ -147,9 +165,14 @@ def _verdicts_agree(rows: dict[str, tuple[float, float]], said: dict[str, str]) 
     stuck above 2.0 (``outcome`` in the notebook)."""
     assert rows and rows.keys() == said.keys(), (rows, said)
     for label, (low, high) in rows.items():
-        counts = {what: int(n) for what, n in re.findall(
-            r"(learned the task|stayed near guessing|got part of the way) in (\d+) of \d+ seeds?",
-            said[label])}
+        counts = {
+            what: int(n)
+            for what, n in re.findall(
+                r"(learned the task|stayed near guessing|got part of the way)"
+                r" in (\d+) of \d+ seeds?",
+                said[label],
+            )
+        }
         assert sum(counts.values()) == 3, (label, said[label])
         learned, stuck = counts.get("learned the task", 0), counts.get("stayed near guessing", 0)
         assert (learned > 0) == (low < 0.5) and (learned == 3) == (high < 0.5), (label, low, high)
@@ -164,8 +187,12 @@ def _cut_07(printed: str) -> None:
     assert f"mean of the last {min(20, done[0])} steps" in printed
     assert f"mean loss of the last {min(10, done[1])} steps" in printed
     range_ = r"[\d.]+ \(([\d.]+)–([\d.]+)\)"
-    compared = {label: (float(low), float(high)) for label, low, high in re.findall(
-        rf"^((?:post|pre)-norm, with(?:out)? warm-up) +(?:[\d.]+ +){{4}}{range_}", printed, re.M)}
+    compared = {
+        label: (float(low), float(high))
+        for label, low, high in re.findall(
+            rf"^((?:post|pre)-norm, with(?:out)? warm-up) +(?:[\d.]+ +){{4}}{range_}", printed, re.M
+        )
+    }
     said = dict(re.findall(r"^  ((?:post|pre)-norm, with(?:out)? warm-up): (.+)$", printed, re.M))
     _verdicts_agree(compared, said)
     swept = {}
@@ -179,8 +206,11 @@ def _cut_07(printed: str) -> None:
 # Run as a machine ten times slower would run them (every time budget a tenth): what they
 # print after a training run cut short is read against that run's numbers. 07 is run this
 # way beside its full run (whose promises hold the course's claims), 08 and 09 instead of it.
-CUT_RUNS = {"07_warmup_scheduler": _cut_07, "08_language_model": _cut_08,
-            "09_modern_decoder": _cut_09}
+CUT_RUNS = {
+    "07_warmup_scheduler": _cut_07,
+    "08_language_model": _cut_08,
+    "09_modern_decoder": _cut_09,
+}
 CUT_ONLY = ("08_language_model", "09_modern_decoder")
 
 
@@ -213,7 +243,8 @@ def _execute(assignment: str, monkeypatch, scale: float | None) -> nbformat.Note
 
 def _printed(notebook) -> str:
     return "".join(
-        output.get("text", "") for cell in notebook.cells for output in cell.get("outputs", []))
+        output.get("text", "") for cell in notebook.cells for output in cell.get("outputs", [])
+    )
 
 
 @pytest.mark.slow
@@ -232,13 +263,17 @@ def test_solution_notebook_runs_cleanly_and_earns_every_point(assignment, monkey
         if cut and pattern in TRAINED:
             unchecked.append(pattern)
             continue
-        assert found and minimum <= float(found.group(1)) <= (maximum or [math.inf])[0], \
+        assert found and minimum <= float(found.group(1)) <= (maximum or [math.inf])[0], (
             f"{pattern}: {found and found.group(0)}"
+        )
     # A notebook run cut on purpose (CUT_RUNS) has its sentences read against its numbers
     # above instead; one cut by a slow machine says which promises went unread.
     if unchecked and assignment not in CUT_RUNS:
-        warnings.warn(f"{assignment}: a training run stopped at its time budget, so what it "
-                      f"promises was not checked: {unchecked}", stacklevel=1)
+        warnings.warn(
+            f"{assignment}: a training run stopped at its time budget, so what it "
+            f"promises was not checked: {unchecked}",
+            stacklevel=1,
+        )
 
 
 @pytest.mark.slow
@@ -248,8 +283,9 @@ def test_07_cut_to_a_tenth_says_what_its_own_runs_did(monkeypatch):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("path", [release_path(a) for a in ASSIGNMENTS] + [WELCOME_RELEASE],
-                         ids=lambda p: p.stem)
+@pytest.mark.parametrize(
+    "path", [release_path(a) for a in ASSIGNMENTS] + [WELCOME_RELEASE], ids=lambda p: p.stem
+)
 def test_run_all_on_the_untouched_release_never_stops(path, monkeypatch):
     """A student's Run All before answering anything: no cell raises (demo cells fall back to
     the course's functions), so every check cell runs and reports. Under nbgrader's flag the
@@ -258,8 +294,12 @@ def test_run_all_on_the_untouched_release_never_stops(path, monkeypatch):
         monkeypatch.setenv(name, value)
     monkeypatch.setenv("NBGRADER_EXECUTION", "validate")
     notebook = nbformat.read(path, as_version=4)
-    NotebookClient(notebook, timeout=120, kernel_name="python3",
-                   resources={"metadata": {"path": str(path.parent)}}).execute()
+    NotebookClient(
+        notebook,
+        timeout=120,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(path.parent)}},
+    ).execute()
 
 
 def test_release_holds_no_solution_and_no_hidden_test(assignment):
@@ -287,8 +327,6 @@ def test_release_holds_no_solution_and_no_hidden_test(assignment):
 @pytest.mark.slow
 def test_release_is_up_to_date():
     assert release.check() == 0, "run `make release` and commit notebooks/"
-
-
 
 
 @pytest.mark.slow
@@ -320,10 +358,14 @@ def test_welcome_notebook_runs_cleanly_in_seconds(monkeypatch):
     assert re.search(r"cpu: +[\d.]+ ms per product, +[\d.]+ GFLOP/s", printed)
     # The count and why: the cores this process may use (less those others keep busy), a
     # limit, or the student's own choice (transformer_course/threads.py).
-    assert re.search(r"CPU threads PyTorch uses: \d+ \((\d+ cores?: |OMP_NUM_THREADS|you chose"
-                     r"|chosen before).+\)", printed)
-    assert re.search(r"one training step with \d+ threads?: \d+ ms  \(the course's choice\)",
-                     printed)
+    assert re.search(
+        r"CPU threads PyTorch uses: \d+ \((\d+ cores?: |OMP_NUM_THREADS|you chose"
+        r"|chosen before).+\)",
+        printed,
+    )
+    assert re.search(
+        r"one training step with \d+ threads?: \d+ ms  \(the course's choice\)", printed
+    )
     assert re.search(r"capstone's 1,850 steps: about \d+ s", printed)
     assert seconds < 30, "the welcome notebook should take seconds, not minutes"
 

@@ -30,11 +30,16 @@ def correct_answers() -> list[tuple[str, str, dict[str, str]]]:
     """(where it comes from, notebook, the answers that replace the solution's)."""
     found = [(f"solution {a}", a, {}) for a in ASSIGNMENTS]
     for notebook, cells in OTHER_STYLE.items():
-        found += [(f"other style {notebook}:{cell}", notebook, {cell: code})
-                  for cell, code in cells.items()]
+        found += [
+            (f"other style {notebook}:{cell}", notebook, {cell: code})
+            for cell, code in cells.items()
+        ]
     for name, entries in BLIND.items():
-        found += [(f"{name} #{n} {e['notebook']}:{e['cell']}", e["notebook"],
-                   {e["cell"]: e["code"]}) for n, e in enumerate(entries) if e["correct"]]
+        found += [
+            (f"{name} #{n} {e['notebook']}:{e['cell']}", e["notebook"], {e["cell"]: e["code"]})
+            for n, e in enumerate(entries)
+            if e["correct"]
+        ]
     return found
 
 
@@ -43,21 +48,31 @@ CORRECT = correct_answers()
 
 def read(notebook: str, answers: dict[str, str]) -> list[str]:
     """What the reader says about a submission: refusals per exercise, and flags."""
-    submission = student_submission(load(release_path(notebook)),
-                                    solution_sources(notebook) | answers)
+    submission = student_submission(
+        load(release_path(notebook)), solution_sources(notebook) | answers
+    )
     reference = load(solution_path(notebook))["cells"]
     cells = uses.notebook_cells(submission["cells"], reference)
     program = uses.Program(cells)
     said = [f"flagged: {f.message()}" for f in uses.Reader(program, ()).anywhere()]
-    tests = [c["metadata"].get("nbgrader", {}).get("grade_id") for c in submission["cells"]
-             if c["cell_type"] == "code"]  # a code cell's place is its index here
+    tests = [
+        c["metadata"].get("nbgrader", {}).get("grade_id")
+        for c in submission["cells"]
+        if c["cell_type"] == "code"
+    ]  # a code cell's place is its index here
     for assignment, cell, entries, refuses in EXERCISES:
         if assignment == notebook and refuses:
-            reader = uses.Reader(program, refuses, before=tests.index(cell),
-                                vocabulary=Vocabulary(REPO / "solutions", notebook, cell))
-            said += [f"{cell} {f.kind}: {f.message()}"
-                     for f in reader.findings(entries, course_names(notebook, cell))
-                     if f.kind in ("refused", "untaught")]
+            reader = uses.Reader(
+                program,
+                refuses,
+                before=tests.index(cell),
+                vocabulary=Vocabulary(REPO / "solutions", notebook, cell),
+            )
+            said += [
+                f"{cell} {f.kind}: {f.message()}"
+                for f in reader.findings(entries, course_names(notebook, cell))
+                if f.kind in ("refused", "untaught")
+            ]
     return said
 
 

@@ -53,8 +53,10 @@ def exercises():
                 if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "Checks":
                     for keyword in node.keywords:
                         if keyword.arg == "refuses":
-                            refuses = eval(compile(ast.Expression(keyword.value), "", "eval"),  # noqa: S307 - course code
-                                           {"shortcuts": shortcuts})
+                            refuses = eval(  # noqa: S307 - course code
+                                compile(ast.Expression(keyword.value), "", "eval"),
+                                {"shortcuts": shortcuts},
+                            )
             yield assignment, meta["grade_id"], sorted(entries), tuple(refuses)
 
 
@@ -66,10 +68,15 @@ def test_the_exercises_are_all_found():
     assert len(EXERCISES) >= 50 and all(entries for *_, entries, _ in EXERCISES)
 
 
-@pytest.mark.parametrize("assignment, cell, entries, refuses", EXERCISES,
-                         ids=[f"{a}:{c}" for a, c, *_ in EXERCISES])
+@pytest.mark.parametrize(
+    "assignment, cell, entries, refuses", EXERCISES, ids=[f"{a}:{c}" for a, c, *_ in EXERCISES]
+)
 def test_every_exercise_refuses_the_packages_answer_to_it(assignment, cell, entries, refuses):
     reader = Reader(Program([]), refuses)
-    missing = [dotted for name in entries for dotted in NAMES.get(name, [])
-               if not any(f.kind == "refused" for f in reader._judge_name(dotted, "here"))]
+    missing = [
+        dotted
+        for name in entries
+        for dotted in NAMES.get(name, [])
+        if not any(f.kind == "refused" for f in reader._judge_name(dotted, "here"))
+    ]
     assert not missing, f"{assignment} {cell} calls {entries} and does not refuse {missing}"

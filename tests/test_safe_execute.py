@@ -64,10 +64,19 @@ def test_the_cpu_meter_counts_every_process_of_the_tree_and_tells_sleep_from_wor
     from autograder.kernels import cpu
 
     spin = "import time\nwhile time.process_time() < 0.5: pass"  # half a second of CPU
-    tree = subprocess.Popen([sys.executable, "-c", (
-        "import subprocess, sys, time\n"
-        f"subprocess.run([sys.executable, '-c', {spin!r}])\n"
-        "print('done', flush=True)\ntime.sleep(5)")], stdout=subprocess.PIPE, text=True)
+    tree = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            (
+                "import subprocess, sys, time\n"
+                f"subprocess.run([sys.executable, '-c', {spin!r}])\n"
+                "print('done', flush=True)\ntime.sleep(5)"
+            ),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     meter = cpu.Meter(lambda: tree.pid)
     meter.start()
     assert tree.stdout.readline() == "done\n"

@@ -47,9 +47,11 @@ def taking_shortcuts(assignment: str) -> dict[str, str]:
     for prefix, names in refusals(assignment).items():
         for grade_id in [g for g in answers if g.startswith(prefix)]:
             tree = ast.parse(answers[grade_id])
-            call = ast.parse("from course_checks.shortcuts import _owner\n"
-                             f"owner, name = _owner({names[0]!r})\n"
-                             "return getattr(owner, name)()").body
+            call = ast.parse(
+                "from course_checks.shortcuts import _owner\n"
+                f"owner, name = _owner({names[0]!r})\n"
+                "return getattr(owner, name)()"
+            ).body
             for node in ast.walk(tree):
                 if isinstance(node, ast.FunctionDef):
                     node.body = call
@@ -71,8 +73,11 @@ def test_a_refused_function_raises_and_is_put_back():
     original = torch.softmax
     namespace = {"alias": original}
     with shortcuts.refused(shortcuts.SOFTMAX, [namespace]):
-        for call in (lambda: torch.softmax(torch.ones(2), 0), lambda: namespace["alias"](),
-                     lambda: torch.ones(2).softmax(0)):
+        for call in (
+            lambda: torch.softmax(torch.ones(2), 0),
+            lambda: namespace["alias"](),
+            lambda: torch.ones(2).softmax(0),
+        ):
             with pytest.raises(shortcuts.ShortcutError, match=MESSAGE):
                 call()
     assert torch.softmax is original and namespace["alias"] is original
@@ -82,8 +87,9 @@ def test_a_refused_function_raises_and_is_put_back():
 def test_checks_report_the_shortcut_by_name():
     checks = Checks("Exercise 3 · softmax", points=2, refuses=shortcuts.SOFTMAX)
     z = torch.tensor([1.0, 2.0])
-    assert not checks.close("softmax", lambda: torch.nn.functional.softmax(z, 0),
-                            torch.softmax(z, 0))
+    assert not checks.close(
+        "softmax", lambda: torch.nn.functional.softmax(z, 0), torch.softmax(z, 0)
+    )
     assert checks.results[0][1] == f"{MESSAGE} F.softmax."
 
 
@@ -92,8 +98,9 @@ def test_the_students_own_checks_refuse_shortcuts(tmp_path):
     """In the kernel, as a student runs the notebook: notebook 01's shortcuts fail."""
     path = tmp_path / "01.ipynb"
     answers = taking_shortcuts("01_vector_attention")
-    path.write_text(json.dumps(student_submission(load(release_path("01_vector_attention")),
-                                                  answers)))
+    path.write_text(
+        json.dumps(student_submission(load(release_path("01_vector_attention")), answers))
+    )
     result = selfcheck.check_notebook(path)
     by_name = {r.exercise: r for r in result.results}
     for exercise in ("Exercise 1 · project", "Exercise 2 · score", "Exercise 3 · softmax"):
@@ -108,22 +115,32 @@ def graded(tmp_path_factory, bubblewrap):
     for assignment in ASSIGNMENTS:
         path = grading / "submitted" / "shortcuts" / assignment / f"{assignment}.ipynb"
         path.parent.mkdir(parents=True)
-        path.write_text(json.dumps(student_submission(load(release_path(assignment)),
-                                                      taking_shortcuts(assignment))))
-    pipeline.grade_class(pipeline.Course(REPO, grading), LocalPool(2), ASSIGNMENTS,
-                         Limits(cell_timeout=30, notebook_timeout=120), progress=False)
+        path.write_text(
+            json.dumps(
+                student_submission(load(release_path(assignment)), taking_shortcuts(assignment))
+            )
+        )
+    pipeline.grade_class(
+        pipeline.Course(REPO, grading),
+        LocalPool(2),
+        ASSIGNMENTS,
+        Limits(cell_timeout=30, notebook_timeout=120),
+        progress=False,
+    )
     return grading
 
 
 @pytest.mark.parametrize("assignment", ASSIGNMENTS)
 def test_grading_refuses_every_declared_shortcut(graded, assignment):
-    result = json.loads((graded / "autograded" / "shortcuts" / assignment / records.RESULT)
-                        .read_text())
+    result = json.loads(
+        (graded / "autograded" / "shortcuts" / assignment / records.RESULT).read_text()
+    )
     notebook = load(graded / "autograded" / "shortcuts" / assignment / f"{assignment}.ipynb")
     for cell in notebook["cells"]:
         grade_id = nbgrader_meta(cell).get("grade_id", "")
         if grade_id.split("_")[0] + "_" in refusals(assignment) and nbgrader_meta(cell).get(
-                "grade"):
+            "grade"
+        ):
             printed = "".join("".join(o.get("text", "")) for o in cell["outputs"])
             assert MESSAGE in printed, (grade_id, printed[:500])
             assert result["grades"][grade_id]["score"] == 0, grade_id

@@ -43,8 +43,18 @@ def built(tmp_path_factory):
 
 @pytest.mark.slow
 def test_the_placeholder_address_is_refused(tmp_path):
-    run = subprocess.run([sys.executable, "-m", "autograder.releases.student_release", "--out",
-                          str(tmp_path / "out")], cwd=REPO, capture_output=True, text=True)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "autograder.releases.student_release",
+            "--out",
+            str(tmp_path / "out"),
+        ],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+    )
     assert run.returncode != 0 and "placeholder" in run.stderr
     assert not (tmp_path / "out").exists()
 
@@ -56,15 +66,18 @@ def test_the_release_holds_no_solution_hidden_test_or_grader(built):
     assert {"README.md", "Makefile", "pyproject.toml", "MANIFEST.json"} <= set(files)
     # Every notebook of the course, and no other.
     assert sorted(f for f in files if f.endswith(".ipynb")) == sorted(
-        ["notebooks/00_welcome.ipynb"]
-        + [f"notebooks/{a}/{a}.ipynb" for a in release.assignments()])
+        ["notebooks/00_welcome.ipynb"] + [f"notebooks/{a}/{a}.ipynb" for a in release.assignments()]
+    )
     # Lines of the answers that no released notebook gives away already (08 asks for 03's
     # module again, whose text 03 quotes as a hint).
     released = "\n".join(sources(release_path(a)) for a in release.assignments())
-    solution_lines = {line.strip() for a in release.assignments()
-                      for source in solution_sources(a).values()
-                      for line in source.splitlines() if len(line.strip()) > 30
-                      and line.strip() not in released}
+    solution_lines = {
+        line.strip()
+        for a in release.assignments()
+        for source in solution_sources(a).values()
+        for line in source.splitlines()
+        if len(line.strip()) > 30 and line.strip() not in released
+    }
     assert len(solution_lines) > 50
     for name in files:
         text = (out / name).read_text()
@@ -156,11 +169,20 @@ def test_an_update_carries_the_answers_and_the_students_own_cells():
     answers = {"ex1_project": solution_sources(A)["ex1_project"]}
     yours = student_submission(released, answers)
     yours["cells"][-1]["source"] = ["selfcheck.report()"]  # a locked cell: not carried
-    after = next(i for i, c in enumerate(yours["cells"])
-                 if nbgrader_meta(c).get("grade_id") == "ex1_tests")
-    yours["cells"].insert(after + 1, {"cell_type": "code", "id": "mine", "metadata": {},
-                                      "source": ["x = 1"], "outputs": [{"x": 1}],
-                                      "execution_count": 3})
+    after = next(
+        i for i, c in enumerate(yours["cells"]) if nbgrader_meta(c).get("grade_id") == "ex1_tests"
+    )
+    yours["cells"].insert(
+        after + 1,
+        {
+            "cell_type": "code",
+            "id": "mine",
+            "metadata": {},
+            "source": ["x = 1"],
+            "outputs": [{"x": 1}],
+            "execution_count": 3,
+        },
+    )
     new = json.loads(json.dumps(released))
     new["cells"][0]["source"] = ["# A new title"]
     del new["cells"][1]  # a cell the new version no longer has: not taken for the student's
@@ -168,12 +190,22 @@ def test_an_update_carries_the_answers_and_the_students_own_cells():
     merged, carried, added = student_copy.carry_over(yours, new, ids)
     assert carried == ["ex1_project"] and added == 1
     by_id = {c["id"]: c for c in merged["cells"]}
-    assert "".join(by_id[next(c["id"] for c in yours["cells"]
-                              if nbgrader_meta(c).get("grade_id") == "ex1_project")]["source"]) \
+    assert (
+        "".join(
+            by_id[
+                next(
+                    c["id"]
+                    for c in yours["cells"]
+                    if nbgrader_meta(c).get("grade_id") == "ex1_project"
+                )
+            ]["source"]
+        )
         == answers["ex1_project"]
+    )
     order = [c["id"] for c in merged["cells"]]
-    check = next(c["id"] for c in merged["cells"]
-                 if nbgrader_meta(c).get("grade_id") == "ex1_tests")
+    check = next(
+        c["id"] for c in merged["cells"] if nbgrader_meta(c).get("grade_id") == "ex1_tests"
+    )
     assert order[order.index(check) + 1] == "mine"
     assert by_id["mine"]["outputs"] == [] and by_id["mine"]["execution_count"] is None
     assert merged["cells"][-1] == new["cells"][-1]

@@ -63,24 +63,30 @@ TORCH = "2.13.0"
 
 def local_torch_wheel() -> Path:
     """The CPU build of PyTorch on this machine's disk, where pip's find-links point."""
-    config = subprocess.run([sys.executable, "-m", "pip", "config", "list"],
-                            capture_output=True, text=True).stdout
+    config = subprocess.run(
+        [sys.executable, "-m", "pip", "config", "list"], capture_output=True, text=True
+    ).stdout
     places = os.environ.get("PIP_FIND_LINKS", "").split()
     places += [m for line in re.findall(r"find-links='([^']*)'", config) for m in line.split()]
     for place in places:
         found = sorted(Path(place).glob(f"torch-{TORCH}+cpu-*.whl"))
         if found:
             return found[0]
-    pytest.skip(f"no local PyTorch {TORCH}+cpu wheel in pip's find-links ({places}): the test "
-                "installs the release without downloading PyTorch")
+    pytest.skip(
+        f"no local PyTorch {TORCH}+cpu wheel in pip's find-links ({places}): the test "
+        "installs the release without downloading PyTorch"
+    )
 
 
 def shared_python() -> str:
     """The system's Python where it is 3.11 or newer (a normal user can run it, which
     root's own, under /root, may not let them), else the first python3 on PATH."""
     for python in ("/usr/bin/python3", "python3"):
-        found = subprocess.run([python, "-c", "import sys, venv; print(sys.version_info >= "
-                                "(3, 11))"], capture_output=True, text=True)
+        found = subprocess.run(
+            [python, "-c", "import sys, venv; print(sys.version_info >= (3, 11))"],
+            capture_output=True,
+            text=True,
+        )
         if found.stdout.strip() == "True":
             return python
     return "python3"
@@ -95,19 +101,26 @@ def runnable_by_anyone(path: Path) -> bool:
 def student_env(state: Path, extra: dict | None = None) -> dict:
     """A student's shell: none of the course's environment, Jupyter's state of this test's
     own, and pip pinned to PyTorch's CPU build."""
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("JUPYTER", "VIRTUAL_ENV", "PYTHONPATH"))}
-    env["PATH"] = os.pathsep.join(p for p in env["PATH"].split(os.pathsep)
-                                  if not p.startswith(str(REPO)))
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("JUPYTER", "VIRTUAL_ENV", "PYTHONPATH"))
+    }
+    env["PATH"] = os.pathsep.join(
+        p for p in env["PATH"].split(os.pathsep) if not p.startswith(str(REPO))
+    )
     for name in ("settings", "workspaces", "runtime"):
         (state / name).mkdir(parents=True, exist_ok=True)
         (state / name).chmod(0o777)
     pin = state / "cpu-torch.txt"
     pin.write_text(f"torch=={TORCH}+cpu\n")
-    env.update(JUPYTERLAB_SETTINGS_DIR=str(state / "settings"),
-               JUPYTERLAB_WORKSPACES_DIR=str(state / "workspaces"),
-               JUPYTER_RUNTIME_DIR=str(state / "runtime"), PIP_CONSTRAINT=str(pin),
-               OMP_NUM_THREADS="1")
+    env.update(
+        JUPYTERLAB_SETTINGS_DIR=str(state / "settings"),
+        JUPYTERLAB_WORKSPACES_DIR=str(state / "workspaces"),
+        JUPYTER_RUNTIME_DIR=str(state / "runtime"),
+        PIP_CONSTRAINT=str(pin),
+        OMP_NUM_THREADS="1",
+    )
     return env | (extra or {})
 
 
@@ -115,9 +128,15 @@ def start_lab(folder: Path, env: dict, log: Path, timeout: float, **user) -> tup
     """`make lab` in ``folder``: (server, base URL, token) once it answers."""
     port = free_port()
     with open(log, "w") as out:
-        server = subprocess.Popen(["make", "lab", f"LAB_PORT={port}"], cwd=folder, env=env,
-                                  stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
-                                  **user)
+        server = subprocess.Popen(
+            ["make", "lab", f"LAB_PORT={port}"],
+            cwd=folder,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            **user,
+        )
     deadline = time.monotonic() + timeout
     while not (found := re.search(r"token=([0-9a-f]+)", log.read_text())):
         if server.poll() is not None or time.monotonic() > deadline:
@@ -130,8 +149,9 @@ def start_lab(folder: Path, env: dict, log: Path, timeout: float, **user) -> tup
 
 
 def make(folder: Path, env: dict, *args: str, timeout: float = 600) -> subprocess.CompletedProcess:
-    return subprocess.run(["make", *args], cwd=folder, env=env, capture_output=True, text=True,
-                          timeout=timeout)
+    return subprocess.run(
+        ["make", *args], cwd=folder, env=env, capture_output=True, text=True, timeout=timeout
+    )
 
 
 def measured(line: str) -> None:
@@ -162,22 +182,38 @@ def course():
         for later in sorted((folder / "notebooks").glob("[0-9][0-9]_*")):
             if later.is_dir() and later.name != A:  # the first version has 00 and 01 only
                 shutil.rmtree(later)
-        server, base, token = start_lab(folder, env, ARTIFACTS / "student-make-lab.log",
-                                        timeout=900)
+        server, base, token = start_lab(
+            folder, env, ARTIFACTS / "student-make-lab.log", timeout=900
+        )
         ready = time.perf_counter() - start
-        size = subprocess.run(["du", "-sm", str(folder / ".venv")], capture_output=True,
-                              text=True).stdout.split()[0]
-        measured(f"student release: unpacked to JupyterLab ready in {ready:.0f} s "
-                 f"(load average {os.getloadavg()[0]:.1f}); .venv {size} MB")
-        yield {"archive": archive, "folder": folder, "env": env, "base": base, "token": token,
-               "chromium": executable, "work": work, "size_mb": int(size)}
+        size = subprocess.run(
+            ["du", "-sm", str(folder / ".venv")], capture_output=True, text=True
+        ).stdout.split()[0]
+        measured(
+            f"student release: unpacked to JupyterLab ready in {ready:.0f} s "
+            f"(load average {os.getloadavg()[0]:.1f}); .venv {size} MB"
+        )
+        yield {
+            "archive": archive,
+            "folder": folder,
+            "env": env,
+            "base": base,
+            "token": token,
+            "chromium": executable,
+            "work": work,
+            "size_mb": int(size),
+        }
     finally:
         if server is not None:
             stop(server)
         # Deleting 1.4 GB takes a minute or two on a disk mounted with online discard (these
         # machines' are): it goes on in the background, not in the test's time.
-        subprocess.Popen(["rm", "-rf", str(work)], start_new_session=True,
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        subprocess.Popen(
+            ["rm", "-rf", str(work)],
+            start_new_session=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
 
 
 def test_the_archive_holds_no_solution_hidden_test_or_answered_cell(course, tmp_path):
@@ -191,19 +227,28 @@ def test_the_archive_holds_no_solution_hidden_test_or_answered_cell(course, tmp_
     # (an answer's def line and docstring stay in its stub).
     secret = set()
     for a in release.assignments():
-        shown = {line.strip() for c in load(release_path(a))["cells"]
-                 for line in "".join(c["source"]).splitlines()}
+        shown = {
+            line.strip()
+            for c in load(release_path(a))["cells"]
+            for line in "".join(c["source"]).splitlines()
+        }
         for cell in load(REPO / "solutions" / a / f"{a}.ipynb")["cells"]:
-            for begin, end in (("BEGIN SOLUTION", "END SOLUTION"),
-                               ("BEGIN HIDDEN TESTS", "END HIDDEN TESTS")):
+            for begin, end in (
+                ("BEGIN SOLUTION", "END SOLUTION"),
+                ("BEGIN HIDDEN TESTS", "END HIDDEN TESTS"),
+            ):
                 for part in "".join(cell["source"]).split(f"### {begin}")[1:]:
-                    secret |= {line.strip() for line in part.split(f"### {end}")[0].splitlines()
-                               if len(line.strip()) > 30} - shown
+                    secret |= {
+                        line.strip()
+                        for line in part.split(f"### {end}")[0].splitlines()
+                        if len(line.strip()) > 30
+                    } - shown
     assert len(secret) > 100
     for name in (f for f in files if f.endswith(".ipynb")):
         notebook = load(unpacked / name)
-        lines = {line.strip() for c in notebook["cells"]
-                 for line in "".join(c["source"]).splitlines()}
+        lines = {
+            line.strip() for c in notebook["cells"] for line in "".join(c["source"]).splitlines()
+        }
         assert not lines & secret, (name, sorted(lines & secret)[:3])
         for cell in notebook["cells"]:
             assert not cell.get("outputs") and not cell.get("execution_count"), name
@@ -219,11 +264,11 @@ def test_it_installs_as_its_readme_says_with_pytorch_from_the_local_disk(course)
     assert re.search(r"getting torch==2\.13\.0", log) and "getting jupyterlab" in log, log
     assert ("--allow-root" in log) == (os.getuid() == 0)
     python = folder / ".venv" / "bin" / "python"
-    version = subprocess.run([python, "-c", "import torch; print(torch.__version__)"],
-                             capture_output=True, text=True).stdout.strip()
+    version = subprocess.run(
+        [python, "-c", "import torch; print(torch.__version__)"], capture_output=True, text=True
+    ).stdout.strip()
     assert version == f"{TORCH}+cpu"
-    installed = subprocess.run([python, "-m", "pip", "list"], capture_output=True,
-                               text=True).stdout
+    installed = subprocess.run([python, "-m", "pip", "list"], capture_output=True, text=True).stdout
     assert "nvidia" not in installed.lower()
     assert course["size_mb"] < 2000
 
@@ -234,8 +279,9 @@ def test_a_student_answers_checks_and_validates_in_the_browser(course):
     code_cells = sum(c["cell_type"] == "code" for c in load(release_path(A))["cells"])
     start = time.perf_counter()
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=course["chromium"], headless=True,
-                                             args=CHROMIUM_ARGS)
+        browser = playwright.chromium.launch(
+            executable_path=course["chromium"], headless=True, args=CHROMIUM_ARGS
+        )
         page = browser.new_page(viewport={"width": 1280, "height": 900})
         page.set_default_timeout(90_000)
         expect.set_options(timeout=90_000)
@@ -246,8 +292,10 @@ def test_a_student_answers_checks_and_validates_in_the_browser(course):
             expect(tab).to_contain_text("00_welcome.ipynb")
             indicator = page.locator(".jp-Notebook-ExecutionIndicator")
             expect(indicator).to_have_attribute("data-status", "idle")
-            measured(f"welcome notebook open, kernel idle: {time.perf_counter() - start:.0f} s "
-                     "after the browser started")
+            measured(
+                f"welcome notebook open, kernel idle: {time.perf_counter() - start:.0f} s "
+                "after the browser started"
+            )
             page.wait_for_timeout(2000)
             assert "jp-mod-dirty" not in tab.get_attribute("class")
             page.screenshot(path=ARTIFACTS / "student-release-welcome.png")
@@ -301,8 +349,10 @@ def test_a_student_answers_checks_and_validates_in_the_browser(course):
             raise
         finally:
             browser.close()
-    saved = {nbgrader_meta(c).get("grade_id"): "".join(c["source"])
-             for c in load(course["folder"] / NOTEBOOK)["cells"]}
+    saved = {
+        nbgrader_meta(c).get("grade_id"): "".join(c["source"])
+        for c in load(course["folder"] / NOTEBOOK)["cells"]
+    }
     assert saved[RIGHT].strip() == answers[RIGHT].strip()
     assert saved[WRONG_ID].strip() == answers[WRONG_ID].strip()
 
@@ -345,11 +395,14 @@ def test_make_lab_as_a_normal_user(course, tmp_path):
     state.chmod(0o777)
     log = ARTIFACTS / "student-make-lab-user.log"
     start = time.perf_counter()
-    server, base, token = start_lab(course["folder"], env, log, timeout=120, user=65534,
-                                    group=65534, extra_groups=[])
+    server, base, token = start_lab(
+        course["folder"], env, log, timeout=120, user=65534, group=65534, extra_groups=[]
+    )
     try:
-        measured(f"make lab once installed, as a normal user: ready in "
-                 f"{time.perf_counter() - start:.1f} s")
+        measured(
+            f"make lab once installed, as a normal user: ready in "
+            f"{time.perf_counter() - start:.1f} s"
+        )
         assert "--allow-root" not in log.read_text()
         import urllib.request
 
@@ -366,10 +419,17 @@ def test_make_update_keeps_the_answers(course):
     # One cell of the student's own, after exercise 1's check cell.
     path = folder / NOTEBOOK
     notebook = load(path)
-    after = next(i for i, c in enumerate(notebook["cells"])
-                 if nbgrader_meta(c).get("grade_id") == "ex1_tests")
-    mine = {"cell_type": "markdown", "id": "my-own-notes", "metadata": {},
-            "source": ["My notes: W x + b, one column."]}
+    after = next(
+        i
+        for i, c in enumerate(notebook["cells"])
+        if nbgrader_meta(c).get("grade_id") == "ex1_tests"
+    )
+    mine = {
+        "cell_type": "markdown",
+        "id": "my-own-notes",
+        "metadata": {},
+        "source": ["My notes: W x + b, one column."],
+    }
     notebook["cells"].insert(after + 1, mine)
     path.write_text(json.dumps(notebook, indent=1, ensure_ascii=False))
     before = path.read_bytes()
@@ -392,8 +452,11 @@ def test_make_update_keeps_the_answers(course):
     updated = make(folder, env, "update", f"FROM=file://{new}")
     assert updated.returncode == 0, updated.stdout + updated.stderr
     out = updated.stdout
-    assert "to version 2" in out and f"{NOTEBOOK}: updated, with your answers to " \
-        f"{RIGHT}, {WRONG_ID} and 1 cells of your own" in out, out
+    assert (
+        "to version 2" in out
+        and f"{NOTEBOOK}: updated, with your answers to {RIGHT}, {WRONG_ID} and 1 cells of your own"
+        in out
+    ), out
     assert "notebooks/02_matrix_attention/02_matrix_attention.ipynb: new" in out, out
 
     result = load(path)
@@ -401,8 +464,9 @@ def test_make_update_keeps_the_answers(course):
     sources = {nbgrader_meta(c).get("grade_id"): "".join(c["source"]) for c in result["cells"]}
     assert sources[RIGHT] == answers[RIGHT] and sources[WRONG_ID] == answers[WRONG_ID]
     ids = [c.get("id") for c in result["cells"]]
-    check_cell = next(c.get("id") for c in result["cells"]
-                      if nbgrader_meta(c).get("grade_id") == "ex1_tests")
+    check_cell = next(
+        c.get("id") for c in result["cells"] if nbgrader_meta(c).get("grade_id") == "ex1_tests"
+    )
     assert ids[ids.index(check_cell) + 1] == "my-own-notes"
     (backup,) = (folder / "backups").iterdir()
     assert (backup / NOTEBOOK).read_bytes() == before
@@ -411,7 +475,10 @@ def test_make_update_keeps_the_answers(course):
         assert (folder / "notebooks" / a / f"{a}.ipynb").is_file()
     # The new notebooks open unchanged in JupyterLab: they carry this environment's Python.
     python = load(folder / "notebooks" / "02_matrix_attention" / "02_matrix_attention.ipynb")
-    assert python["metadata"]["language_info"]["version"] == load(path)["metadata"][
-        "language_info"]["version"] != ""
+    assert (
+        python["metadata"]["language_info"]["version"]
+        == load(path)["metadata"]["language_info"]["version"]
+        != ""
+    )
     again = make(folder, env, "update", f"FROM=file://{new}")
     assert again.returncode == 0 and "nothing changed" in again.stdout, again.stdout

@@ -87,26 +87,35 @@ def test_busy_programs_are_seen():
 
 def run(code: str, **env: str) -> str:
     env = {"PATH": os.environ.get("PATH", ""), **env}
-    return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                          check=True).stdout.strip()
+    return subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    ).stdout.strip()
 
 
 @pytest.mark.slow
 def test_importing_the_package_applies_it_and_keeps_openmp_from_spinning():
     # PyTorch alone would start one thread per CPU; the limit says one.
-    code = ("import os, transformer_course, torch; "
-            "print(torch.get_num_threads(), os.environ.get('OMP_WAIT_POLICY'))")
+    code = (
+        "import os, transformer_course, torch; "
+        "print(torch.get_num_threads(), os.environ.get('OMP_WAIT_POLICY'))"
+    )
     assert run(code, CPU_LIMIT="1") == "1 PASSIVE"
     assert run(code, CPU_LIMIT="1", OMP_WAIT_POLICY="ACTIVE") == "1 ACTIVE"
 
 
 @pytest.mark.slow
 def test_a_count_the_student_chose_is_never_overridden():
-    before = ("import torch; torch.set_num_threads(1); import transformer_course; "
-              "print(torch.get_num_threads())")
-    after = ("import torch, transformer_course; from transformer_course.budget import Budget; "
-             "torch.set_num_threads(1); list(Budget(2, progress=False)); "
-             "print(torch.get_num_threads(), transformer_course.threads.use_sensible_threads()[1])")
+    before = (
+        "import torch; torch.set_num_threads(1); import transformer_course; "
+        "print(torch.get_num_threads())"
+    )
+    after = (
+        "import torch, transformer_course; from transformer_course.budget import Budget; "
+        "torch.set_num_threads(1); list(Budget(2, progress=False)); "
+        "print(torch.get_num_threads(), transformer_course.threads.use_sensible_threads()[1])"
+    )
     assert run(before, CPU_LIMIT="8") == "1"
-    assert run(after, CPU_LIMIT="8") == "1 you chose it (torch.set_num_threads); the course " \
-                                        "leaves it alone"
+    assert (
+        run(after, CPU_LIMIT="8") == "1 you chose it (torch.set_num_threads); the course "
+        "leaves it alone"
+    )

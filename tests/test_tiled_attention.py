@@ -27,14 +27,22 @@ from transformer_course.tiled_attention import (
 
 # (T, S, block_q, block_k): blocks that divide the lengths, that do not, larger than them,
 # of one row, with T < S and T > S.
-SHAPES = [(16, 16, 4, 4), (13, 13, 4, 5), (7, 11, 3, 2), (11, 7, 5, 3), (5, 9, 16, 16),
-          (6, 6, 1, 1)]
+SHAPES = [
+    (16, 16, 4, 4),
+    (13, 13, 4, 5),
+    (7, 11, 3, 2),
+    (11, 7, 5, 3),
+    (5, 9, 16, 16),
+    (6, 6, 1, 1),
+]
 
 
 def qkv(seed, lead, t, s, d, d_v, dtype=torch.float64, scale=1.0):
     g = torch.Generator().manual_seed(seed)
-    return tuple(scale * torch.randn(*lead, n, width, generator=g, dtype=dtype)
-                 for n, width in ((t, d), (s, d), (s, d_v), (t, d_v)))
+    return tuple(
+        scale * torch.randn(*lead, n, width, generator=g, dtype=dtype)
+        for n, width in ((t, d), (s, d), (s, d_v), (t, d_v))
+    )
 
 
 def sdpa(Q, K, V, causal):
@@ -46,7 +54,7 @@ def test_online_softmax_streams_to_the_softmax_without_overflow():
     z = torch.tensor([[-900.0, 0.0, 900.0, 3.0], [1.0, 2.0, 3.0, 4.0]], dtype=torch.float64)
     m, l = torch.full((2,), float("-inf"), dtype=z.dtype), torch.zeros(2, dtype=z.dtype)
     for start in range(0, 4, 1):
-        m, l = online_softmax_step(m, l, z[:, start:start + 1])
+        m, l = online_softmax_step(m, l, z[:, start : start + 1])
     torch.testing.assert_close(m, z.amax(dim=-1))
     torch.testing.assert_close(torch.exp(z - m[:, None]) / l[:, None], torch.softmax(z, dim=-1))
 
@@ -57,8 +65,10 @@ def test_a_shift_moves_every_score_and_keeps_the_weights():
     scores = shifted_q @ shifted_k.transpose(-2, -1) / math.sqrt(5)
     torch.testing.assert_close(scores, Q @ K.transpose(-2, -1) / math.sqrt(5) - 1100)
     assert (scores < -1000).all()
-    torch.testing.assert_close(explicit_weights(shifted_q, shifted_k),
-                               torch.softmax(Q @ K.transpose(-2, -1) / math.sqrt(5), dim=-1))
+    torch.testing.assert_close(
+        explicit_weights(shifted_q, shifted_k),
+        torch.softmax(Q @ K.transpose(-2, -1) / math.sqrt(5), dim=-1),
+    )
     per_key = torch.tensor([1.0, -1.0]).repeat(4)[:7] * 1100
     _, signed_k = shifted(Q, K, per_key)
     assert (signed_k[..., -1] * per_key > 0).all()
@@ -130,8 +140,17 @@ def test_op_counts_sees_the_whole_matrix_in_the_naive_version_and_blocks_in_the_
     assert blocks["flops"] == full["flops"] and blocks["largest"] == 256 * 16
     causal = probes.op_counts(tiled_attention, Q, K, V, 32, 32, causal=True)
     assert causal["flops"] == full["flops"] * 36 // 64  # 8 × 8 blocks, 36 on or below the diagonal
-    backward = probes.op_counts(flash_backward, Q, K, V, *tiled_attention(Q, K, V, 32, 32, True),
-                                V[..., :256, :], 32, 32, True)
+    backward = probes.op_counts(
+        flash_backward,
+        Q,
+        K,
+        V,
+        *tiled_attention(Q, K, V, 32, 32, True),
+        V[..., :256, :],
+        32,
+        32,
+        True,
+    )
     assert backward["largest"] < 256 * 256
 
 
@@ -164,8 +183,10 @@ def test_the_allocator_peak_sees_inside_a_fused_kernel():
     assert probes.allocator_peak(F.scaled_dot_product_attention, Q, K, V) < matrix / 2
     # an explicit mask sends it to the general path, which builds the scores
     mask = torch.ones(T, T, dtype=torch.bool).tril()
-    assert probes.allocator_peak(
-        lambda: F.scaled_dot_product_attention(Q, K, V, attn_mask=mask)) >= matrix
+    assert (
+        probes.allocator_peak(lambda: F.scaled_dot_product_attention(Q, K, V, attn_mask=mask))
+        >= matrix
+    )
 
 
 def test_naive_peak_grows_like_t_squared_and_tiled_like_t():
@@ -175,7 +196,9 @@ def test_naive_peak_grows_like_t_squared_and_tiled_like_t():
     peaks = {}
     for T in (512, 1024):
         Q, K, V, _ = qkv(7, (1,), T, T, 32, 32, dtype=torch.float32)
-        peaks[T] = (probes.peak_memory(naive, Q, K, V),
-                    probes.peak_memory(lambda *x: tiled_attention(*x, 64, 64)[0], Q, K, V))
+        peaks[T] = (
+            probes.peak_memory(naive, Q, K, V),
+            probes.peak_memory(lambda *x: tiled_attention(*x, 64, 64)[0], Q, K, V),
+        )
     assert 3.8 < peaks[1024][0] / peaks[512][0] <= 4.1
     assert 1.4 < peaks[1024][1] / peaks[512][1] <= 2.1

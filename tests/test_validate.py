@@ -32,9 +32,9 @@ def test_a_partly_wrong_notebook_gets_the_table_and_each_mistake_named(tmp_path)
     result = validate.validate(write(tmp_path, student_submission(load(release_path(NB)), answers)))
 
     [failed] = result["failed"]
-    assert failed["source"] == (
-        f"{NB}: 6 of 10 points · 4 passed, 1 failed, 1 not attempted"
-    ), failed["source"]
+    assert failed["source"] == (f"{NB}: 6 of 10 points · 4 passed, 1 failed, 1 not attempted"), (
+        failed["source"]
+    )
     table = failed["raw_error"]
     assert "Exercise 1 · project" in table and "✗ failed" in table
     assert "without the bias" in table, table  # the course's diagnosis, not "Partial credit"
@@ -73,7 +73,8 @@ def grade_id(cell: dict) -> str | None:
 
 @pytest.mark.slow
 def test_copied_split_and_retyped_cells_are_warned_about_in_words_and_graded_as_grading_will(
-        tmp_path):
+    tmp_path,
+):
     """A student who copied a check cell, split another, and turned an answer cell into text
     by accident: Validate runs the notebook as grading will (nothing lost) and says, in
     words, what grading will put right."""
@@ -89,17 +90,23 @@ def test_copied_split_and_retyped_cells_are_warned_about_in_words_and_graded_as_
     first["source"], second["source"] = "\n".join(source[:4]), "\n".join(source[4:])
     second["id"] = "split-part"
     copied = copy.deepcopy(cells[at["ex5_tests"]]) | {"id": "copied"}
-    notebook["cells"] = (cells[:at["ex2_tests"]] + [first, second]
-                         + cells[at["ex2_tests"] + 1:at["ex5_tests"] + 1] + [copied]
-                         + cells[at["ex5_tests"] + 1:])
+    notebook["cells"] = (
+        cells[: at["ex2_tests"]]
+        + [first, second]
+        + cells[at["ex2_tests"] + 1 : at["ex5_tests"] + 1]
+        + [copied]
+        + cells[at["ex5_tests"] + 1 :]
+    )
     [failed] = validate.validate(write(tmp_path, notebook))["failed"]
     assert failed["source"] == f"{NB}: every exercise passes; before you hand in, read the notes"
     text = " ".join(failed["raw_error"].split())
-    assert re.search(r"You split the check cell of Exercise 2 into cells \[\d+\] and \[\d+\]",
-                     text), text
+    assert re.search(
+        r"You split the check cell of Exercise 2 into cells \[\d+\] and \[\d+\]", text
+    ), text
     assert "You copied the check cell of Exercise 5 (cells" in text, text
-    assert "You turned your answer cell for Exercise 3 into a text cell. Grading turns it " \
-           "back" in text, text
+    assert (
+        "You turned your answer cell for Exercise 3 into a text cell. Grading turns it back" in text
+    ), text
     assert "Traceback" not in failed["raw_error"]
 
 

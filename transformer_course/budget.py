@@ -36,8 +36,14 @@ class Budget:
     budget (by one step's time). ``done`` counts the steps that ran.
     """
 
-    def __init__(self, steps: int, seconds: float | None = None, desc: str = "training",
-                 progress: bool = True, unit: str = "steps"):
+    def __init__(
+        self,
+        steps: int,
+        seconds: float | None = None,
+        desc: str = "training",
+        progress: bool = True,
+        unit: str = "steps",
+    ):
         """``unit`` names what is counted in ``summary()``: "steps", or "seeds" for a loop
         over whole runs."""
         self.steps = int(steps)
@@ -77,7 +83,9 @@ class Budget:
         if not self.out_of_time:
             return f"{self.done} of {self.steps} {self.unit} in {self.elapsed:.0f} s."
         shorter = "those of a shorter run" if self.unit == "steps" else f"from fewer {self.unit}"
-        return (f"{self.done} of {self.steps} {self.unit} in {self.elapsed:.0f} s: the "
-                f"{self.seconds:g} s budget ran out first (this machine is slower or busier "
-                "than the one the figures in the text come from), so the results below are "
-                f"{shorter}.")
+        return (
+            f"{self.done} of {self.steps} {self.unit} in {self.elapsed:.0f} s: the "
+            f"{self.seconds:g} s budget ran out first (this machine is slower or busier "
+            "than the one the figures in the text come from), so the results below are "
+            f"{shorter}."
+        )

@@ -15,7 +15,12 @@ import torch.nn as nn
 from .multihead import MultiHeadAttention, from_torch, to_torch
 
 __all__ = [
-    "BlockStack", "Encoder", "EncoderBlock", "FeedForward", "block_from_torch", "block_to_torch",
+    "BlockStack",
+    "Encoder",
+    "EncoderBlock",
+    "FeedForward",
+    "block_from_torch",
+    "block_to_torch",
     "pre_norm_block",
 ]
 

@@ -69,7 +69,7 @@ def previous_token_head(
     d_model = vocab_size + max_len
     W_q, W_k = torch.zeros(d_model, d_head), torch.zeros(d_model, d_head)
     # the query of position p is the direction of position p − 1; the key of p is p's own
-    W_q[vocab_size + 1:, : max_len - 1] = strength * math.sqrt(d_head) * torch.eye(max_len - 1)
+    W_q[vocab_size + 1 :, : max_len - 1] = strength * math.sqrt(d_head) * torch.eye(max_len - 1)
     W_k[vocab_size:, :max_len] = torch.eye(max_len)
     return W_q, W_k
 

@@ -81,9 +81,14 @@ class PreNormBlock(nn.Module):
     or the course's ``in_proj``); ``wiring(x, attention, feed_forward_net, norm1, norm2,
     mask)`` puts the sublayers together (the course's ``pre_norm_block`` by default)."""
 
-    def __init__(self, d_model: int, n_heads: int, d_ff: int,
-                 attention: Callable[[int, int], nn.Module] = MultiHeadAttention,
-                 wiring: Callable = pre_norm_block):
+    def __init__(
+        self,
+        d_model: int,
+        n_heads: int,
+        d_ff: int,
+        attention: Callable[[int, int], nn.Module] = MultiHeadAttention,
+        wiring: Callable = pre_norm_block,
+    ):
         super().__init__()
         self.n_heads = n_heads
         self.attention = attention(d_model, n_heads)
@@ -96,12 +101,14 @@ class PreNormBlock(nn.Module):
         """The attention module over h alone: -> (output (B, T, d_model), None)."""
         return self.attention(h, h, h, mask=mask, need_weights=False)[0], None
 
-    def forward(self, x: torch.Tensor, mask: torch.Tensor | None = None,
-                need_weights: bool = False) -> tuple[torch.Tensor, None]:
+    def forward(
+        self, x: torch.Tensor, mask: torch.Tensor | None = None, need_weights: bool = False
+    ) -> tuple[torch.Tensor, None]:
         """x (B, T, d_model) -> (B, T, d_model), None (the maps come from
         ``CharLM.attention_maps``)."""
-        return self.wiring(x, self.self_attention, self.feed_forward, self.norm1, self.norm2,
-                           mask=mask), None
+        return self.wiring(
+            x, self.self_attention, self.feed_forward, self.norm1, self.norm2, mask=mask
+        ), None
 
 
 class CharLM(nn.Module):
@@ -136,11 +143,21 @@ class CharLM(nn.Module):
         self.position_embedding = nn.Embedding(max_len, d_model)
         d_ff = d_ff or 4 * d_model
         if attention is None and wiring is None:
-            blocks = (EncoderBlock(d_model, n_heads, d_ff, dropout, norm_first=True)
-                      for _ in range(n_layers))
+            blocks = (
+                EncoderBlock(d_model, n_heads, d_ff, dropout, norm_first=True)
+                for _ in range(n_layers)
+            )
         else:
-            blocks = (PreNormBlock(d_model, n_heads, d_ff, attention or MultiHeadAttention,
-                                   wiring or pre_norm_block) for _ in range(n_layers))
+            blocks = (
+                PreNormBlock(
+                    d_model,
+                    n_heads,
+                    d_ff,
+                    attention or MultiHeadAttention,
+                    wiring or pre_norm_block,
+                )
+                for _ in range(n_layers)
+            )
         self.blocks = nn.ModuleList(blocks)
         self.final_norm = nn.LayerNorm(d_model)
         self.dropout = nn.Dropout(dropout)
@@ -165,8 +182,13 @@ class CharLM(nn.Module):
     def forward(self, idx: torch.Tensor) -> torch.Tensor:
         """idx (B, T) with T <= max_len -> logits (B, T, vocab_size)."""
         if self.logits is not None:
-            return self.logits(idx, self.token_embedding, self.position_embedding,
-                               list(self.blocks), self.final_norm)
+            return self.logits(
+                idx,
+                self.token_embedding,
+                self.position_embedding,
+                list(self.blocks),
+                self.final_norm,
+            )
         x = self.embed(idx)
         mask = causal_mask(idx.shape[1], device=idx.device)
         for block in self.blocks:
@@ -198,8 +220,13 @@ class CharLM(nn.Module):
         x = self.embed(idx, start)
         for layer, block in enumerate(self.blocks):
             wiring = getattr(block, "wiring", pre_norm_block)
-            attend = partial(_cached_self_attention, block, cache, layer,
-                             self.cached_attention or attend_with_cache)
+            attend = partial(
+                _cached_self_attention,
+                block,
+                cache,
+                layer,
+                self.cached_attention or attend_with_cache,
+            )
             x = wiring(x, attend, block.feed_forward, block.norm1, block.norm2)
         cache.length += idx.shape[1]
         return self.head(x)
@@ -217,9 +244,14 @@ def _heads(block: nn.Module, h: torch.Tensor) -> tuple[torch.Tensor, ...]:
     return tuple(split_heads(t, n_heads) for t in F.linear(h, weight, bias).chunk(3, dim=-1))
 
 
-def _cached_self_attention(block: nn.Module, cache: KVCache, layer: int, attend: Callable,
-                           h: torch.Tensor, mask: torch.Tensor | None = None
-                           ) -> tuple[torch.Tensor, None]:
+def _cached_self_attention(
+    block: nn.Module,
+    cache: KVCache,
+    layer: int,
+    attend: Callable,
+    h: torch.Tensor,
+    mask: torch.Tensor | None = None,
+) -> tuple[torch.Tensor, None]:
     """The block's attention for the new (normed) inputs h (B, T_new, d) over the cache and
     h, as an attention module returns it: (output, None), with ``attend`` (like
     ``attend_with_cache``) writing the new keys and values into the cache. (``mask`` is not
@@ -230,8 +262,14 @@ def _cached_self_attention(block: nn.Module, cache: KVCache, layer: int, attend:
     return block.attention.out_proj(merge_heads(output)), None
 
 
-def attend_with_cache(q: torch.Tensor, k_new: torch.Tensor, v_new: torch.Tensor,
-                      cache_k: torch.Tensor, cache_v: torch.Tensor, length: int) -> torch.Tensor:
+def attend_with_cache(
+    q: torch.Tensor,
+    k_new: torch.Tensor,
+    v_new: torch.Tensor,
+    cache_k: torch.Tensor,
+    cache_v: torch.Tensor,
+    length: int,
+) -> torch.Tensor:
     """q, k_new, v_new (B, H, n, d) of n new tokens at positions length … length+n−1;
     cache_k, cache_v (B, H, C, d) with C >= length + n, the first ``length`` stored. Writes
     the new keys and values after them (in place) and returns the new queries' causal
@@ -245,10 +283,14 @@ def attend_with_cache(q: torch.Tensor, k_new: torch.Tensor, v_new: torch.Tensor,
     cache_k[..., length:end, :] = k_new
     cache_v[..., length:end, :] = v_new
     keys, values = cache_k[..., :end, :], cache_v[..., :end, :]
-    mask = (torch.ones(n, end, dtype=torch.bool, device=q.device).tril(length)
-            if n > 1 and length > 0 else None)
-    return F.scaled_dot_product_attention(q, keys, values, attn_mask=mask,
-                                          is_causal=n > 1 and length == 0)
+    mask = (
+        torch.ones(n, end, dtype=torch.bool, device=q.device).tril(length)
+        if n > 1 and length > 0
+        else None
+    )
+    return F.scaled_dot_product_attention(
+        q, keys, values, attn_mask=mask, is_causal=n > 1 and length == 0
+    )
 
 
 class KVCache:
@@ -403,14 +445,23 @@ def parameter_groups(model: nn.Module, weight_decay: float) -> list[dict]:
     for parameter in model.parameters():
         matrix = parameter.dim() >= 2 and id(parameter) not in embeddings
         (decay if matrix else no_decay).append(parameter)
-    return [{"params": decay, "weight_decay": weight_decay},
-            {"params": no_decay, "weight_decay": 0.0}]
+    return [
+        {"params": decay, "weight_decay": weight_decay},
+        {"params": no_decay, "weight_decay": 0.0},
+    ]
 
 
-def adamw_step(param: torch.Tensor, grad: torch.Tensor, m: torch.Tensor, v: torch.Tensor,
-               step: int, lr: float, betas: tuple[float, float] = (0.9, 0.999),
-               eps: float = 1e-8, weight_decay: float = 1e-2,
-               ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+def adamw_step(
+    param: torch.Tensor,
+    grad: torch.Tensor,
+    m: torch.Tensor,
+    v: torch.Tensor,
+    step: int,
+    lr: float,
+    betas: tuple[float, float] = (0.9, 0.999),
+    eps: float = 1e-8,
+    weight_decay: float = 1e-2,
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """One AdamW update of one tensor (notebook 08's exercise), as ``torch.optim.AdamW``
     makes it -> (param, m, v), new tensors; the arguments are left as they were.
 
@@ -444,10 +495,18 @@ class AdamW(torch.optim.Optimizer):
     through a checkpoint, either optimiser's into the other, and a scheduler (``LambdaLR``)
     sets its learning rate."""
 
-    def __init__(self, params, lr: float = 1e-3, betas: tuple[float, float] = (0.9, 0.999),
-                 eps: float = 1e-8, weight_decay: float = 1e-2, update: Callable | None = None):
-        super().__init__(params, {"lr": lr, "betas": betas, "eps": eps,
-                                  "weight_decay": weight_decay})
+    def __init__(
+        self,
+        params,
+        lr: float = 1e-3,
+        betas: tuple[float, float] = (0.9, 0.999),
+        eps: float = 1e-8,
+        weight_decay: float = 1e-2,
+        update: Callable | None = None,
+    ):
+        super().__init__(
+            params, {"lr": lr, "betas": betas, "eps": eps, "weight_decay": weight_decay}
+        )
         self.update = update if update is not None else adamw_step
 
     @torch.no_grad()
@@ -467,9 +526,16 @@ class AdamW(torch.optim.Optimizer):
                     state["exp_avg_sq"] = torch.zeros_like(param)
                 state["step"] = int(state["step"]) + 1
                 new, state["exp_avg"], state["exp_avg_sq"] = self.update(
-                    param.detach(), param.grad, state["exp_avg"], state["exp_avg_sq"],
-                    state["step"], group["lr"], tuple(group["betas"]), group["eps"],
-                    group["weight_decay"])
+                    param.detach(),
+                    param.grad,
+                    state["exp_avg"],
+                    state["exp_avg_sq"],
+                    state["step"],
+                    group["lr"],
+                    tuple(group["betas"]),
+                    group["eps"],
+                    group["weight_decay"],
+                )
                 param.copy_(new)
         return loss
 
@@ -480,8 +546,14 @@ class Batches:
     gets the same batch, so a run resumed from a checkpoint sees the batches it would have
     seen without stopping."""
 
-    def __init__(self, data: torch.Tensor, block_size: int, batch_size: int, seed: int = 0,
-                 device: torch.device | str = "cpu"):
+    def __init__(
+        self,
+        data: torch.Tensor,
+        block_size: int,
+        batch_size: int,
+        seed: int = 0,
+        device: torch.device | str = "cpu",
+    ):
         self.data, self.block_size, self.batch_size = data, block_size, batch_size
         self.seed, self.device = seed, device
 
@@ -491,8 +563,16 @@ class Batches:
         return inputs.to(self.device), targets.to(self.device)
 
 
-def train(model: nn.Module, optimizer, scheduler, batches: Callable, steps: Iterable[int],
-          evaluate: Callable | None = None, every: int = 100, clip: float = 1.0) -> dict:
+def train(
+    model: nn.Module,
+    optimizer,
+    scheduler,
+    batches: Callable,
+    steps: Iterable[int],
+    evaluate: Callable | None = None,
+    every: int = 100,
+    clip: float = 1.0,
+) -> dict:
     """The training loop (notebook 08's exercise). For each step number in ``steps`` (a
     range, or a ``Budget`` that also stops at a time limit): ``batches(step)``, the loss in
     bits per character, zero the gradients, backward, clip their norm to ``clip``, the
@@ -520,8 +600,15 @@ def train(model: nn.Module, optimizer, scheduler, batches: Callable, steps: Iter
 def save_checkpoint(path, model: nn.Module, optimizer, scheduler, step: int) -> None:
     """Everything a resumed run needs: the weights, the optimiser's moments, the schedule's
     position and the number of steps done."""
-    torch.save({"model": model.state_dict(), "optimizer": optimizer.state_dict(),
-                "scheduler": scheduler.state_dict(), "step": step}, path)
+    torch.save(
+        {
+            "model": model.state_dict(),
+            "optimizer": optimizer.state_dict(),
+            "scheduler": scheduler.state_dict(),
+            "step": step,
+        },
+        path,
+    )
 
 
 def load_checkpoint(path, model: nn.Module, optimizer, scheduler) -> int:
@@ -584,8 +671,14 @@ def train_language_model(
 
 
 @torch.no_grad()
-def evaluate_bits(model: nn.Module, data: torch.Tensor, block_size: int = 128,
-                  stride: int | None = None, first: int = 1, batch_size: int = 64) -> float:
+def evaluate_bits(
+    model: nn.Module,
+    data: torch.Tensor,
+    block_size: int = 128,
+    stride: int | None = None,
+    first: int = 1,
+    batch_size: int = 64,
+) -> float:
     """Bits per character over ``data[first:]``, each character predicted from the ones
     before it inside a window of ``block_size``.
 
@@ -615,7 +708,8 @@ def evaluate_bits(model: nn.Module, data: torch.Tensor, block_size: int = 128,
         rows = chunk[:, None] + torch.arange(size)
         logits = model(data[rows].to(device))
         log_p = -torch.log_softmax(logits.double(), -1).gather(
-            -1, data[rows + 1].to(device)[..., None])[..., 0]
+            -1, data[rows + 1].to(device)[..., None]
+        )[..., 0]
         targets = rows + 1
         scored = targets > torch.tensor(lows[i : i + batch_size])[:, None]
         total += log_p[scored.to(device)].sum().item()

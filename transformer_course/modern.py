@@ -86,8 +86,9 @@ class RMSNorm(nn.Module):
 # --- rotary position embeddings ------------------------------------------------------------
 
 
-def rotary_angles(positions: torch.Tensor, d_head: int, base: float = 10000.0,
-                  dtype: torch.dtype = torch.float32) -> torch.Tensor:
+def rotary_angles(
+    positions: torch.Tensor, d_head: int, base: float = 10000.0, dtype: torch.dtype = torch.float32
+) -> torch.Tensor:
     """positions (T,) -> angles (T, d_head / 2): position p times ω_i = base^(−2i/d_head),
     the frequencies of notebook 04's sinusoidal table."""
     pairs = torch.arange(0, d_head, 2, device=positions.device, dtype=dtype)
@@ -162,7 +163,10 @@ def repeat_kv(x: torch.Tensor, n_rep: int) -> torch.Tensor:
 
 
 def grouped_query_attention(
-    q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, mask: torch.Tensor | None = None,
+    q: torch.Tensor,
+    k: torch.Tensor,
+    v: torch.Tensor,
+    mask: torch.Tensor | None = None,
     is_causal: bool = False,
 ) -> torch.Tensor:
     """q (B, H, T, d), k and v (B, H_kv, S, d) with H_kv dividing H, mask boolean
@@ -176,11 +180,13 @@ def grouped_query_attention(
     if n_heads % n_kv_heads:
         raise ValueError(f"n_kv_heads = {n_kv_heads} does not divide n_heads = {n_heads}")
     if SDPA_HAS_GQA:
-        return F.scaled_dot_product_attention(q, k, v, attn_mask=mask, is_causal=is_causal,
-                                              enable_gqa=True)
+        return F.scaled_dot_product_attention(
+            q, k, v, attn_mask=mask, is_causal=is_causal, enable_gqa=True
+        )
     n_rep = n_heads // n_kv_heads
-    return F.scaled_dot_product_attention(q, repeat_kv(k, n_rep), repeat_kv(v, n_rep),
-                                          attn_mask=mask, is_causal=is_causal)
+    return F.scaled_dot_product_attention(
+        q, repeat_kv(k, n_rep), repeat_kv(v, n_rep), attn_mask=mask, is_causal=is_causal
+    )
 
 
 # --- the block and the model ---------------------------------------------------------------
@@ -223,8 +229,10 @@ class ModernBlock(nn.Module):
         super().__init__()
         n_kv_heads = n_kv_heads or n_heads
         if d_model % n_heads or n_heads % n_kv_heads:
-            raise ValueError(f"need n_heads | d_model and n_kv_heads | n_heads; got d_model = "
-                             f"{d_model}, n_heads = {n_heads}, n_kv_heads = {n_kv_heads}")
+            raise ValueError(
+                f"need n_heads | d_model and n_kv_heads | n_heads; got d_model = "
+                f"{d_model}, n_heads = {n_heads}, n_kv_heads = {n_kv_heads}"
+            )
         d_head = d_model // n_heads
         self.n_heads, self.n_kv_heads, self.rotary = n_heads, n_kv_heads, rotary
         self.norm1 = _norm(norm, d_model)
@@ -265,7 +273,7 @@ class ModernBlock(nn.Module):
             return self.out_proj(merge_heads(grouped_query_attention(q, k, v, is_causal=True)))
         # The new token at position start + i may see positions 0 … start + i: the causal
         # mask aligned to the bottom right (one new token sees every key).
-        mask = None if new == 1 else causal_mask(total, device=h.device)[total - new:]
+        mask = None if new == 1 else causal_mask(total, device=h.device)[total - new :]
         return self.out_proj(merge_heads(grouped_query_attention(q, k, v, mask)))
 
 
@@ -298,11 +306,11 @@ class ModernLM(nn.Module):
             raise ValueError(f"positions must be 'learned' or 'rotary', not {positions!r}")
         self.max_len = max_len
         self.token_embedding = nn.Embedding(vocab_size, d_model)
-        self.position_embedding = (nn.Embedding(max_len, d_model) if positions == "learned"
-                                   else None)
+        self.position_embedding = nn.Embedding(max_len, d_model) if positions == "learned" else None
         self.blocks = nn.ModuleList(
-            ModernBlock(d_model, n_heads, n_kv_heads, d_ff, norm, feed_forward,
-                        rotary=positions == "rotary")
+            ModernBlock(
+                d_model, n_heads, n_kv_heads, d_ff, norm, feed_forward, rotary=positions == "rotary"
+            )
             for _ in range(n_layers)
         )
         self.final_norm = _norm(norm, d_model)
@@ -317,8 +325,9 @@ class ModernLM(nn.Module):
         """(B, T) -> (B, T, d_model): token vectors (plus learned positions start … start+T−1)."""
         x = self.token_embedding(idx)
         if self.position_embedding is not None:
-            x = x + self.position_embedding(torch.arange(start, start + idx.shape[1],
-                                                         device=idx.device))
+            x = x + self.position_embedding(
+                torch.arange(start, start + idx.shape[1], device=idx.device)
+            )
         return x
 
     def head(self, x: torch.Tensor) -> torch.Tensor:
@@ -352,9 +361,17 @@ def from_char_lm(model: CharLM) -> ModernLM:
     same function (``tests/test_modern.py`` checks the logits)."""
     first = model.blocks[0]
     d_model, vocab_size = model.token_embedding.embedding_dim, model.token_embedding.num_embeddings
-    modern = ModernLM(vocab_size, d_model, first.attention.n_heads, len(model.blocks),
-                      model.max_len, d_ff=first.feed_forward.linear1.out_features, norm="layer",
-                      feed_forward="relu", positions="learned")
+    modern = ModernLM(
+        vocab_size,
+        d_model,
+        first.attention.n_heads,
+        len(model.blocks),
+        model.max_len,
+        d_ff=first.feed_forward.linear1.out_features,
+        norm="layer",
+        feed_forward="relu",
+        positions="learned",
+    )
     modern = modern.to(model.token_embedding.weight.device)
     modern.token_embedding.load_state_dict(model.token_embedding.state_dict())
     modern.position_embedding.load_state_dict(model.position_embedding.state_dict())
@@ -363,8 +380,9 @@ def from_char_lm(model: CharLM) -> ModernLM:
         weights = old.attention.in_proj.weight.chunk(3)
         biases = old.attention.in_proj.bias.chunk(3)
         with torch.no_grad():
-            for projection, w, b in zip((new.q_proj, new.k_proj, new.v_proj), weights, biases,
-                                        strict=True):
+            for projection, w, b in zip(
+                (new.q_proj, new.k_proj, new.v_proj), weights, biases, strict=True
+            ):
                 projection.weight.copy_(w)
                 projection.bias.copy_(b)
         new.out_proj.load_state_dict(old.attention.out_proj.state_dict())
@@ -401,8 +419,9 @@ def train_for(
 
     for name, model in models.items():
         model.train()
-        optimizers[name] = torch.optim.AdamW(model.parameters(), lr=lr, betas=(0.9, 0.99),
-                                             weight_decay=0.01)
+        optimizers[name] = torch.optim.AdamW(
+            model.parameters(), lr=lr, betas=(0.9, 0.99), weight_decay=0.01
+        )
         schedulers[name] = torch.optim.lr_scheduler.LambdaLR(optimizers[name], factor)
     generator = torch.Generator().manual_seed(seed)
     bits: dict[str, list[float]] = {name: [] for name in models}
@@ -423,8 +442,9 @@ def train_for(
 
 
 @torch.no_grad()
-def bits_by_position(model: nn.Module, data: torch.Tensor, length: int,
-                     batch_size: int = 16) -> torch.Tensor:
+def bits_by_position(
+    model: nn.Module, data: torch.Tensor, length: int, batch_size: int = 16
+) -> torch.Tensor:
     """Bits per character at each position 0 … length−1 of consecutive windows of ``data``,
     averaged over the windows -> (length,). Position t is predicted from t + 1 characters."""
     model.eval()
@@ -436,7 +456,7 @@ def bits_by_position(model: nn.Module, data: torch.Tensor, length: int,
     targets = data[1 : n * length + 1].view(n, length)
     total = torch.zeros(length, dtype=torch.float64)
     for first in range(0, n, batch_size):
-        x, y = inputs[first:first + batch_size].to(device), targets[first:first + batch_size]
+        x, y = inputs[first : first + batch_size].to(device), targets[first : first + batch_size]
         logits = model(x).float().cpu()
         nats = F.cross_entropy(logits.transpose(1, 2), y, reduction="none")  # (b, length)
         total += nats.double().sum(dim=0)

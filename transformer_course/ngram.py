@@ -79,8 +79,9 @@ class NGramModel:
         return self
 
     @classmethod
-    def fit_orders(cls, orders, vocab_size: int, ids: torch.Tensor,
-                   memo: dict | None = None) -> dict[int, NGramModel]:
+    def fit_orders(
+        cls, orders, vocab_size: int, ids: torch.Tensor, memo: dict | None = None
+    ) -> dict[int, NGramModel]:
         """{order: model} for every order in ``orders``, fitted to ``ids``, counting each
         k-gram once for all of them (and for other calls given the same ``memo``)."""
         memo = {} if memo is None else memo
@@ -116,8 +117,9 @@ class NGramModel:
         """contexts (B, order - 1) -> (B, V): the probability of every character after each."""
         contexts = contexts.cpu().long().reshape(len(contexts), self.order - 1)
         B, V = len(contexts), self.vocab_size
-        windows = torch.cat([contexts.repeat_interleave(V, 0), torch.arange(V).repeat(B)[:, None]],
-                            dim=1)
+        windows = torch.cat(
+            [contexts.repeat_interleave(V, 0), torch.arange(V).repeat(B)[:, None]], dim=1
+        )
         return self._probabilities(windows).view(B, V)
 
     def bits_per_character(self, ids: torch.Tensor) -> float:
@@ -152,11 +154,14 @@ class KneserNeyModel(NGramModel):
         n = [int((counts == r).sum()) for r in (1, 2, 3, 4)]
         y = n[0] / (n[0] + 2 * n[1]) if n[0] + 2 * n[1] else 0.5
         # D_r = r - (r + 1) Y n_{r+1} / n_r, kept between 0 and r (tiny texts can have n_r = 0)
-        discount = [min(max(r - (r + 1) * y * n[r] / n[r - 1], 0.0), r) if n[r - 1] else r / 2
-                    for r in (1, 2, 3)]
+        discount = [
+            min(max(r - (r + 1) * y * n[r] / n[r - 1], 0.0), r) if n[r - 1] else r / 2
+            for r in (1, 2, 3)
+        ]
         taken = torch.tensor(discount, dtype=torch.float64)[counts.clamp(max=3) - 1]
         contexts, group = torch.unique_consecutive(grams // self.vocab_size, return_inverse=True)
-        totals = torch.zeros(len(contexts), dtype=torch.float64).index_add_(0, group,
-                                                                            counts.double())
+        totals = torch.zeros(len(contexts), dtype=torch.float64).index_add_(
+            0, group, counts.double()
+        )
         weights = torch.zeros(len(contexts), dtype=torch.float64).index_add_(0, group, taken)
         return grams, counts.double() - taken, contexts, weights, totals, tuple(discount)

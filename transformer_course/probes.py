@@ -30,8 +30,14 @@ import torch._dynamo
 from torch.utils._python_dispatch import TorchDispatchMode
 from torch.utils.flop_counter import FlopCounterMode
 
-__all__ = ["Allocations", "allocator_peak", "gradcheck_passes", "gradients", "op_counts",
-           "peak_memory"]
+__all__ = [
+    "Allocations",
+    "allocator_peak",
+    "gradcheck_passes",
+    "gradients",
+    "op_counts",
+    "peak_memory",
+]
 
 
 def _tensors(value) -> list[torch.Tensor]:
@@ -115,8 +121,13 @@ def op_counts(fn, *args, **kwargs) -> dict[str, int]:
     with FlopCounterMode(display=False) as flops, Allocations() as seen:
         result = fn(*args, **kwargs)
         del result  # what it returns counts while it is alive, then goes
-    return {"flops": flops.get_total_flops(), "largest": seen.largest, "peak": seen.peak,
-            "moved": seen.moved, "operations": seen.operations}
+    return {
+        "flops": flops.get_total_flops(),
+        "largest": seen.largest,
+        "peak": seen.peak,
+        "moved": seen.moved,
+        "operations": seen.operations,
+    }
 
 
 def peak_memory(fn, *args, **kwargs) -> int:
@@ -150,13 +161,19 @@ def allocator_peak(fn, *args, **kwargs) -> int | None:
         return peak_memory(fn, *args, **kwargs)
     from torch.profiler import ProfilerActivity, profile
 
-    with _native_stderr_to_null(), torch.no_grad(), profile(
-            activities=[ProfilerActivity.CPU], profile_memory=True) as run:
+    with (
+        _native_stderr_to_null(),
+        torch.no_grad(),
+        profile(activities=[ProfilerActivity.CPU], profile_memory=True) as run,
+    ):
         result = fn(*args, **kwargs)
         del result
     try:
-        events = sorted((e.start_ns(), e.nbytes()) for e in run.profiler.kineto_results.events()
-                        if e.name() == "[memory]")
+        events = sorted(
+            (e.start_ns(), e.nbytes())
+            for e in run.profiler.kineto_results.events()
+            if e.name() == "[memory]"
+        )
     except AttributeError:  # another PyTorch: its profiler keeps them elsewhere
         return None
     held = peak = 0
@@ -183,8 +200,12 @@ def _native_stderr_to_null():
 
 def _leaves(inputs) -> list:
     """The inputs with every floating-point tensor a fresh leaf that requires a gradient."""
-    return [x.detach().clone().requires_grad_() if isinstance(x, torch.Tensor)
-            and x.is_floating_point() else x for x in inputs]
+    return [
+        x.detach().clone().requires_grad_()
+        if isinstance(x, torch.Tensor) and x.is_floating_point()
+        else x
+        for x in inputs
+    ]
 
 
 def gradients(function, inputs, grad_output) -> dict:

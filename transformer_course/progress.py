@@ -16,8 +16,16 @@ from tqdm.std import tqdm
 __all__ = ["progress_bar"]
 
 
-def progress_bar(iterable: Iterable, desc: str, disable: bool = False,
-                 mininterval: float = 0.5) -> tqdm:
+def progress_bar(
+    iterable: Iterable, desc: str, disable: bool = False, mininterval: float = 0.5
+) -> tqdm:
     """``tqdm`` in text mode on stdout, 80 columns wide, so that saved output shows its end."""
-    return tqdm(iterable, desc=desc, disable=disable, mininterval=mininterval, file=sys.stdout,
-                ncols=80, ascii=False)
+    return tqdm(
+        iterable,
+        desc=desc,
+        disable=disable,
+        mininterval=mininterval,
+        file=sys.stdout,
+        ncols=80,
+        ascii=False,
+    )

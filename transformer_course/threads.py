@@ -65,8 +65,9 @@ def _quota_files() -> list[tuple[Path, Path | None]]:
         path = path.lstrip("/")
         if controllers == "":  # v2: this group and every group above it
             parts = Path(path).parts
-            found += [(root.joinpath(*parts[:n], "cpu.max"), None)
-                      for n in range(len(parts), -1, -1)]
+            found += [
+                (root.joinpath(*parts[:n], "cpu.max"), None) for n in range(len(parts), -1, -1)
+            ]
         elif "cpu" in controllers.split(","):
             for folder in {controllers, "cpu", "cpu,cpuacct"}:
                 base = root / folder

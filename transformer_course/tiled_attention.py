@@ -57,8 +57,14 @@ def _causal_block(scores: torch.Tensor, first_query: int, first_key: int) -> tor
     return scores.masked_fill(columns > rows[:, None], float("-inf"))
 
 
-def tiled_attention(Q: torch.Tensor, K: torch.Tensor, V: torch.Tensor, block_q: int,
-                    block_k: int, causal: bool = False):
+def tiled_attention(
+    Q: torch.Tensor,
+    K: torch.Tensor,
+    V: torch.Tensor,
+    block_q: int,
+    block_k: int,
+    causal: bool = False,
+):
     """softmax(Q Kᵀ / √d) V, one (block_q × block_k) block of scores at a time.
 
     -> O (..., T, d_v) and L (..., T), each row's log-sum-exp of its scaled scores.
@@ -67,7 +73,7 @@ def tiled_attention(Q: torch.Tensor, K: torch.Tensor, V: torch.Tensor, block_q: 
     scale = 1 / math.sqrt(Q.shape[-1])
     outputs, logsumexps = [], []
     for i in range(0, T, block_q):
-        q = Q[..., i:i + block_q, :]
+        q = Q[..., i : i + block_q, :]
         last_query = i + q.shape[-2] - 1
         m = torch.full(q.shape[:-1], float("-inf"), dtype=Q.dtype, device=Q.device)
         l = torch.zeros(q.shape[:-1], dtype=Q.dtype, device=Q.device)
@@ -75,14 +81,14 @@ def tiled_attention(Q: torch.Tensor, K: torch.Tensor, V: torch.Tensor, block_q: 
         for j in range(0, S, block_k):
             if causal and j > last_query:
                 break  # this block and all after it are masked for every query here
-            scores = q @ K[..., j:j + block_k, :].transpose(-2, -1) * scale
+            scores = q @ K[..., j : j + block_k, :].transpose(-2, -1) * scale
             if causal:
                 scores = _causal_block(scores, i, j)
             m_new = torch.maximum(m, scores.amax(dim=-1))
             p = torch.exp(scores - m_new[..., None])
             rescale = torch.exp(m - m_new)
             l = l * rescale + p.sum(dim=-1)
-            acc = acc * rescale[..., None] + p @ V[..., j:j + block_k, :]
+            acc = acc * rescale[..., None] + p @ V[..., j : j + block_k, :]
             m = m_new
         outputs.append(acc / l[..., None])
         logsumexps.append(m + torch.log(l))
@@ -105,8 +111,8 @@ def shifted(Q: torch.Tensor, K: torch.Tensor, shift) -> tuple[torch.Tensor, torc
     """
     d = Q.shape[-1] + 1
     shift = torch.as_tensor(shift, dtype=K.dtype, device=K.device).expand(K.shape[-2])
-    extra_q = torch.full((*Q.shape[:-1], 1), d ** 0.25, dtype=Q.dtype, device=Q.device)
-    extra_k = (shift * d ** 0.25)[:, None].expand(*K.shape[:-1], 1)
+    extra_q = torch.full((*Q.shape[:-1], 1), d**0.25, dtype=Q.dtype, device=Q.device)
+    extra_k = (shift * d**0.25)[:, None].expand(*K.shape[:-1], 1)
     return torch.cat([Q, extra_q], dim=-1), torch.cat([K, extra_k], dim=-1)
 
 
@@ -125,8 +131,9 @@ def row_logsumexp(Q: torch.Tensor, K: torch.Tensor, causal: bool = False) -> tor
     return torch.logsumexp(_scores(Q, K, causal), dim=-1)
 
 
-def reference_gradients(Q: torch.Tensor, K: torch.Tensor, V: torch.Tensor, dO: torch.Tensor,
-                        causal: bool = False) -> tuple[torch.Tensor, ...]:
+def reference_gradients(
+    Q: torch.Tensor, K: torch.Tensor, V: torch.Tensor, dO: torch.Tensor, causal: bool = False
+) -> tuple[torch.Tensor, ...]:
     """(dQ, dK, dV) of F.scaled_dot_product_attention by autograd: what the checks compare
     the hand-written backward passes with."""
     leaves = [t.detach().clone().requires_grad_() for t in (Q, K, V)]
@@ -136,8 +143,9 @@ def reference_gradients(Q: torch.Tensor, K: torch.Tensor, V: torch.Tensor, dO: t
         return torch.autograd.grad(output, leaves, dO)
 
 
-def attention_backward(Q: torch.Tensor, K: torch.Tensor, V: torch.Tensor, P: torch.Tensor,
-                       dO: torch.Tensor):
+def attention_backward(
+    Q: torch.Tensor, K: torch.Tensor, V: torch.Tensor, P: torch.Tensor, dO: torch.Tensor
+):
     """The gradients of O = P V, P = softmax(Q Kᵀ / √d), given P and dO = ∂loss/∂O.
 
     The softmax's Jacobian diag(p) - p pᵀ is never formed: for one row, its product with the
@@ -151,9 +159,17 @@ def attention_backward(Q: torch.Tensor, K: torch.Tensor, V: torch.Tensor, P: tor
     return dS @ K * scale, dS.transpose(-2, -1) @ Q * scale, dV
 
 
-def flash_backward(Q: torch.Tensor, K: torch.Tensor, V: torch.Tensor, O: torch.Tensor,
-                   L: torch.Tensor, dO: torch.Tensor, block_q: int, block_k: int,
-                   causal: bool = False):
+def flash_backward(
+    Q: torch.Tensor,
+    K: torch.Tensor,
+    V: torch.Tensor,
+    O: torch.Tensor,
+    L: torch.Tensor,
+    dO: torch.Tensor,
+    block_q: int,
+    block_k: int,
+    causal: bool = False,
+):
     """``attention_backward`` block by block, rebuilding each block of weights from the
     row log-sum-exps L (..., T) of the forward pass: P = exp(S - L). Uses p·g = dO·O per row.
 
@@ -164,19 +180,19 @@ def flash_backward(Q: torch.Tensor, K: torch.Tensor, V: torch.Tensor, O: torch.T
     D = (dO * O).sum(dim=-1)  # (..., T): row t's Σ_s P_ts dP_ts, without forming P
     dQ, dK, dV = torch.zeros_like(Q), torch.zeros_like(K), torch.zeros_like(V)
     for j in range(0, S, block_k):
-        k, v = K[..., j:j + block_k, :], V[..., j:j + block_k, :]
+        k, v = K[..., j : j + block_k, :], V[..., j : j + block_k, :]
         for i in range(0, T, block_q):
-            q, g = Q[..., i:i + block_q, :], dO[..., i:i + block_q, :]
+            q, g = Q[..., i : i + block_q, :], dO[..., i : i + block_q, :]
             if causal and j > i + q.shape[-2] - 1:
                 continue  # every query of this block comes before every key of that one
             scores = q @ k.transpose(-2, -1) * scale
             if causal:
                 scores = _causal_block(scores, i, j)
-            p = torch.exp(scores - L[..., i:i + block_q, None])
-            dV[..., j:j + block_k, :] += p.transpose(-2, -1) @ g
-            dS = p * (g @ v.transpose(-2, -1) - D[..., i:i + block_q, None])
-            dQ[..., i:i + block_q, :] += dS @ k * scale
-            dK[..., j:j + block_k, :] += dS.transpose(-2, -1) @ q * scale
+            p = torch.exp(scores - L[..., i : i + block_q, None])
+            dV[..., j : j + block_k, :] += p.transpose(-2, -1) @ g
+            dS = p * (g @ v.transpose(-2, -1) - D[..., i : i + block_q, None])
+            dQ[..., i : i + block_q, :] += dS @ k * scale
+            dK[..., j : j + block_k, :] += dS.transpose(-2, -1) @ q * scale
     return dQ, dK, dV
 
 
@@ -219,7 +235,13 @@ class FlashAttention(torch.autograd.Function):
         return *grads, None, None, None
 
 
-def flash_attention(Q: torch.Tensor, K: torch.Tensor, V: torch.Tensor, causal: bool = False,
-                    block_q: int = 64, block_k: int = 64) -> torch.Tensor:
+def flash_attention(
+    Q: torch.Tensor,
+    K: torch.Tensor,
+    V: torch.Tensor,
+    causal: bool = False,
+    block_q: int = 64,
+    block_k: int = 64,
+) -> torch.Tensor:
     """``FlashAttention`` as a function: differentiable tiled attention -> (..., T, d_v)."""
     return FlashAttention.apply(Q, K, V, causal, block_q, block_k)

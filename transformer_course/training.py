@@ -83,8 +83,9 @@ class TrainingRun:
         self.task, self.batch_size, self.clip = task, batch_size, clip
         self.own_step = step  # a learner's train_step, or None for the package's
         self.optimizer = torch.optim.Adam(model.parameters(), lr=lr, betas=(0.9, 0.98), eps=1e-9)
-        self.scheduler = torch.optim.lr_scheduler.LambdaLR(self.optimizer,
-                                                           schedule or (lambda step: 1.0))
+        self.scheduler = torch.optim.lr_scheduler.LambdaLR(
+            self.optimizer, schedule or (lambda step: 1.0)
+        )
         self.generator = torch.Generator().manual_seed(seed)
         self.history: dict[str, list[float]] = {"loss": [], "lr": []}
         if step is None:
@@ -95,12 +96,22 @@ class TrainingRun:
         src, target = self.task.batch(self.batch_size, self.generator, self.device)
         self.history["lr"].append(self.optimizer.param_groups[0]["lr"])
         if self.own_step is None:
-            loss, logits = _step(self.model, src, target, self.task.start, self.optimizer,
-                                 self.scheduler, self.clip)
+            loss, logits = _step(
+                self.model, src, target, self.task.start, self.optimizer, self.scheduler, self.clip
+            )
             self.history["accuracy"].append((logits.argmax(-1) == target).float().mean().item())
         else:
-            loss = float(self.own_step(self.model, src, target, self.task.start, self.optimizer,
-                                       self.scheduler, self.clip))
+            loss = float(
+                self.own_step(
+                    self.model,
+                    src,
+                    target,
+                    self.task.start,
+                    self.optimizer,
+                    self.scheduler,
+                    self.clip,
+                )
+            )
         self.history["loss"].append(loss)
         return loss
 
@@ -160,7 +171,8 @@ def evaluate(
         s = src[begin : begin + batch_size].to(device)
         generated = greedy_decode(model, s, task.start, task.end, max_len=target.shape[1])[:, 1:]
         # Generation stops once every sequence has ended: pad the rest with the end token.
-        pieces.append(F.pad(generated, (0, target.shape[1] - generated.shape[1]),
-                            value=task.end).cpu())
+        pieces.append(
+            F.pad(generated, (0, target.shape[1] - generated.shape[1]), value=task.end).cpu()
+        )
     token_accuracy, sequence_accuracy = score(torch.cat(pieces), target)
     return {"token_accuracy": float(token_accuracy), "sequence_accuracy": float(sequence_accuracy)}

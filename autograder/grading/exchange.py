@@ -68,8 +68,10 @@ class CourseCollect(ExchangeCollect):
 
     def init_src(self):
         super().init_src()  # nbgrader's checks of the exchange, and the assignment's due date
-        pattern = os.path.join(self.inbound_path, "{}+{}+*".format(
-            self.coursedir.student_id or "*", self.coursedir.assignment_id))
+        pattern = os.path.join(
+            self.inbound_path,
+            "{}+{}+*".format(self.coursedir.student_id or "*", self.coursedir.assignment_id),
+        )
         trusted = []
         for path in glob.glob(pattern):
             record = self._path_to_record(path)
@@ -83,8 +85,10 @@ class CourseCollect(ExchangeCollect):
         def student(record):
             return record["username"]
 
-        self.src_records = [self._choose(list(records)) for _, records in
-                            groupby(sorted(trusted, key=student), key=student)]
+        self.src_records = [
+            self._choose(list(records))
+            for _, records in groupby(sorted(trusted, key=student), key=student)
+        ]
 
     def _choose(self, records: list[dict]) -> dict:
         """nbgrader's choice among one student's hand-ins: the newest, or with

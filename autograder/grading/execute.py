@@ -61,23 +61,26 @@ OUTCOME = "outcome"  # the kind of event that holds a test cell's outcome (selfc
 
 
 def error_output(ename: str, evalue: str) -> NotebookNode:
-    return NotebookNode(output_type="error", ename=ename, evalue=evalue, traceback=[
-        f"{ename}: {evalue}"
-    ])
+    return NotebookNode(
+        output_type="error", ename=ename, evalue=evalue, traceback=[f"{ename}: {evalue}"]
+    )
 
 
 class SafeExecute(Execute):
     notebook_timeout = Float(300, help="CPU seconds a whole notebook may use.").tag(config=True)
     cell_wall = Float(300, help="Seconds by the clock a cell may take (sleeping, blocked).").tag(
-        config=True)
-    notebook_wall = Float(1200, help="Seconds by the clock a whole notebook may take.").tag(
-        config=True)
-    cpu_root = Integer(0, help="The process whose tree holds the kernels (the zygote); 0: the "
-                       "kernel manager's own process.").tag(config=True)
-    max_restarts = Integer(3, help="Fresh kernels a notebook may use.").tag(config=True)
-    max_output_chars = Integer(200_000, help="Output kept per cell while it runs.").tag(
         config=True
     )
+    notebook_wall = Float(1200, help="Seconds by the clock a whole notebook may take.").tag(
+        config=True
+    )
+    cpu_root = Integer(
+        0,
+        help="The process whose tree holds the kernels (the zygote); 0: the "
+        "kernel manager's own process.",
+    ).tag(config=True)
+    max_restarts = Integer(3, help="Fresh kernels a notebook may use.").tag(config=True)
+    max_output_chars = Integer(200_000, help="Output kept per cell while it runs.").tag(config=True)
     workdir = Unicode("", help="Folder the kernel runs in (empty: the notebook's).").tag(
         config=True
     )
@@ -88,8 +91,11 @@ class SafeExecute(Execute):
     ipc_root = Unicode("", help="Folder for the kernels' Unix sockets (empty: TCP).").tag(
         config=True
     )
-    reference = Unicode("", help="The assignment's source notebook, whose answers' mutants "
-                        "name the mistakes the checks find (empty: none).").tag(config=True)
+    reference = Unicode(
+        "",
+        help="The assignment's source notebook, whose answers' mutants "
+        "name the mistakes the checks find (empty: none).",
+    ).tag(config=True)
 
     def create_kernel_manager(self):
         """Kernels talk over Unix sockets, one fresh folder each: they have no network. Their
@@ -129,8 +135,9 @@ class SafeExecute(Execute):
         self.checker = Checker(KernelLink(self), self.secret)
         self._course = CourseCells(nb)  # names cells for the checks' messages
         # A test cell's place among the code cells: its checks run after the cells above it.
-        self._places = {id(c): n for n, c in enumerate(c for c in nb.cells
-                                                       if c.cell_type == "code")}
+        self._places = {
+            id(c): n for n, c in enumerate(c for c in nb.cells if c.cell_type == "code")
+        }
         self._testing: tuple[int | None, str] = (None, "")  # the test cell being checked
         self._output_chars: dict[int, int] = {}
         if self.workdir:
@@ -185,9 +192,9 @@ class SafeExecute(Execute):
             return f"the notebook used up its {self.notebook_timeout:.0f} s of CPU time"
         if time.monotonic() >= self._deadline:
             busy = self._wanted > self.notebook_wall / 2
-            return (f"the notebook used up its {self.notebook_wall:.0f} s by the clock"
-                    + (f", {self._waited:.0f} s of them waiting for a busy machine" if busy
-                       else ""))
+            return f"the notebook used up its {self.notebook_wall:.0f} s by the clock" + (
+                f", {self._waited:.0f} s of them waiting for a busy machine" if busy else ""
+            )
         return None
 
     def _count(self) -> None:
@@ -208,8 +215,12 @@ class SafeExecute(Execute):
         cell's printed output, where the student's own prints sit beside the checks'."""
         if self.events_path:
             with open(self.events_path, "a") as log:
-                log.write(json.dumps({"kind": OUTCOME, "cell": grade_id(cell),
-                                      **dataclasses.asdict(result)}) + "\n")
+                log.write(
+                    json.dumps(
+                        {"kind": OUTCOME, "cell": grade_id(cell), **dataclasses.asdict(result)}
+                    )
+                    + "\n"
+                )
 
     def preprocess_cell(self, cell, resources, index):
         if cell.cell_type != "code" or not cell.source.strip():
@@ -217,8 +228,11 @@ class SafeExecute(Execute):
         if spent := self._budget_spent():
             cell.outputs = [error_output("NotRun", f"not run: {spent}")]
             if not self._out_of_time:
-                self._event("busy" if "busy machine" in spent else "time",
-                            f"{spent}; later cells were not run", cell)
+                self._event(
+                    "busy" if "busy machine" in spent else "time",
+                    f"{spent}; later cells were not run",
+                    cell,
+                )
             self._out_of_time = True
             return cell, self.resources
         if is_grade(cell):
@@ -226,21 +240,29 @@ class SafeExecute(Execute):
         try:
             cell, resources = super().preprocess_cell(cell, resources, index)
         except (DeadKernelError, zmq.ZMQError):
-            return self._recover(cell, "KernelDied", "the kernel died in this cell",
-                                 "the kernel stopped while running this cell (os._exit, a "
-                                 "crash, or the memory or CPU limit)")
+            return self._recover(
+                cell,
+                "KernelDied",
+                "the kernel died in this cell",
+                "the kernel stopped while running this cell (os._exit, a "
+                "crash, or the memory or CPU limit)",
+            )
         except CellTimeoutError:  # still busy after the interrupt: it ignores Ctrl-C
-            return self._recover(cell, "CellTimeoutError",
-                                 f"{self._said()} and ignored the interrupt",
-                                 f"{self._stopped} and did not stop when interrupted",
-                                 kind="busy" if self._busy else "timeout")
+            return self._recover(
+                cell,
+                "CellTimeoutError",
+                f"{self._said()} and ignored the interrupt",
+                f"{self._stopped} and did not stop when interrupted",
+                kind="busy" if self._busy else "timeout",
+            )
         self._ran.append(index)
         self._remember_error(cell, index)
         if grade_id(cell) == SETUP:
             self.checker.setup(cell.source)
         if any(o.get("ename") == "CellTimeoutError" for o in cell.outputs):
-            self._event("busy" if self._busy else "timeout",
-                        f"{self._said()}; it was stopped", cell)
+            self._event(
+                "busy" if self._busy else "timeout", f"{self._said()}; it was stopped", cell
+            )
             # The interrupt's own traceback says nothing the line above does not.
             cell.outputs = [o for o in cell.outputs if o.get("ename") != "KeyboardInterrupt"]
             self._ran.pop()
@@ -248,8 +270,9 @@ class SafeExecute(Execute):
                 self._fresh_kernel()
         return cell, self.resources
 
-    async def _async_poll_for_reply(self, msg_id, cell, timeout, task_poll_output_msg,
-                                    task_poll_kernel_alive):
+    async def _async_poll_for_reply(
+        self, msg_id, cell, timeout, task_poll_output_msg, task_poll_kernel_alive
+    ):
         """nbclient's wait for a cell's reply, with the cell's limit counted in CPU time: the
         kernel's tree is read every half second, and the cell is interrupted when it has used
         its CPU seconds, or when the clock's backstop (``timeout``) has passed."""
@@ -266,9 +289,15 @@ class SafeExecute(Execute):
                         continue
                     task_poll_kernel_alive.cancel()
                     await ensure_async(self.km.interrupt_kernel())
-                    msg = {"parent_header": {"msg_id": msg_id}, "content": {
-                        "status": "error", "ename": "CellTimeoutError", "evalue": self._stopped,
-                        "traceback": [f"CellTimeoutError: {self._stopped}"]}}
+                    msg = {
+                        "parent_header": {"msg_id": msg_id},
+                        "content": {
+                            "status": "error",
+                            "ename": "CellTimeoutError",
+                            "evalue": self._stopped,
+                            "traceback": [f"CellTimeoutError: {self._stopped}"],
+                        },
+                    }
                 if msg["parent_header"].get("msg_id") != msg_id:
                     continue
                 if self.record_timing:
@@ -278,7 +307,8 @@ class SafeExecute(Execute):
                 except (TimeoutError, Empty):
                     task_poll_kernel_alive.cancel()
                     raise CellTimeoutError.error_from_timeout_and_cell(
-                        "Timeout waiting for IOPub output", self.iopub_timeout, cell) from None
+                        "Timeout waiting for IOPub output", self.iopub_timeout, cell
+                    ) from None
                 task_poll_kernel_alive.cancel()
                 return msg
         finally:
@@ -289,10 +319,18 @@ class SafeExecute(Execute):
         so, instead of "name ... is not defined" (``course_checks/cell_errors.py``)."""
         error = next((o for o in cell.outputs if o.get("output_type") == "error"), None)
         g = grade_id(cell)
-        where = self._course.name(g) if g in self._course.by_id else \
-            f"your cell {first_line(cell.source)}"
-        cell_errors.record(g or str(index), cell.source, where, error and error.get("ename"),
-                           error and cell_errors.line_of(error.get("traceback", [])))
+        where = (
+            self._course.name(g)
+            if g in self._course.by_id
+            else f"your cell {first_line(cell.source)}"
+        )
+        cell_errors.record(
+            g or str(index),
+            cell.source,
+            where,
+            error and error.get("ename"),
+            error and cell_errors.line_of(error.get("traceback", [])),
+        )
 
     def _said(self) -> str:
         """The limit a cell reached, for the report (where "this cell" would not say which)."""
@@ -307,8 +345,11 @@ class SafeExecute(Execute):
         elif time.monotonic() > wall_end:
             wanted, waited = self._meter.wanted()
             self._busy = wanted > wall / 2
-            why = (f"{waited:.0f} s of it waiting for a busy machine" if self._busy
-                   else "sleeping or waiting")
+            why = (
+                f"{waited:.0f} s of it waiting for a busy machine"
+                if self._busy
+                else "sleeping or waiting"
+            )
             self._stopped = f"this cell took more than {wall:.0f} s by the clock ({why})"
         else:
             return False
@@ -317,8 +358,9 @@ class SafeExecute(Execute):
     def _recover(self, cell, ename: str, event: str, explanation: str, kind: str = "kernel"):
         """Record why this cell failed and go on with a fresh kernel."""
         cell.outputs = [o for o in cell.outputs if o.get("ename") != "KeyboardInterrupt"]
-        cell.outputs.append(error_output(
-            ename, f"{explanation}; grading went on with a fresh kernel"))
+        cell.outputs.append(
+            error_output(ename, f"{explanation}; grading went on with a fresh kernel")
+        )
         self._event(kind, event, cell)
         self._fresh_kernel()
         return cell, self.resources
@@ -346,8 +388,13 @@ class SafeExecute(Execute):
 
     def evaluate(self, expression: str) -> str:
         """Send ``expression`` to be evaluated silently (user expression "r"); its id."""
-        return self.kc.execute("", silent=True, store_history=False, allow_stdin=False,
-                               user_expressions={"r": expression})
+        return self.kc.execute(
+            "",
+            silent=True,
+            store_history=False,
+            allow_stdin=False,
+            user_expressions={"r": expression},
+        )
 
     def interrupt(self) -> None:
         """Interrupt the kernel, whichever kind of kernel manager runs it."""
@@ -366,7 +413,8 @@ class SafeExecute(Execute):
             while time.monotonic() < deadline:
                 try:  # never a negative timeout: zmq would wait for ever
                     msg = self._get_shell_msg(
-                        timeout=max(0.01, min(POLL_SECONDS, deadline - time.monotonic())))
+                        timeout=max(0.01, min(POLL_SECONDS, deadline - time.monotonic()))
+                    )
                 except Empty:  # the CPU read between polls, not before each quick reply
                     if self._meter.used() > cpu_limit:
                         return None
@@ -395,11 +443,16 @@ class SafeExecute(Execute):
             sources = answer_sources(nb).get
         except Exception:  # noqa: BLE001 - a notebook beyond reading names by the checks alone
             pass
-        reading = NotebookReading(nb.cells, reference["cells"], self.reference,
-                                  lambda message: self._event("opaque", message))
+        reading = NotebookReading(
+            nb.cells,
+            reference["cells"],
+            self.reference,
+            lambda message: self._event("opaque", message),
+        )
 
         def refusals(exercise: str, refuses: tuple[str, ...]) -> list[str]:
             return reading.refusals(exercise, refuses, *self._testing, self.checker.cell_names)
+
         return GradingContext(variants, sources, refusals, self.checker.probe)
 
     def _check(self, cell):
@@ -419,25 +472,47 @@ class SafeExecute(Execute):
             outputs.append(NotebookNode(output_type="stream", name="stdout", text=kept))
         if failure is not None:
             lines = error_lines(failure)
-            outputs.append(NotebookNode(output_type="error", ename=type(failure).__name__,
-                                        evalue=str(failure), traceback=lines))
+            outputs.append(
+                NotebookNode(
+                    output_type="error",
+                    ename=type(failure).__name__,
+                    evalue=str(failure),
+                    traceback=lines,
+                )
+            )
         elif value is not None:
-            outputs.append(NotebookNode(output_type="execute_result", metadata={},
-                                        execution_count=None,
-                                        data={"text/plain": repr(value)}))
+            outputs.append(
+                NotebookNode(
+                    output_type="execute_result",
+                    metadata={},
+                    execution_count=None,
+                    data={"text/plain": repr(value)},
+                )
+            )
         cell.outputs = outputs
         if self.checker.link.requests > MAX_REQUESTS:  # the checks' own budget is spent
-            self._event("time", f"the checks needed more than {MAX_REQUESTS:,} round trips to "
-                        "the kernel; the remaining cells were not run", cell)
+            self._event(
+                "time",
+                f"the checks needed more than {MAX_REQUESTS:,} round trips to "
+                "the kernel; the remaining cells were not run",
+                cell,
+            )
             self._deadline = time.monotonic()
         if self.checker.link.lost:  # a student function hung or killed its kernel
-            self._event("kernel", "the kernel stopped answering during the checks; grading "
-                        "went on with a fresh kernel", cell)
+            self._event(
+                "kernel",
+                "the kernel stopped answering during the checks; grading "
+                "went on with a fresh kernel",
+                cell,
+            )
             self.checker.link.lost = False
             self._fresh_kernel()
         elif not self._responsive():
-            self._event("kernel", "the kernel died during the checks; grading went on with a "
-                        "fresh kernel", cell)
+            self._event(
+                "kernel",
+                "the kernel died during the checks; grading went on with a fresh kernel",
+                cell,
+            )
             self._fresh_kernel()
         return cell
 
@@ -454,8 +529,10 @@ class SafeExecute(Execute):
             self.km = self.km or self.create_kernel_manager()  # for nbclient's clean-up
             self._deadline = time.monotonic()
             said = (str(error).splitlines() or [type(error).__name__])[0][:200]
-            self._event("kernel", f"a fresh kernel would not start ({said}); the remaining "
-                        "cells were not run")
+            self._event(
+                "kernel",
+                f"a fresh kernel would not start ({said}); the remaining cells were not run",
+            )
             return
         self._restarts += 1
         if self._restarts > self.max_restarts:
@@ -482,9 +559,15 @@ class SafeExecute(Execute):
         self._output_chars[cell_index] = used + size
         if used + size > self.max_output_chars:
             if used <= self.max_output_chars:  # say so once
-                self._event("output", f"output over {self.max_output_chars} characters was cut",
-                            self.nb.cells[cell_index])
-                cell.outputs.append(NotebookNode(output_type="stream", name="stdout",
-                                                 text="\n[output cut: too long]\n"))
+                self._event(
+                    "output",
+                    f"output over {self.max_output_chars} characters was cut",
+                    self.nb.cells[cell_index],
+                )
+                cell.outputs.append(
+                    NotebookNode(
+                        output_type="stream", name="stdout", text="\n[output cut: too long]\n"
+                    )
+                )
             return None
         return super().process_message(msg, cell, cell_index)

@@ -69,8 +69,9 @@ class _Worker:
         context = get_context("spawn")
         self.connection, theirs = context.Pipe()
         self.scratch = tempfile.mkdtemp(prefix="grading-worker-")
-        self.process = context.Process(target=_serve, args=(theirs, function, self.scratch),
-                                       daemon=True)
+        self.process = context.Process(
+            target=_serve, args=(theirs, function, self.scratch), daemon=True
+        )
         self.process.start()
         theirs.close()
         self.job, self.deadline = None, math.inf
@@ -131,8 +132,7 @@ def _tree(root: int) -> list[int]:
             _signal(pid, signal.SIGSTOP)
         stopped += todo
         children = _children()
-        todo = [child for pid in todo for child in children.get(pid, [])
-                if child not in stopped]
+        todo = [child for pid in todo for child in children.get(pid, []) if child not in stopped]
     return stopped
 
 
@@ -140,8 +140,13 @@ class LocalPool:
     def __init__(self, workers: int | None = None):
         self.workers = workers or os.cpu_count() or 1
 
-    def run(self, function: Callable, jobs: Iterable, limit: Limit | None = None,
-            stopped: Stopped | None = None) -> Iterator:
+    def run(
+        self,
+        function: Callable,
+        jobs: Iterable,
+        limit: Limit | None = None,
+        stopped: Stopped | None = None,
+    ) -> Iterator:
         queue = list(jobs)[::-1]
         idle: list[_Worker] = []
         busy: list[_Worker] = []
@@ -153,8 +158,10 @@ class LocalPool:
                     worker.start(job, limit(job) if limit else math.inf)
                     busy.append(worker)
                 wake = min(w.deadline for w in busy) - time.monotonic()
-                ready = wait([w.connection for w in busy],
-                             timeout=None if wake == math.inf else max(0.0, wake))
+                ready = wait(
+                    [w.connection for w in busy],
+                    timeout=None if wake == math.inf else max(0.0, wake),
+                )
                 for worker in list(busy):
                     if worker.connection in ready:
                         busy.remove(worker)
@@ -162,8 +169,9 @@ class LocalPool:
                             ok, value = worker.connection.recv()
                         except (EOFError, OSError):  # the worker died (killed, out of memory)
                             worker.stop()
-                            yield self._stopped(stopped, worker.job,
-                                                "the grading process died while grading it")
+                            yield self._stopped(
+                                stopped, worker.job, "the grading process died while grading it"
+                            )
                             continue
                         idle.append(worker)
                         if not ok:
@@ -172,9 +180,12 @@ class LocalPool:
                     elif time.monotonic() >= worker.deadline:
                         busy.remove(worker)
                         worker.stop()
-                        yield self._stopped(stopped, worker.job,
-                                            f"grading it took longer than its limit of "
-                                            f"{limit(worker.job):.0f} s; it was stopped")
+                        yield self._stopped(
+                            stopped,
+                            worker.job,
+                            f"grading it took longer than its limit of "
+                            f"{limit(worker.job):.0f} s; it was stopped",
+                        )
         finally:  # done, or interrupted: nothing is left running
             for worker in idle:
                 worker.close()
@@ -187,8 +198,13 @@ class LocalPool:
             raise RuntimeError(f"a grading job could not finish: {why}")
         return stopped(job, why)
 
-    def alone(self, function: Callable, jobs: list, limit: Limit | None = None,
-              stopped: Stopped | None = None) -> Iterator:
+    def alone(
+        self,
+        function: Callable,
+        jobs: list,
+        limit: Limit | None = None,
+        stopped: Stopped | None = None,
+    ) -> Iterator:
         """Run ``jobs`` one at a time, nothing else running beside them."""
         if jobs:
             yield from LocalPool(1).run(function, jobs, limit, stopped)
@@ -203,8 +219,13 @@ class DaskCluster:
 
         self.client = Client(address)
 
-    def run(self, function: Callable, jobs: Iterable, limit: Limit | None = None,
-            stopped: Stopped | None = None) -> Iterator:
+    def run(
+        self,
+        function: Callable,
+        jobs: Iterable,
+        limit: Limit | None = None,
+        stopped: Stopped | None = None,
+    ) -> Iterator:
         from distributed import wait as dask_wait
 
         self.client.run(_one_thread_each)
@@ -214,14 +235,19 @@ class DaskCluster:
         # it on a worker could have ended, a bound that counts the queue as well.
         slots = max(1, len(self.client.scheduler_info().get("workers", {})))
         started = time.monotonic()
-        deadlines = {future: started + (limit(job) * (1 + n // slots) if limit else math.inf)
-                     for n, (future, job) in enumerate(futures.items())}
+        deadlines = {
+            future: started + (limit(job) * (1 + n // slots) if limit else math.inf)
+            for n, (future, job) in enumerate(futures.items())
+        }
         try:
             while futures:
                 wake = min(deadlines[f] for f in futures) - time.monotonic()
                 try:
-                    done, _ = dask_wait(list(futures), return_when="FIRST_COMPLETED",
-                                        timeout=None if wake == math.inf else max(0.01, wake))
+                    done, _ = dask_wait(
+                        list(futures),
+                        return_when="FIRST_COMPLETED",
+                        timeout=None if wake == math.inf else max(0.01, wake),
+                    )
                 except TimeoutError:  # dask's way of saying none finished in time
                     done = set()
                 for future in done:
@@ -230,13 +256,19 @@ class DaskCluster:
                 for future in [f for f in futures if time.monotonic() >= deadlines[f]]:
                     job = futures.pop(future)
                     future.cancel()
-                    yield LocalPool._stopped(stopped, job, "grading it took longer than its "
-                                             "limit; it was given up")
+                    yield LocalPool._stopped(
+                        stopped, job, "grading it took longer than its limit; it was given up"
+                    )
         finally:
             self.client.cancel(list(futures))
 
-    def alone(self, function: Callable, jobs: list, limit: Limit | None = None,
-              stopped: Stopped | None = None) -> Iterator:
+    def alone(
+        self,
+        function: Callable,
+        jobs: list,
+        limit: Limit | None = None,
+        stopped: Stopped | None = None,
+    ) -> Iterator:
         """Run ``jobs`` one at a time (each on one worker, none beside it)."""
         for job in jobs:
             yield from self.run(function, [job], limit, stopped)

@@ -15,8 +15,20 @@ import csv
 from nbgrader.api import Gradebook, MissingEntry
 from nbgrader.plugins import CsvExportPlugin
 
-COLUMNS = ["assignment", "duedate", "timestamp", "student_id", "last_name", "first_name",
-           "email", "raw_score", "late_submission_penalty", "score", "max_score", "status"]
+COLUMNS = [
+    "assignment",
+    "duedate",
+    "timestamp",
+    "student_id",
+    "last_name",
+    "first_name",
+    "email",
+    "raw_score",
+    "late_submission_penalty",
+    "score",
+    "max_score",
+    "status",
+]
 
 
 class CsvExport(CsvExportPlugin):
@@ -41,22 +53,37 @@ class CsvExport(CsvExportPlugin):
                     handed_in += row["status"] == "submitted"
                     writer.writerow({k: "" if v is None else str(v) for k, v in row.items()})
                 if not handed_in:
-                    self.log.info("%s: nobody handed it in (status: not submitted)",
-                                  assignment.name)
+                    self.log.info(
+                        "%s: nobody handed it in (status: not submitted)", assignment.name
+                    )
 
 
 def row_of(gradebook: Gradebook, assignment, student) -> dict:
     """One student's row for one assignment, as nbgrader writes it, and its status."""
-    row = {"assignment": assignment.name, "duedate": assignment.duedate,
-           "student_id": student.id, "last_name": student.last_name,
-           "first_name": student.first_name, "email": student.email,
-           "max_score": assignment.max_score}
+    row = {
+        "assignment": assignment.name,
+        "duedate": assignment.duedate,
+        "student_id": student.id,
+        "last_name": student.last_name,
+        "first_name": student.first_name,
+        "email": student.email,
+        "max_score": assignment.max_score,
+    }
     try:
         submission = gradebook.find_submission(assignment.name, student.id)
     except MissingEntry:
-        return row | {"timestamp": "", "raw_score": 0.0, "late_submission_penalty": 0.0,
-                      "score": 0.0, "status": "not submitted"}
+        return row | {
+            "timestamp": "",
+            "raw_score": 0.0,
+            "late_submission_penalty": 0.0,
+            "score": 0.0,
+            "status": "not submitted",
+        }
     penalty = submission.late_submission_penalty
-    return row | {"timestamp": submission.timestamp, "raw_score": submission.score,
-                  "late_submission_penalty": penalty,
-                  "score": max(0.0, submission.score - penalty), "status": "submitted"}
+    return row | {
+        "timestamp": submission.timestamp,
+        "raw_score": submission.score,
+        "late_submission_penalty": penalty,
+        "score": max(0.0, submission.score - penalty),
+        "status": "submitted",
+    }

@@ -133,8 +133,7 @@ class FeedbackExporter(HTMLExporter):
         config.FeedbackExporter.template_name = "course_feedback"
         # The course's cleaning of HTML outputs, without the Formgrader's markdown filter:
         # this exporter renders markdown itself (maths as MathML), and cleans it too.
-        config.FeedbackExporter.filters = {"clean_html": "autograder.grading.safe_pages."
-                                                         "clean_html"}
+        config.FeedbackExporter.filters = {"clean_html": "autograder.grading.safe_pages.clean_html"}
         config.FeedbackExporter.extra_template_basedirs = [str(TEMPLATES)]
         paths = config.HTMLExporter.get("extra_template_paths", [])
         config.FeedbackExporter.extra_template_paths = [*paths, str(NBGRADER_TEMPLATES)]

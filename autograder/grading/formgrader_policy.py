@@ -63,8 +63,11 @@ def template_scripts(folder: Path | None = None) -> tuple[list[re.Pattern], set[
 def policy(page: str, static_source: str) -> str:
     """The Content-Security-Policy for one of Formgrader's HTML pages."""
     scripts, handlers = template_scripts()
-    allowed = {sha256(body) for _, body in SCRIPT.findall(page)
-               if any(pattern.fullmatch(body) for pattern in scripts)}
+    allowed = {
+        sha256(body)
+        for _, body in SCRIPT.findall(page)
+        if any(pattern.fullmatch(body) for pattern in scripts)
+    }
     sources = [static_source, MATHJAX, *sorted(allowed)]
     if handlers:
         sources += ["'unsafe-hashes'", *sorted(handlers)]

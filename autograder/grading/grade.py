@@ -61,8 +61,7 @@ def import_folder(course: Course, folder: Path) -> tuple[list[str], list[tuple[s
                 a for a in assignments if number and a.startswith(number.group(1) + "_")
             ]
             if not matches:
-                notes.append(f"{student}: {path.name!r} is not a notebook of this course; "
-                             "skipped")
+                notes.append(f"{student}: {path.name!r} is not a notebook of this course; skipped")
                 continue
             try:
                 data = intake.read(path)
@@ -98,17 +97,32 @@ def prepare_gradebooks(course: Course) -> None:
             release.generate(Path(tmp) / "release", course.gradebook, missing)
 
 
-def find_jobs(course: Course, assignments: list[str], limits: Limits, regrade: bool,
-              forked: bool = True, refused: list[tuple[str, str, str]] = ()):
+def find_jobs(
+    course: Course,
+    assignments: list[str],
+    limits: Limits,
+    regrade: bool,
+    forked: bool = True,
+    refused: list[tuple[str, str, str]] = (),
+):
     """(jobs to run, number already graded for the same file). A submission that is not a
     plain file of its own (a link anywhere in its path, a pipe, a hard link, too large)
     becomes a job that only records why it scores 0."""
     jobs, done = [], 0
 
     def job(student, assignment, path="", refusal="", digest=""):
-        return Job(student, assignment, str(path), str(course.root), str(course.template),
-                   limits, forked, course.secret(student, assignment, digest), refusal,
-                   sandbox.walled())
+        return Job(
+            student,
+            assignment,
+            str(path),
+            str(course.root),
+            str(course.template),
+            limits,
+            forked,
+            course.secret(student, assignment, digest),
+            refusal,
+            sandbox.walled(),
+        )
 
     for path in sorted(course.submitted.glob("*/*/*.ipynb")):
         student, assignment = path.parent.parent.name, path.parent.name
@@ -116,8 +130,9 @@ def find_jobs(course: Course, assignments: list[str], limits: Limits, regrade: b
             continue
         try:
             if intake.linked(path, course.submitted):
-                raise intake.Refused("the submission is reached through a link, not a folder"
-                                     " of its own")
+                raise intake.Refused(
+                    "the submission is reached through a link, not a folder of its own"
+                )
             digest = hashlib.sha256(intake.read(path)).hexdigest()
         except intake.Refused as reason:
             jobs.append(job(student, assignment, refusal=str(reason)))
@@ -129,8 +144,11 @@ def find_jobs(course: Course, assignments: list[str], limits: Limits, regrade: b
                 done += 1
                 continue
         jobs.append(job(student, assignment, path, digest=digest))
-    jobs += [job(student, assignment, refusal=reason) for student, assignment, reason in refused
-             if assignment in assignments]
+    jobs += [
+        job(student, assignment, refusal=reason)
+        for student, assignment, reason in refused
+        if assignment in assignments
+    ]
     return jobs, done
 
 
@@ -151,8 +169,9 @@ def grade_again(result: dict) -> bool:
     its CPU limit, or one that slept, would be stopped again.)"""
     earned, possible = points(result)
     busy = any(e["kind"] == "busy" for e in result["events"])
-    return (result["status"] == "error" and not result.get("stopped")) \
-        or (busy and earned < possible)
+    return (result["status"] == "error" and not result.get("stopped")) or (
+        busy and earned < possible
+    )
 
 
 def finish(result: dict, first: dict | None = None) -> dict:
@@ -163,14 +182,24 @@ def finish(result: dict, first: dict | None = None) -> dict:
         result = first if points(first)[0] > points(result)[0] else result
         result["log"] = logs
         said = [e["message"] for e in first["events"] if e["kind"] in LIMITS][:2]
-        result["events"] = [{"kind": "retry", "cell": None, "message":
-                             f"graded again, alone, after the first grading stopped "
-                             f"({'; '.join(said) or first['reason']})"}] + result["events"]
+        result["events"] = [
+            {
+                "kind": "retry",
+                "cell": None,
+                "message": f"graded again, alone, after the first grading stopped "
+                f"({'; '.join(said) or first['reason']})",
+            }
+        ] + result["events"]
     earned, possible = points(result)
     if earned < possible and any(e["kind"] in LIMITS for e in result["events"]):
-        result["events"].append({"kind": "limit", "cell": None, "message":
-                                 f"{possible - earned:g} of {possible:g} points not earned in "
-                                 "a notebook a limit stopped: see whether the limit cost them"})
+        result["events"].append(
+            {
+                "kind": "limit",
+                "cell": None,
+                "message": f"{possible - earned:g} of {possible:g} points not earned in "
+                "a notebook a limit stopped: see whether the limit cost them",
+            }
+        )
     return result
 
 
@@ -184,26 +213,38 @@ def walls(forked: bool, unwalled: bool) -> str:
     instructor did not ask for ``--unwalled``."""
     if unwalled:
         os.environ[sandbox.WALLS_VARIABLE] = "0"
-        return ("Graded without the sandbox, as asked (--unwalled): student code could read "
-                "whatever this user can (the solutions, the gradebook, other students' work).")
+        return (
+            "Graded without the sandbox, as asked (--unwalled): student code could read "
+            "whatever this user can (the solutions, the gradebook, other students' work)."
+        )
     if problem := sandbox.problem(forked):
         raise NoSandbox(
             f"Nobody was graded: {problem}, so student notebooks cannot be walled in. "
-            + ("Install Debian's or Ubuntu's bubblewrap (`make grade` does it when run as root)"
-               if not sandbox.available() else
-               "This machine refuses user namespaces to users other than root (Ubuntu 24.04 "
-               "does, through AppArmor): an administrator can allow them for bwrap (docs/hub.md,"
-               " \"Grading on a shared machine\"), or grade as root")
+            + (
+                "Install Debian's or Ubuntu's bubblewrap (`make grade` does it when run as root)"
+                if not sandbox.available()
+                else "This machine refuses user namespaces to users other than root (Ubuntu 24.04 "
+                "does, through AppArmor): an administrator can allow them for bwrap (docs/hub.md,"
+                ' "Grading on a shared machine"), or grade as root'
+            )
             + "; or grade without walls, knowing that student code can then read what you "
-            "can: make grade GRADE_ARGS=--unwalled")
+            "can: make grade GRADE_ARGS=--unwalled"
+        )
     os.environ[sandbox.WALLS_VARIABLE] = "1"
     return ""
 
 
-def grade_class(course: Course, executor, assignments: list[str] | None = None,
-                limits: Limits | None = None, regrade: bool = False, progress: bool = True,
-                forked: bool = True, refused: list[tuple[str, str, str]] = (),
-                unwalled: bool = False):
+def grade_class(
+    course: Course,
+    executor,
+    assignments: list[str] | None = None,
+    limits: Limits | None = None,
+    regrade: bool = False,
+    progress: bool = True,
+    forked: bool = True,
+    refused: list[tuple[str, str, str]] = (),
+    unwalled: bool = False,
+):
     """Grade every submission (and record ``refused`` ones, from an import, as 0 with their
     reason); write the grades, the report and the plot; the report's summary. Before anyone
     is graded: a sandbox must start here (``walls``), and the course is made private."""
@@ -214,8 +255,9 @@ def grade_class(course: Course, executor, assignments: list[str] | None = None,
     for said in privacy.make_private([course.root, course.grading]):
         print(f"Warning: {said}.")
     prepare_gradebooks(course)
-    jobs, done = find_jobs(course, assignments or course.assignments(), limits or Limits(),
-                           regrade, forked, refused)
+    jobs, done = find_jobs(
+        course, assignments or course.assignments(), limits or Limits(), regrade, forked, refused
+    )
     print(f"{len(jobs)} notebooks to grade ({done} already graded) on {executor}.")
     first: dict[tuple[str, str], dict] = {}  # results stopped by a limit, until graded again
     with tqdm(total=len(jobs), unit="notebook", disable=not progress) as bar:
@@ -236,35 +278,71 @@ def arguments() -> argparse.ArgumentParser:
     """The command line of ``python -m autograder.grading``; the limits' defaults are
     ``Limits``' (``autograder/grading/limits.py``)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--import", dest="folder", type=Path,
-                        help="a folder of <student>/<notebook>.ipynb to import first")
+    parser.add_argument(
+        "--import",
+        dest="folder",
+        type=Path,
+        help="a folder of <student>/<notebook>.ipynb to import first",
+    )
     parser.add_argument("--assignment", action="append", help="only these (repeatable)")
     parser.add_argument("--workers", type=int, default=os.cpu_count(), help="local processes")
     parser.add_argument("--scheduler", help="address of a Dask scheduler to grade on")
     defaults = Limits()
-    parser.add_argument("--cell-timeout", type=float, default=defaults.cell_timeout,
-                        help="CPU seconds a cell may use (default: %(default)s)")
-    parser.add_argument("--notebook-timeout", type=float, default=defaults.notebook_timeout,
-                        help="CPU seconds a notebook may use (default: %(default)s)")
-    parser.add_argument("--cell-wall", type=float, help="seconds by the clock a cell may take "
-                        f"(sleeping, blocked; default: {CELL_WALL_TIMES} × --cell-timeout)")
-    parser.add_argument("--notebook-wall", type=float, help="seconds by the clock a notebook "
-                        f"may take (default: {NOTEBOOK_WALL_TIMES} × --notebook-timeout)")
+    parser.add_argument(
+        "--cell-timeout",
+        type=float,
+        default=defaults.cell_timeout,
+        help="CPU seconds a cell may use (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--notebook-timeout",
+        type=float,
+        default=defaults.notebook_timeout,
+        help="CPU seconds a notebook may use (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--cell-wall",
+        type=float,
+        help="seconds by the clock a cell may take "
+        f"(sleeping, blocked; default: {CELL_WALL_TIMES} × --cell-timeout)",
+    )
+    parser.add_argument(
+        "--notebook-wall",
+        type=float,
+        help="seconds by the clock a notebook "
+        f"may take (default: {NOTEBOOK_WALL_TIMES} × --notebook-timeout)",
+    )
     parser.add_argument("--memory-gib", type=float, default=defaults.memory_bytes / (1 << 30))
     parser.add_argument("--regrade", action="store_true", help="grade everyone again")
-    parser.add_argument("--no-fork", dest="forked", action="store_false",
-                        help="start every kernel afresh instead of forking it (slower)")
-    parser.add_argument("--grading", type=Path, default=COURSE / "grading",
-                        help="grading folder (default: grading/)")
-    parser.add_argument("--unwalled", action="store_true",
-                        help="grade without the sandbox (student code can read your files)")
+    parser.add_argument(
+        "--no-fork",
+        dest="forked",
+        action="store_false",
+        help="start every kernel afresh instead of forking it (slower)",
+    )
+    parser.add_argument(
+        "--grading",
+        type=Path,
+        default=COURSE / "grading",
+        help="grading folder (default: grading/)",
+    )
+    parser.add_argument(
+        "--unwalled",
+        action="store_true",
+        help="grade without the sandbox (student code can read your files)",
+    )
     return parser
 
 
 def limits_of(args: argparse.Namespace) -> Limits:
     """The limits the command line asks for."""
-    return Limits(args.cell_timeout, args.notebook_timeout, int(args.memory_gib * (1 << 30)),
-                  cell_wall=args.cell_wall, notebook_wall=args.notebook_wall)
+    return Limits(
+        args.cell_timeout,
+        args.notebook_timeout,
+        int(args.memory_gib * (1 << 30)),
+        cell_wall=args.cell_wall,
+        notebook_wall=args.notebook_wall,
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -281,8 +359,16 @@ def main(argv: list[str] | None = None) -> int:
         for note in notes:
             print(note)
     executor = DaskCluster(args.scheduler) if args.scheduler else LocalPool(args.workers)
-    summary = grade_class(course, executor, args.assignment, limits_of(args), args.regrade,
-                          forked=args.forked, refused=refused, unwalled=args.unwalled)
+    summary = grade_class(
+        course,
+        executor,
+        args.assignment,
+        limits_of(args),
+        args.regrade,
+        forked=args.forked,
+        refused=refused,
+        unwalled=args.unwalled,
+    )
     print(report.plain(summary))
     return 0
 

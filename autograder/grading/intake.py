@@ -47,16 +47,16 @@ def read(path: Path, limit: int = MAX_BYTES) -> bytes:
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY)
     except OSError as error:
         if error.errno == errno.ELOOP:
-            raise Refused("the file is a link to another file, not a notebook of its own"
-                          ) from None
+            raise Refused("the file is a link to another file, not a notebook of its own") from None
         raise Refused(f"the file cannot be opened ({error.strerror})") from None
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             raise Refused("the file is not a regular file (a pipe, a device or a folder)")
         if info.st_nlink != 1:
-            raise Refused("the file is a hard link shared with another file, not a notebook "
-                          "of its own")
+            raise Refused(
+                "the file is a hard link shared with another file, not a notebook of its own"
+            )
         if info.st_size > limit:
             raise Refused(f"the file is larger than {limit >> 20} MB")
         with os.fdopen(fd, "rb", closefd=False) as stream:

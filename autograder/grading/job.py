@@ -58,9 +58,20 @@ class GraderFailed(Exception):
 
 
 def _result(job: Job) -> dict:
-    return {"student": job.student, "assignment": job.assignment, "status": "graded",
-            "reason": "", "grades": {}, "comments": {}, "events": [], "notebook": None,
-            "feedback": None, "sha256": None, "timestamp": None, "outcomes": {}}
+    return {
+        "student": job.student,
+        "assignment": job.assignment,
+        "status": "graded",
+        "reason": "",
+        "grades": {},
+        "comments": {},
+        "events": [],
+        "notebook": None,
+        "feedback": None,
+        "sha256": None,
+        "timestamp": None,
+        "outcomes": {},
+    }
 
 
 def job_seconds(job: Job) -> float:
@@ -73,10 +84,13 @@ def stopped(job: Job, why: str) -> dict:
     """The result of a job the pool had to stop: a grader failure, kept apart from the
     gradebook like any other (its earlier grade stands), and not graded again at once."""
     result = _result(job)
-    result.update(status="error", stopped=True,
-                  reason=f"the grader failed: {why}; the full log is in "
-                         f"{log_name(job.student, job.assignment)}",
-                  log=f"{why} (its limit: {job_seconds(job):.0f} s)\n")
+    result.update(
+        status="error",
+        stopped=True,
+        reason=f"the grader failed: {why}; the full log is in "
+        f"{log_name(job.student, job.assignment)}",
+        log=f"{why} (its limit: {job_seconds(job):.0f} s)\n",
+    )
     return result
 
 
@@ -105,11 +119,16 @@ def grade(job: Job) -> dict:
             warnings.simplefilter("ignore")
             _autograde(job, notebook, private, result, kernel)
     except Exception as error:  # noqa: BLE001 - a bug or an nbgrader failure: report it, keep the class going
-        what = error.what if isinstance(error, GraderFailed) else \
-            f"the grader failed ({type(error).__name__})"
-        result.update(status="error", reason=f"{what}; the full log is in "
-                      f"{log_name(job.student, job.assignment)}",
-                      log=getattr(error, "log", "") + traceback.format_exc())
+        what = (
+            error.what
+            if isinstance(error, GraderFailed)
+            else f"the grader failed ({type(error).__name__})"
+        )
+        result.update(
+            status="error",
+            reason=f"{what}; the full log is in {log_name(job.student, job.assignment)}",
+            log=getattr(error, "log", "") + traceback.format_exc(),
+        )
     finally:
         shutil.rmtree(private, ignore_errors=True)
         result["seconds"] = round(time.perf_counter() - started, 3)
@@ -121,8 +140,16 @@ def grade(job: Job) -> dict:
     return result
 
 
-def _config(course: Path, private: Path, limits: Limits, events: Path, kernel: str,
-            workdir: Path, secret: str, assignment: str):
+def _config(
+    course: Path,
+    private: Path,
+    limits: Limits,
+    events: Path,
+    kernel: str,
+    workdir: Path,
+    secret: str,
+    assignment: str,
+):
     """nbgrader's configuration for one job: the course's, in a private course folder, with
     nbgrader's Execute step replaced by the hardened one and set to the job's limits."""
     from nbgrader.converters import Autograde
@@ -132,36 +159,42 @@ def _config(course: Path, private: Path, limits: Limits, events: Path, kernel: s
     from autograder.grading.execute import SafeExecute
 
     # nbgrader's own autograding steps, with its Execute replaced by the hardened one.
-    steps = [SafeExecute if step is Execute else step
-             for step in Autograde.class_traits()["autograde_preprocessors"].default()]
+    steps = [
+        SafeExecute if step is Execute else step
+        for step in Autograde.class_traits()["autograde_preprocessors"].default()
+    ]
     config = PyFileConfigLoader("nbgrader_config.py", path=str(course / "autograder")).load_config()
-    config.merge(Config({
-        "CourseDirectory": {
-            "root": str(private),
-            "source_directory": str(course / "solutions"),
-            "submitted_directory": "submitted",
-            "autograded_directory": "autograded",
-            "feedback_directory": "feedback",
-            "db_url": f"sqlite:///{private / 'gradebook.db'}",
-        },
-        # Its files stay writable by their owner: nbgrader makes them read-only (444), which
-        # only root could then rewrite (the hidden tests are taken out of the copy below).
-        "Autograde": {"autograde_preprocessors": steps, "permissions": 644},
-        "SafeExecute": {
-            "kernel_name": kernel,
-            "timeout": int(limits.cell_timeout),
-            "notebook_timeout": limits.notebook_timeout,
-            "cell_wall": limits.cell_wall,
-            "notebook_wall": limits.notebook_wall,
-            "cpu_root": process.cpu_root(kernel),
-            "max_output_chars": limits.output_chars,
-            "workdir": str(workdir),
-            "events_path": str(events),
-            "secret": secret,
-            "ipc_root": str(process.WorkerProcess.run_dir),
-            "reference": str(course / "solutions" / assignment / f"{assignment}.ipynb"),
-        },
-    }))
+    config.merge(
+        Config(
+            {
+                "CourseDirectory": {
+                    "root": str(private),
+                    "source_directory": str(course / "solutions"),
+                    "submitted_directory": "submitted",
+                    "autograded_directory": "autograded",
+                    "feedback_directory": "feedback",
+                    "db_url": f"sqlite:///{private / 'gradebook.db'}",
+                },
+                # Its files stay writable by their owner: nbgrader makes them read-only (444), which
+                # only root could then rewrite (the hidden tests are taken out of the copy below).
+                "Autograde": {"autograde_preprocessors": steps, "permissions": 644},
+                "SafeExecute": {
+                    "kernel_name": kernel,
+                    "timeout": int(limits.cell_timeout),
+                    "notebook_timeout": limits.notebook_timeout,
+                    "cell_wall": limits.cell_wall,
+                    "notebook_wall": limits.notebook_wall,
+                    "cpu_root": process.cpu_root(kernel),
+                    "max_output_chars": limits.output_chars,
+                    "workdir": str(workdir),
+                    "events_path": str(events),
+                    "secret": secret,
+                    "ipc_root": str(process.WorkerProcess.run_dir),
+                    "reference": str(course / "solutions" / assignment / f"{assignment}.ipynb"),
+                },
+            }
+        )
+    )
     return config
 
 
@@ -189,26 +222,42 @@ def _autograde(job: Job, notebook: dict, private: Path, result: dict, kernel: st
         COURSE_SANDBOX_CPU=str(limits.sandbox_cpu()),
         COURSE_SANDBOX_FILE=str(limits.file_bytes),
     )
-    api = NbGraderAPI(config=_config(Path(job.course), private, limits, events, kernel, workdir,
-                                        job.secret or secrets.token_hex(16), assignment))
+    api = NbGraderAPI(
+        config=_config(
+            Path(job.course),
+            private,
+            limits,
+            events,
+            kernel,
+            workdir,
+            job.secret or secrets.token_hex(16),
+            assignment,
+        )
+    )
     try:
         outcome = api.autograde(assignment, student, force=True, create=True)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     for event in map(json.loads, events.read_text().splitlines()):
         if event["kind"] == OUTCOME:  # a test cell's outcome: data for the report
-            result["outcomes"][event["cell"]] = {k: v for k, v in event.items()
-                                                 if k not in ("kind", "cell")}
+            result["outcomes"][event["cell"]] = {
+                k: v for k, v in event.items() if k not in ("kind", "cell")
+            }
         else:
             result["events"].append(event)
     if not outcome["success"]:
-        raise GraderFailed("nbgrader could not autograde the notebook",
-                           outcome.get("log", "") + outcome.get("error", ""))
+        raise GraderFailed(
+            "nbgrader could not autograde the notebook",
+            outcome.get("log", "") + outcome.get("error", ""),
+        )
     with Gradebook(f"sqlite:///{private / 'gradebook.db'}") as gradebook:
         graded = gradebook.find_submission_notebook(assignment, assignment, student)
         result["grades"] = {
-            g.name: {"score": g.auto_score, "max": g.max_score,
-                     "needs_manual_grade": g.needs_manual_grade}
+            g.name: {
+                "score": g.auto_score,
+                "max": g.max_score,
+                "needs_manual_grade": g.needs_manual_grade,
+            }
             for g in graded.grades
         }
         result["comments"] = {c.name: c.auto_comment for c in graded.comments}
@@ -217,7 +266,9 @@ def _autograde(job: Job, notebook: dict, private: Path, result: dict, kernel: st
     path.write_text(json.dumps(strip_hidden_tests(json.loads(result["notebook"]))))
     outcome = api.generate_feedback(assignment, student, force=True)
     if not outcome["success"]:
-        raise GraderFailed("nbgrader could not write the feedback page",
-                           outcome.get("log", "") + outcome.get("error", ""))
+        raise GraderFailed(
+            "nbgrader could not write the feedback page",
+            outcome.get("log", "") + outcome.get("error", ""),
+        )
     page = private / "feedback" / student / assignment / f"{assignment}.html"
     result["feedback"] = page.read_text()

@@ -137,8 +137,10 @@ def normalise(notebook: dict, release: dict) -> list[str]:
     _restore_marks(cells, course, notes)
     _copied_text(cells, course, notes)
     if repeated_ids and not any("copied" in note or "times" in note for note in notes):
-        notes.add(f"{repeated_ids} cell{'s' if repeated_ids > 1 else ''} had the same id as "
-                  "another (a copy made outside JupyterLab?); each got an id of its own")
+        notes.add(
+            f"{repeated_ids} cell{'s' if repeated_ids > 1 else ''} had the same id as "
+            "another (a copy made outside JupyterLab?); each got an id of its own"
+        )
     notebook["cells"] = cells
     return list(notes)
 
@@ -166,17 +168,23 @@ def _forget_unknown_marks(cells: list[dict], course: CourseCells, notes: Notes) 
         if not meta or claim(cell) in course.by_id:
             continue
         if any(meta.get(flag) for flag in ("grade", "solution", "locked")):
-            notes.add(f"{_describe(cell)} carried grading marks the course does not have; "
-                      "it was graded as an ordinary cell of yours")
+            notes.add(
+                f"{_describe(cell)} carried grading marks the course does not have; "
+                "it was graded as an ordinary cell of yours"
+            )
         del cell["metadata"]["nbgrader"]
 
 
 def _split_merged(cells: list[dict], course: CourseCells, notes: Notes) -> list[dict]:
     """A read-only course cell merged with other cells is cut out again, so that it is
     graded and the rest runs as before, in the same order."""
-    blocks = [(g, course.lines[g]) for g in course.order
-              if course.locked(g) and course.by_id[g].get("cell_type") == "code"
-              and len("\n".join(course.lines[g])) >= SHORTEST_BLOCK]
+    blocks = [
+        (g, course.lines[g])
+        for g in course.order
+        if course.locked(g)
+        and course.by_id[g].get("cell_type") == "code"
+        and len("\n".join(course.lines[g])) >= SHORTEST_BLOCK
+    ]
     result = []
     for cell in cells:
         pieces = [cell]
@@ -187,16 +195,18 @@ def _split_merged(cells: list[dict], course: CourseCells, notes: Notes) -> list[
     return result
 
 
-def _cut(cell: dict, g: str, block: tuple[str, ...], course: CourseCells,
-         notes: Notes) -> list[dict]:
+def _cut(
+    cell: dict, g: str, block: tuple[str, ...], course: CourseCells, notes: Notes
+) -> list[dict]:
     text = lines(_text(cell))
     if text == block or len(text) <= len(block):
         return [cell]
-    at = next((i for i in range(len(text) - len(block) + 1)
-               if text[i:i + len(block)] == block), None)
+    at = next(
+        (i for i in range(len(text) - len(block) + 1) if text[i : i + len(block)] == block), None
+    )
     if at is None:
         return [cell]
-    parts = [text[:at], block, text[at + len(block):]]
+    parts = [text[:at], block, text[at + len(block) :]]
     if _parses("\n".join(text)) and not all(_parses("\n".join(p)) for p in parts):
         return [cell]  # the block is inside a statement of the student's: not a merge
     pieces = []
@@ -216,8 +226,7 @@ def _cut(cell: dict, g: str, block: tuple[str, ...], course: CourseCells,
         if "id" in piece:
             piece["id"] = secrets.token_hex(4)
     notes.pieces |= {id(piece) for piece in pieces}
-    notes.add(f"{course.name(g)} was merged with another cell; they were graded as separate "
-              "cells")
+    notes.add(f"{course.name(g)} was merged with another cell; they were graded as separate cells")
     return pieces
 
 
@@ -242,8 +251,10 @@ def _join_split(cells: list[dict], course: CourseCells, notes: Notes) -> list[di
             continue  # blank lines at the cut may differ
         parts[0]["source"] = source(course.by_id[g])
         cells = [c for c in cells if not any(c is p for p in parts[1:])]
-        notes.add(f"{course.name(g)} was split into {len(parts)} cells; it was graded whole, "
-                  "as the course wrote it")
+        notes.add(
+            f"{course.name(g)} was split into {len(parts)} cells; it was graded whole, "
+            "as the course wrote it"
+        )
     return cells
 
 
@@ -259,11 +270,12 @@ def _one_cell_per_id(cells: list[dict], course: CourseCells, notes: Notes) -> No
             if cell is not keep:
                 del cell["metadata"]["nbgrader"]
         if course.locked(g):
-            notes.add(f"{course.name(g)} was copied; the copy was run as an ordinary cell of "
-                      "yours")
+            notes.add(f"{course.name(g)} was copied; the copy was run as an ordinary cell of yours")
         else:
-            notes.add(f"{course.name(g)} was there {len(copies)} times (copied, or split); "
-                      "all of them ran, in order, as Run All runs them")
+            notes.add(
+                f"{course.name(g)} was there {len(copies)} times (copied, or split); "
+                "all of them ran, in order, as Run All runs them"
+            )
 
 
 def _restore_types(cells: list[dict], course: CourseCells, notes: Notes) -> None:
@@ -279,13 +291,17 @@ def _restore_types(cells: list[dict], course: CourseCells, notes: Notes) -> None
             what = course.name(g)
         else:
             wanted = unmarked.get(lines(_text(cell)), cell.get("cell_type"))
-            what = (f"the course's {'text' if wanted == 'markdown' else 'code'} cell "
-                    f"{first_line(_text(cell))}")
+            what = (
+                f"the course's {'text' if wanted == 'markdown' else 'code'} cell "
+                f"{first_line(_text(cell))}"
+            )
         if wanted == cell.get("cell_type") or wanted not in ("code", "markdown"):
             continue
         _set_type(cell, wanted)
-        notes.add(f"{what} had been turned into a {'text' if wanted == 'code' else 'code'} "
-                  f"cell; it was graded as {'code' if wanted == 'code' else 'text'}")
+        notes.add(
+            f"{what} had been turned into a {'text' if wanted == 'code' else 'code'} "
+            f"cell; it was graded as {'code' if wanted == 'code' else 'text'}"
+        )
 
 
 def _set_type(cell: dict, kind: str) -> None:
@@ -308,12 +324,22 @@ def _restore_missing(cells: list[dict], course: CourseCells, notes: Notes) -> li
         if not course.locked(g):
             _adopt_answer(cells, course, g, notes)
             continue
-        again = next((c for c in cells if not claim(c) and lines(_text(c)) == course.lines[g]
-                      and c.get("cell_type") == course.by_id[g].get("cell_type")), None)
+        again = next(
+            (
+                c
+                for c in cells
+                if not claim(c)
+                and lines(_text(c)) == course.lines[g]
+                and c.get("cell_type") == course.by_id[g].get("cell_type")
+            ),
+            None,
+        )
         if again is not None:
             again["metadata"]["nbgrader"] = copy.deepcopy(marks(course.by_id[g]))
-            notes.add(f"{course.name(g)} had lost its grading marks (deleted and added again?); "
-                      "it was graded as the course's")
+            notes.add(
+                f"{course.name(g)} had lost its grading marks (deleted and added again?); "
+                "it was graded as the course's"
+            )
         else:
             cells.insert(_place(cells, course, g), copy.deepcopy(course.by_id[g]))
             notes.add(f"{course.name(g)} was missing; the course's was put back and run")
@@ -324,24 +350,29 @@ def _restore_missing(cells: list[dict], course: CourseCells, notes: Notes) -> li
 def _adopt_answer(cells: list[dict], course: CourseCells, g: str, notes: Notes) -> None:
     """An answer cell without its marks: the first code cell of the student's in its place
     (between the course cells around it) is taken as the answer."""
-    before, after = course.order[:course.order.index(g)], course.order[course.order.index(g):]
+    before, after = course.order[: course.order.index(g)], course.order[course.order.index(g) :]
     start = max((i + 1 for i, c in enumerate(cells) if claim(c) in before), default=0)
     end = min((i for i, c in enumerate(cells) if claim(c) in after), default=len(cells))
-    found = next((c for c in cells[start:end]
-                  if not claim(c) and c.get("cell_type") == "code"), None)
+    found = next(
+        (c for c in cells[start:end] if not claim(c) and c.get("cell_type") == "code"), None
+    )
     if found is None:
-        notes.add(f"{course.name(g)} was not in the notebook (deleted?); the checks used what "
-                  "your other cells define")
+        notes.add(
+            f"{course.name(g)} was not in the notebook (deleted?); the checks used what "
+            "your other cells define"
+        )
         return
     found["metadata"]["nbgrader"] = copy.deepcopy(marks(course.by_id[g]))
     if id(found) not in notes.pieces:
-        notes.add(f"{course.name(g)} had lost its grading marks (deleted and written again?); "
-                  "the code cell in its place was graded as your answer")
+        notes.add(
+            f"{course.name(g)} had lost its grading marks (deleted and written again?); "
+            "the code cell in its place was graded as your answer"
+        )
 
 
 def _place(cells: list[dict], course: CourseCells, g: str) -> int:
     """Where a course cell goes back: after the course cell before it in the release."""
-    earlier = course.order[:course.order.index(g)]
+    earlier = course.order[: course.order.index(g)]
     for previous in reversed(earlier):
         for index, cell in enumerate(cells):
             if claim(cell) == previous:
@@ -358,8 +389,10 @@ def _restore_marks(cells: list[dict], course: CourseCells, notes: Notes) -> None
             continue
         wanted = marks(course.by_id[g])
         if any(marks(cell).get(key) != wanted.get(key) for key in MARKS):
-            notes.add(f"the grading marks of {course.name(g)} had been changed; the course's "
-                      "were put back")
+            notes.add(
+                f"the grading marks of {course.name(g)} had been changed; the course's "
+                "were put back"
+            )
         cell["metadata"]["nbgrader"] = copy.deepcopy(wanted)
         if course.locked(g) and lines(_text(cell)) != course.lines[g]:
             notes.add(f"{course.name(g)} had been edited; the course's version was run")
@@ -375,8 +408,10 @@ def _copied_text(cells: list[dict], course: CourseCells, notes: Notes) -> None:
             counts.setdefault(text, []).append(cell)
     for copies in counts.values():
         if len(copies) > 1:
-            notes.add(f"the course's {_describe(copies[0]).removeprefix('the ')} was copied; "
-                      "the copy was kept as a cell of yours")
+            notes.add(
+                f"the course's {_describe(copies[0]).removeprefix('the ')} was copied; "
+                "the copy was kept as a cell of yours"
+            )
 
 
 def _markdown_text(sentence: str) -> str:
@@ -388,9 +423,14 @@ def _markdown_text(sentence: str) -> str:
 def note_cell(notes: list[str], notebook: dict) -> dict:
     """A text cell for the top of the graded notebook (and so of the feedback page)."""
     text = "**Notes from grading.** Before grading, these cells were put right:\n\n"
-    cell = {"cell_type": "markdown", "metadata": {"course_grading_note": True},
-            "source": text + "\n".join(f"- {_markdown_text(sentence[0].upper() + sentence[1:])}."
-                                       for sentence in notes)}
+    cell = {
+        "cell_type": "markdown",
+        "metadata": {"course_grading_note": True},
+        "source": text
+        + "\n".join(
+            f"- {_markdown_text(sentence[0].upper() + sentence[1:])}." for sentence in notes
+        ),
+    }
     if (notebook.get("nbformat"), notebook.get("nbformat_minor", 0)) >= (4, 5):
         cell["id"] = f"grading-notes-{secrets.token_hex(4)}"
     return cell

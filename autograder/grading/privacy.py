@@ -43,11 +43,15 @@ def make_private(folders: list[Path]) -> list[str]:
             os.chmod(folder, stat.S_IMODE(mode) & ~stat.S_IRWXO)
         except PermissionError:
             if was_open:
-                said.append(f"{folder} is readable by every user of this machine and could "
-                            f"not be made private (it is not yours): run `chmod o-rwx {folder}`")
+                said.append(
+                    f"{folder} is readable by every user of this machine and could "
+                    f"not be made private (it is not yours): run `chmod o-rwx {folder}`"
+                )
             continue
         if was_open:
-            said.append(f"{folder} was readable by every user of this machine (solutions, "
-                        "hidden tests, the gradebook, students' work): made private "
-                        f"(chmod o-rwx {folder})")
+            said.append(
+                f"{folder} was readable by every user of this machine (solutions, "
+                "hidden tests, the gradebook, students' work): made private "
+                f"(chmod o-rwx {folder})"
+            )
     return said

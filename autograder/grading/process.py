@@ -75,23 +75,26 @@ def prepare(course: Path, forked: bool, limits: Limits, walled: bool) -> str:
             # What kernels import: the course's packages, and the grader's agent and wire
             # (autograder/ holds no hidden test or solution).
             COURSE_SANDBOX_EXPOSE=os.pathsep.join(
-                str(Path(package.__file__).parent) for package in (transformer_course,
-                                                                    course_checks, autograder)),
+                str(Path(package.__file__).parent)
+                for package in (transformer_course, course_checks, autograder)
+            ),
         )
         state.run_dir = _socket_folder("course-zygote-")
         state.work_root = Path(tempfile.mkdtemp(prefix="course-work-"))
         state.course = course
         # Gone when the process ends, after the zygote (a grading server runs many classes).
         for folder in (kernels, state.run_dir, state.work_root):
-            multiprocessing.util.Finalize(None, shutil.rmtree, (folder,),
-                                          {"ignore_errors": True}, exitpriority=5)
+            multiprocessing.util.Finalize(
+                None, shutil.rmtree, (folder,), {"ignore_errors": True}, exitpriority=5
+            )
     if not forked:
         return sandbox.KERNEL_NAME
     if state.zygote is None or state.zygote.poll() is not None:
         (state.run_dir / "zygote.sock").unlink(missing_ok=True)
         if state.cgroup is None:  # the zygote and its kernels: their tasks, memory capped
-            state.cgroup = walls.Cgroup(f"course-grading-{os.getpid()}", CGROUP_TASKS,
-                                        limits.cgroup_memory())
+            state.cgroup = walls.Cgroup(
+                f"course-grading-{os.getpid()}", CGROUP_TASKS, limits.cgroup_memory()
+            )
             # multiprocessing's workers end with os._exit: atexit would not run there.
             multiprocessing.util.Finalize(None, _stop_zygote, exitpriority=10)
         state.zygote = forkserver.start_zygote(state.run_dir, state.work_root, state.cgroup)

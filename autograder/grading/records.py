@@ -82,8 +82,9 @@ def _write(path: Path, data: str | bytes) -> None:
     os.replace(temporary, path)
 
 
-def _exchange_files(course: Course, student: str, assignment: str, timestamp: str | None
-                    ) -> dict[str, bytes]:
+def _exchange_files(
+    course: Course, student: str, assignment: str, timestamp: str | None
+) -> dict[str, bytes]:
     """What `nbgrader release_feedback` reads beside each feedback page: the hand-in time and
     the key the page is released under. A submission collected from the exchange has both; an
     imported one has neither, and gets a time and a key of its own, so that releasing the
@@ -96,8 +97,9 @@ def _exchange_files(course: Course, student: str, assignment: str, timestamp: st
             pass
     if "timestamp.txt" not in files:  # when the file came in: imported, or copied by hand
         notebook = course.submitted / student / assignment / f"{assignment}.ipynb"
-        when = datetime.fromtimestamp(notebook.stat().st_mtime if notebook.exists() else
-                                      time.time(), UTC)
+        when = datetime.fromtimestamp(
+            notebook.stat().st_mtime if notebook.exists() else time.time(), UTC
+        )
         files["timestamp.txt"] = (timestamp or f"{when:%Y-%m-%d %H:%M:%S.%f} UTC").encode()
     files.setdefault("submission_secret.txt", secrets.token_hex(64).encode())
     return files
@@ -134,9 +136,7 @@ def merge(course: Course, result: dict) -> None:
         gradebook.db.commit()
         result["score"] = notebook.score
         result["max_score"] = notebook.max_score
-        result["exercises"] = {
-            row.name: [row.score, row.max_score] for row in notebook.grades
-        }
+        result["exercises"] = {row.name: [row.score, row.max_score] for row in notebook.grades}
     folder.mkdir(parents=True, exist_ok=True)
     if result["notebook"]:
         _write(folder / f"{assignment}.ipynb", result["notebook"])
@@ -165,8 +165,10 @@ def outcomes(course: Course) -> list[dict]:
             if result is None:
                 result = failure
             else:
-                result.update(status="error", reason=f"{failure['reason']}; the grade shown "
-                              "is the earlier one, kept")
+                result.update(
+                    status="error",
+                    reason=f"{failure['reason']}; the grade shown is the earlier one, kept",
+                )
         if result is not None:
             found.append(result)
     return found

@@ -26,8 +26,13 @@ def untouched(result: dict) -> bool:
 def _text(text: str) -> str:
     """Student-made text (a name, a message quoting their code) as plain text in Markdown,
     in a table's cell too."""
-    return html.escape(printable(text, 10_000), quote=False).replace(
-        "*", "\\*").replace("`", "'").replace("|", "\\|").replace("[", "\\[")
+    return (
+        html.escape(printable(text, 10_000), quote=False)
+        .replace("*", "\\*")
+        .replace("`", "'")
+        .replace("|", "\\|")
+        .replace("[", "\\[")
+    )
 
 
 def _cell(text: str) -> str:
@@ -43,8 +48,12 @@ def _rounded(value):
 
 def _titles(results: list[dict]) -> dict[tuple[str, str], str]:
     """(assignment, grade_id) -> the exercise's title, as its checks named it."""
-    return {(r["assignment"], cell): o["exercise"]
-            for r in results for cell, o in r.get("outcomes", {}).items() if o.get("exercise")}
+    return {
+        (r["assignment"], cell): o["exercise"]
+        for r in results
+        for cell, o in r.get("outcomes", {}).items()
+        if o.get("exercise")
+    }
 
 
 def _histogram(scores: list[float], maximum: float, bins: int = 5) -> str:
@@ -79,8 +88,10 @@ def summary(results: list[dict]) -> str:
         scores = [r["score"] for r in rows if "score" in r] or [0]
         maximum = _rounded(max(r.get("max_score", 0) for r in rows))
         median = _rounded(statistics.median(scores))
-        lines.append(f"## {assignment}: {len(rows)} students, mean {statistics.mean(scores):.2f}"
-                     f" of {maximum:g} (median {median:g})")
+        lines.append(
+            f"## {assignment}: {len(rows)} students, mean {statistics.mean(scores):.2f}"
+            f" of {maximum:g} (median {median:g})"
+        )
         lines.append("")
         lines.append("```")
         lines.append(_histogram(scores, maximum))
@@ -91,20 +102,26 @@ def summary(results: list[dict]) -> str:
         exercises = sorted({e for r in rows for e in r.get("exercises", {})})
         for exercise in exercises:
             full = sum(
-                1 for r in rows
-                if (s := r.get("exercises", {}).get(exercise)) and s[0] is not None
+                1
+                for r in rows
+                if (s := r.get("exercises", {}).get(exercise))
+                and s[0] is not None
                 and s[0] >= s[1] > 0
             )
-            mistakes = Counter(named for r in rows
-                               if (named := diagnoses(r).get(exercise)))
-            common = (f"{_text(mistakes.most_common(1)[0][0])} "
-                      f"({mistakes.most_common(1)[0][1]})" if mistakes else "–")
+            mistakes = Counter(named for r in rows if (named := diagnoses(r).get(exercise)))
+            common = (
+                f"{_text(mistakes.most_common(1)[0][0])} ({mistakes.most_common(1)[0][1]})"
+                if mistakes
+                else "–"
+            )
             title = _text(names.get((assignment, exercise), "–"))
             lines.append(f"| {_text(exercise)} | {title} | {full / len(rows):.0%} | {common} |")
         if blank := sorted(_text(r["student"]) for r in rows if untouched(r)):
             lines.append("")
-            lines.append(f"Untouched submissions, every answer still the stub ({len(blank)}): "
-                         + ", ".join(blank))
+            lines.append(
+                f"Untouched submissions, every answer still the stub ({len(blank)}): "
+                + ", ".join(blank)
+            )
         problems = [r for r in rows if r["status"] != "graded" or _needs_a_look(r)]
         if problems:
             lines.append("")
@@ -112,15 +129,20 @@ def summary(results: list[dict]) -> str:
             for r in sorted(problems, key=lambda r: r["student"]):
                 notes = [r["reason"]] if r["reason"] else []
                 notes += [e["message"] for e in _needs_a_look(r)]
-                lines.append(f"- **{_text(r['student'])}** ({r['status']}): "
-                             + _text("; ".join(notes)))
+                lines.append(
+                    f"- **{_text(r['student'])}** ({r['status']}): " + _text("; ".join(notes))
+                )
         if put_right := [r for r in rows if _put_right(r)]:
             lines.append("")
-            lines.append("Cells put right before grading (each graded on what its answers are "
-                         "worth; the student's feedback says the same):")
+            lines.append(
+                "Cells put right before grading (each graded on what its answers are "
+                "worth; the student's feedback says the same):"
+            )
             for r in sorted(put_right, key=lambda r: r["student"]):
-                lines.append(f"- **{_text(r['student'])}**: "
-                             + _text("; ".join(e["message"] for e in _put_right(r))))
+                lines.append(
+                    f"- **{_text(r['student'])}**: "
+                    + _text("; ".join(e["message"] for e in _put_right(r)))
+                )
         lines.append("")
     return "\n".join(lines)
 
@@ -130,20 +152,29 @@ def write_csv(path: Path, results: list[dict]) -> None:
     names = _titles(results)
     with path.open("w", newline="") as out:
         writer = csv.writer(out)
-        writer.writerow(["student", "assignment", "score", "max_score", "status", "notes"]
-                        + [f"{a}:{e} ({names[a, e]})" if (a, e) in names else f"{a}:{e}"
-                           for a, e in exercises])
+        writer.writerow(
+            ["student", "assignment", "score", "max_score", "status", "notes"]
+            + [f"{a}:{e} ({names[a, e]})" if (a, e) in names else f"{a}:{e}" for a, e in exercises]
+        )
         for r in sorted(results, key=lambda r: (r["assignment"], r["student"])):
-            notes = "; ".join(([r["reason"]] if r["reason"] else [])
-                              + [e["message"] for e in r.get("events", [])])
+            notes = "; ".join(
+                ([r["reason"]] if r["reason"] else []) + [e["message"] for e in r.get("events", [])]
+            )
             cells = [
-                _rounded((r.get("exercises", {}).get(e) or [""])[0]) if a == r["assignment"]
-                else ""
+                _rounded((r.get("exercises", {}).get(e) or [""])[0]) if a == r["assignment"] else ""
                 for a, e in exercises
             ]
-            writer.writerow([_cell(r["student"]), r["assignment"], _rounded(r.get("score", "")),
-                             _rounded(r.get("max_score", "")), r["status"], _cell(notes)]
-                            + cells)
+            writer.writerow(
+                [
+                    _cell(r["student"]),
+                    r["assignment"],
+                    _rounded(r.get("score", "")),
+                    _rounded(r.get("max_score", "")),
+                    r["status"],
+                    _cell(notes),
+                ]
+                + cells
+            )
 
 
 def plot(path: Path, results: list[dict]) -> None:
@@ -191,5 +222,7 @@ def write(course, results: list[dict], notes: list[str] = ()) -> str:
     write_csv(course.grading / "grades.csv", results)
     (course.grading / "report.md").write_text("# Grading report\n\n" + text)
     plot(course.grading / "score_distribution.png", results)
-    return (text + f"\nWritten: {course.grading / 'grades.csv'}, report.md, "
-            "score_distribution.png; feedback in feedback/.")
+    return (
+        text + f"\nWritten: {course.grading / 'grades.csv'}, report.md, "
+        "score_distribution.png; feedback in feedback/."
+    )

@@ -28,21 +28,116 @@ from autograder.cells import source
 
 TAGS = {
     # text and structure
-    "a", "abbr", "b", "blockquote", "br", "caption", "code", "dd", "del", "details", "div",
-    "dl", "dt", "em", "figcaption", "figure", "h1", "h2", "h3", "h4", "h5", "h6", "hr", "i",
-    "img", "ins", "kbd", "li", "mark", "ol", "p", "pre", "s", "samp", "small", "span",
-    "strong", "sub", "summary", "sup", "table", "tbody", "td", "tfoot", "th", "thead", "tr",
-    "u", "ul", "var",
+    "a",
+    "abbr",
+    "b",
+    "blockquote",
+    "br",
+    "caption",
+    "code",
+    "dd",
+    "del",
+    "details",
+    "div",
+    "dl",
+    "dt",
+    "em",
+    "figcaption",
+    "figure",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "hr",
+    "i",
+    "img",
+    "ins",
+    "kbd",
+    "li",
+    "mark",
+    "ol",
+    "p",
+    "pre",
+    "s",
+    "samp",
+    "small",
+    "span",
+    "strong",
+    "sub",
+    "summary",
+    "sup",
+    "table",
+    "tbody",
+    "td",
+    "tfoot",
+    "th",
+    "thead",
+    "tr",
+    "u",
+    "ul",
+    "var",
     # MathML, as latex2mathml writes the course's maths
-    "math", "annotation", "semantics", "menclose", "merror", "mfenced", "mfrac", "mi", "mn",
-    "mo", "mover", "mpadded", "mphantom", "mroot", "mrow", "ms", "mspace", "msqrt", "mstyle",
-    "msub", "msubsup", "msup", "mtable", "mtd", "mtext", "mtr", "munder", "munderover",
+    "math",
+    "annotation",
+    "semantics",
+    "menclose",
+    "merror",
+    "mfenced",
+    "mfrac",
+    "mi",
+    "mn",
+    "mo",
+    "mover",
+    "mpadded",
+    "mphantom",
+    "mroot",
+    "mrow",
+    "ms",
+    "mspace",
+    "msqrt",
+    "mstyle",
+    "msub",
+    "msubsup",
+    "msup",
+    "mtable",
+    "mtd",
+    "mtext",
+    "mtr",
+    "munder",
+    "munderover",
 }
-MATHML_ATTRIBUTES = ["display", "mathvariant", "stretchy", "fence", "separator", "accent",
-                     "accentunder", "lspace", "rspace", "minsize", "maxsize", "movablelimits",
-                     "columnalign", "rowspacing", "columnspacing", "displaystyle",
-                     "scriptlevel", "width", "height", "depth", "linethickness", "encoding",
-                     "xmlns", "notation", "open", "close", "separators", "form"]
+MATHML_ATTRIBUTES = [
+    "display",
+    "mathvariant",
+    "stretchy",
+    "fence",
+    "separator",
+    "accent",
+    "accentunder",
+    "lspace",
+    "rspace",
+    "minsize",
+    "maxsize",
+    "movablelimits",
+    "columnalign",
+    "rowspacing",
+    "columnspacing",
+    "displaystyle",
+    "scriptlevel",
+    "width",
+    "height",
+    "depth",
+    "linethickness",
+    "encoding",
+    "xmlns",
+    "notation",
+    "open",
+    "close",
+    "separators",
+    "form",
+]
 IMAGE = re.compile(r"data:image/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/=\s]*\Z")
 LINK = re.compile(r"(https?:|mailto:|#)", re.I)
 
@@ -64,8 +159,9 @@ def clean_html(html) -> str:
     """``html`` with only allowed tags and attributes; anything else is escaped, so a reader
     sees the text of a ``<script>`` instead of running it."""
     text = html.decode() if isinstance(html, bytes) else str(html)
-    return bleach.clean(text, tags=TAGS, attributes=_allowed, protocols=["http", "https",
-                                                                          "mailto", "data"])
+    return bleach.clean(
+        text, tags=TAGS, attributes=_allowed, protocols=["http", "https", "mailto", "data"]
+    )
 
 
 @pass_context
@@ -82,9 +178,9 @@ def plain_metadata(metadata: dict) -> dict:
     """An output's metadata with numbers and truth values only, at the top and per MIME type
     (``{"image/png": {"width": 320}}``): what a page writes of it into HTML attributes
     cannot be text (``"1 onerror=..."``)."""
+
     def plain(value) -> bool:
-        return isinstance(value, bool) or (isinstance(value, (int, float))
-                                           and math.isfinite(value))
+        return isinstance(value, bool) or (isinstance(value, (int, float)) and math.isfinite(value))
 
     clean = {}
     for key, value in (metadata or {}).items():
@@ -108,21 +204,28 @@ def renderable(notebook: dict) -> list[str]:
     for number, cell in enumerate(notebook.get("cells", []), start=1):
         if cell.get("cell_type") != "markdown":
             continue
-        text = source(cell) if isinstance(cell.get("source"), list) \
-            else str(cell.get("source", ""))
+        text = source(cell) if isinstance(cell.get("source"), list) else str(cell.get("source", ""))
         held = cell.get("attachments") or {}
         missing = sorted({m for m in ATTACHMENT.findall(text) if m not in held})
         if missing:
-            text = ATTACHMENT.sub(lambda m, held=held: m.group(0) if m.group(1) in held
-                                  else f"(missing attachment {m.group(1)})", text)
-            said.append(f"text cell {number} refers to attachments it does not hold "
-                        f"({', '.join(missing[:3])}): shown as text")
+            text = ATTACHMENT.sub(
+                lambda m, held=held: (
+                    m.group(0) if m.group(1) in held else f"(missing attachment {m.group(1)})"
+                ),
+                text,
+            )
+            said.append(
+                f"text cell {number} refers to attachments it does not hold "
+                f"({', '.join(missing[:3])}): shown as text"
+            )
         if len(text) > MAX_MARKDOWN or budget < len(text):
-            kept = text[:max(0, min(MAX_MARKDOWN, budget))]
+            kept = text[: max(0, min(MAX_MARKDOWN, budget))]
             text = "<pre>" + html.escape(kept) + "\n[cut]</pre>" if kept else "[not shown]"
-            said.append(f"text cell {number} is longer than the pages render "
-                        f"({MAX_MARKDOWN:,} characters a cell, {MAX_TEXT:,} a notebook): "
-                        "shown as plain text, cut")
+            said.append(
+                f"text cell {number} is longer than the pages render "
+                f"({MAX_MARKDOWN:,} characters a cell, {MAX_TEXT:,} a notebook): "
+                "shown as plain text, cut"
+            )
         budget -= len(text)
         cell["source"] = text
     return said

@@ -51,8 +51,10 @@ def read(data: bytes, assignment: str, releases: dict[str, dict]) -> dict:
     # Ids such as "setup" or "ex1_tests" occur in several notebooks: the closest match tells.
     ids = set(grade_ids(notebook))
     if ids:
-        overlap = {a: len(ids & set(grade_ids(nb))) / len(ids | set(grade_ids(nb)))
-                   for a, nb in releases.items()}
+        overlap = {
+            a: len(ids & set(grade_ids(nb))) / len(ids | set(grade_ids(nb)))
+            for a, nb in releases.items()
+        }
         best = max(overlap, key=overlap.get)
         if overlap[best] > overlap[assignment]:
             raise Rejected(f"this is not the notebook of {assignment} (it is {best})")
@@ -102,11 +104,21 @@ def put_right(notebook: dict, release: dict, events: list[dict]) -> None:
     notes = normalise(notebook, release) + renderable(notebook)
     events += [{"kind": "cells", "cell": None, "message": note} for note in notes]
     if restore_order(notebook, release):
-        events.append({"kind": "order", "cell": None, "message":
-                       "cells were out of order; graded in the course's order"})
+        events.append(
+            {
+                "kind": "order",
+                "cell": None,
+                "message": "cells were out of order; graded in the course's order",
+            }
+        )
     if notes:  # at the top of the graded notebook, so of the feedback page too
         notebook["cells"].insert(0, note_cell(notes, notebook))
     events += tampering.events(notebook, release)
     if problem := format_problem(notebook):
-        events.append({"kind": "format", "cell": None, "message":
-                       f"the file bends the notebook format ({problem}); graded anyway"})
+        events.append(
+            {
+                "kind": "format",
+                "cell": None,
+                "message": f"the file bends the notebook format ({problem}); graded anyway",
+            }
+        )

@@ -31,8 +31,17 @@ SUSPICIOUS_ATTRIBUTES = {
     "_exit": "ends the kernel (os._exit)",
     "kill": "kills a process",
 }
-PROTECTED_ROOTS = {"torch", "checking", "Checks", "builtins", "sys", "transformer_course",
-                   "course_checks", "F", "nn"}
+PROTECTED_ROOTS = {
+    "torch",
+    "checking",
+    "Checks",
+    "builtins",
+    "sys",
+    "transformer_course",
+    "course_checks",
+    "F",
+    "nn",
+}
 
 
 def suspicious(code: str) -> list[str]:
@@ -62,15 +71,20 @@ def suspicious(code: str) -> list[str]:
 def events(notebook: dict, release: dict) -> list[dict]:
     """The report's events for ``notebook``'s code cells that are not locked in ``release``
     (locked cells are replaced by the instructor's version anyway)."""
-    locked = {grade_id(c) for c in release["cells"]
-              if c.get("metadata", {}).get("nbgrader", {}).get("locked")}
+    locked = {
+        grade_id(c)
+        for c in release["cells"]
+        if c.get("metadata", {}).get("nbgrader", {}).get("locked")
+    }
     found = []
     for cell in notebook["cells"]:
         if cell.get("cell_type") != "code" or grade_id(cell) in locked:
             continue
         for finding in suspicious(source(cell)):
-            where = (f"answer cell {grade_id(cell)}" if grade_id(cell)
-                     else "a cell the student added")
-            found.append({"kind": "suspicious", "cell": grade_id(cell),
-                          "message": f"{where}, {finding}"})
+            where = (
+                f"answer cell {grade_id(cell)}" if grade_id(cell) else "a cell the student added"
+            )
+            found.append(
+                {"kind": "suspicious", "cell": grade_id(cell), "message": f"{where}, {finding}"}
+            )
     return found

@@ -30,7 +30,7 @@ def _stat(pid: int) -> tuple[int, float] | None:
         text = Path(f"/proc/{pid}/stat").read_text()
     except OSError:
         return None
-    fields = text[text.rindex(")") + 2:].split()  # the name may hold spaces and brackets
+    fields = text[text.rindex(")") + 2 :].split()  # the name may hold spaces and brackets
     utime, stime, cutime, cstime = (int(f) for f in fields[11:15])
     return int(fields[1]), (utime + stime + cutime + cstime) / TICKS
 
@@ -57,8 +57,7 @@ def _waited(pid: int) -> float:
     return total / 1e9
 
 
-def tree_seconds(root: int, waited: bool = False
-                 ) -> tuple[dict[int, float], dict[int, float]]:
+def tree_seconds(root: int, waited: bool = False) -> tuple[dict[int, float], dict[int, float]]:
     """CPU seconds of every process in the tree below ``root`` (``root`` included), and with
     ``waited`` their seconds waiting for a CPU too (else an empty dict): one walk for both."""
     times, waits, todo, children = {}, {}, [root], _children
@@ -97,8 +96,9 @@ class Meter:
 
     def used(self) -> float:
         if self._pid:
-            self._most = max(self._most, sum(_since(self._base, tree_seconds(self._pid)[0])
-                                             .values()))
+            self._most = max(
+                self._most, sum(_since(self._base, tree_seconds(self._pid)[0]).values())
+            )
         return self._most
 
     def wanted(self) -> tuple[float, float]:

@@ -48,18 +48,28 @@ def install_kernelspec(kernels_dir: Path) -> None:
 # --- the zygote ---------------------------------------------------------------------------
 
 
-def start_zygote(run_dir: Path, work_root: Path, cgroup: walls.Cgroup | None = None
-                 ) -> subprocess.Popen:
+def start_zygote(
+    run_dir: Path, work_root: Path, cgroup: walls.Cgroup | None = None
+) -> subprocess.Popen:
     """Start a zygote serving on ``run_dir/zygote.sock``, sandboxed with ``run_dir`` (the
     kernels' sockets) writable; wait until it listens. Its kernels cover ``run_dir`` and
     ``work_root`` with empty folders."""
     path = run_dir / "zygote.sock"
     walled = sandbox.walled()
-    command = [sys.executable, "-m", "autograder.kernels.forkserver", "serve", str(path),
-               "walled" if walled else "unwalled", str(run_dir), str(work_root)]
+    command = [
+        sys.executable,
+        "-m",
+        "autograder.kernels.forkserver",
+        "serve",
+        str(path),
+        "walled" if walled else "unwalled",
+        str(run_dir),
+        str(work_root),
+    ]
     if walled:
-        command = sandbox.bwrap_command(command, [str(run_dir), str(work_root)], [],
-                                        capabilities=sandbox.ZYGOTE_CAPABILITIES)
+        command = sandbox.bwrap_command(
+            command, [str(run_dir), str(work_root)], [], capabilities=sandbox.ZYGOTE_CAPABILITIES
+        )
 
     def before_exec():  # in the child, as the grader: join the worker's group, stay alive
         if cgroup is not None:
@@ -72,11 +82,17 @@ def start_zygote(run_dir: Path, work_root: Path, cgroup: walls.Cgroup | None = N
     # Its /tmp (private, inside the sandbox) serves as HOME; its kernels get their own.
     with open(run_dir / "zygote.log", "ab") as log:  # for the grader's eyes: kernels cover it
         # Its kernels must know which of the course's folders to keep in view.
-        env = sandbox.kernel_environment("/tmp") | {"COURSE_SANDBOX_EXPOSE": os.pathsep.join(
-            sandbox.exposed())}
-        zygote = subprocess.Popen(command, env=env,
-                                  stdin=subprocess.DEVNULL, stdout=log, stderr=log,
-                                  preexec_fn=before_exec)
+        env = sandbox.kernel_environment("/tmp") | {
+            "COURSE_SANDBOX_EXPOSE": os.pathsep.join(sandbox.exposed())
+        }
+        zygote = subprocess.Popen(
+            command,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=log,
+            preexec_fn=before_exec,
+        )
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and zygote.poll() is None:
         try:
@@ -89,10 +105,14 @@ def start_zygote(run_dir: Path, work_root: Path, cgroup: walls.Cgroup | None = N
             time.sleep(0.05)
     zygote.kill()
     zygote.wait()
-    said = [line for line in (run_dir / "zygote.log").read_text(errors="replace").splitlines()
-            if line.strip()]
-    raise RuntimeError("the kernel zygote did not start"
-                       + (f" ({said[-1].strip()})" if said else ""))
+    said = [
+        line
+        for line in (run_dir / "zygote.log").read_text(errors="replace").splitlines()
+        if line.strip()
+    ]
+    raise RuntimeError(
+        "the kernel zygote did not start" + (f" ({said[-1].strip()})" if said else "")
+    )
 
 
 def serve(path: str, walled: str, *covered: str) -> None:
@@ -125,8 +145,7 @@ def _become_kernel(connection: socket.socket, walled: bool, covered: list[str]) 
     info = request["connection"]
     # Without bubblewrap the grader runs unwalled kernels, and has said so.
     keep = [sys.prefix, sys.base_prefix, *sandbox.exposed()]
-    own = (walls.enter(os.path.dirname(info["ip"]), covered, keep) if walled
-           else None)
+    own = walls.enter(os.path.dirname(info["ip"]), covered, keep) if walled else None
     if own is not None:
         info["ip"] = os.path.join(own, os.path.basename(info["ip"]))
     kernel = os.fork()
@@ -185,8 +204,11 @@ def launch(connection_file: str) -> None:
     link = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     link.connect(os.environ[SOCKET_VARIABLE])
     cwd = os.getcwd()
-    request = {"connection": json.loads(Path(connection_file).read_text()),
-               "cwd": cwd, "env": sandbox.kernel_environment(cwd)}
+    request = {
+        "connection": json.loads(Path(connection_file).read_text()),
+        "cwd": cwd,
+        "env": sandbox.kernel_environment(cwd),
+    }
     link.sendall(json.dumps(request).encode() + b"\n")
     signal.signal(signal.SIGINT, lambda *_: link.sendall(INTERRUPT))
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))

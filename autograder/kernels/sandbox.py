@@ -64,13 +64,28 @@ def problem(forked: bool = True) -> str | None:
         return "bubblewrap (bwrap) is not installed"
     package = Path(__file__).resolve().parents[1]  # autograder/, which holds this probe
     with tempfile.TemporaryDirectory(prefix="course-probe-") as folder:
-        command = bwrap_command([sys.executable, "-m", "autograder.kernels.sandbox", "--probe",
-                                 "forked" if forked else "plain"], [folder], [str(package)],
-                                ZYGOTE_CAPABILITIES if forked else ())
+        command = bwrap_command(
+            [
+                sys.executable,
+                "-m",
+                "autograder.kernels.sandbox",
+                "--probe",
+                "forked" if forked else "plain",
+            ],
+            [folder],
+            [str(package)],
+            ZYGOTE_CAPABILITIES if forked else (),
+        )
         environment = kernel_environment(folder) | {"PYTHONPATH": str(package.parent)}
         try:
-            probe = subprocess.run(command, env=environment, capture_output=True, text=True,
-                                   timeout=120, stdin=subprocess.DEVNULL)
+            probe = subprocess.run(
+                command,
+                env=environment,
+                capture_output=True,
+                text=True,
+                timeout=120,
+                stdin=subprocess.DEVNULL,
+            )
         except (OSError, subprocess.TimeoutExpired) as error:
             return f"bubblewrap could not be run ({error})"
     if probe.returncode == 0:
@@ -101,8 +116,9 @@ def _probe(mode: str) -> None:
     sys.exit(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
 
 
-def install_kernelspec(kernels_dir: Path, name: str = KERNEL_NAME,
-                       module: str = "autograder.kernels.sandbox") -> None:
+def install_kernelspec(
+    kernels_dir: Path, name: str = KERNEL_NAME, module: str = "autograder.kernels.sandbox"
+) -> None:
     """Write a grading kernelspec that starts ``python -m <module> -f <connection file>``
     into ``kernels_dir`` (a folder on JUPYTER_PATH/kernels)."""
     spec = kernels_dir / name
@@ -115,9 +131,18 @@ def install_kernelspec(kernels_dir: Path, name: str = KERNEL_NAME,
 # What a kernel's environment may hold besides what kernel_environment sets: nbgrader's
 # mode, the limits, the locale, a GPU's selection. Nothing else of the grader's (tokens,
 # paths, credentials) is passed on.
-ALLOWED_VARIABLES = ("NBGRADER_EXECUTION", "NBGRADER_VALIDATING", "COURSE_SANDBOX_MEMORY",
-                     "COURSE_SANDBOX_CPU", "COURSE_SANDBOX_FILE", "LANG", "LC_ALL", "LC_CTYPE",
-                     "TZ", "CUDA_VISIBLE_DEVICES")
+ALLOWED_VARIABLES = (
+    "NBGRADER_EXECUTION",
+    "NBGRADER_VALIDATING",
+    "COURSE_SANDBOX_MEMORY",
+    "COURSE_SANDBOX_CPU",
+    "COURSE_SANDBOX_FILE",
+    "LANG",
+    "LC_ALL",
+    "LC_CTYPE",
+    "TZ",
+    "CUDA_VISIBLE_DEVICES",
+)
 
 
 def kernel_environment(workdir: str) -> dict[str, str]:
@@ -127,9 +152,14 @@ def kernel_environment(workdir: str) -> dict[str, str]:
     JPY_PARENT_PID: in its own PID namespace the kernel cannot see its parent and would shut
     itself down (bubblewrap's --die-with-parent, or the fork server's link, does that job)."""
     env = {name: os.environ[name] for name in ALLOWED_VARIABLES if name in os.environ}
-    env.update(PATH=os.pathsep.join([os.path.dirname(sys.executable), "/usr/bin", "/bin"]),
-               OMP_NUM_THREADS="1", MKL_NUM_THREADS="1", PYTHONWARNINGS="ignore",
-               MPLCONFIGDIR=os.path.join(workdir, ".matplotlib"), HOME=workdir)
+    env.update(
+        PATH=os.pathsep.join([os.path.dirname(sys.executable), "/usr/bin", "/bin"]),
+        OMP_NUM_THREADS="1",
+        MKL_NUM_THREADS="1",
+        PYTHONWARNINGS="ignore",
+        MPLCONFIGDIR=os.path.join(workdir, ".matplotlib"),
+        HOME=workdir,
+    )
     # The course's packages come from where the grader took them, not from an older copy
     # installed in the interpreter's environment (a hub's shared one, say).
     if roots := dict.fromkeys(os.path.dirname(folder) for folder in exposed()):
@@ -139,9 +169,11 @@ def kernel_environment(workdir: str) -> dict[str, str]:
 
 def apply_limits() -> None:
     """Set this process's resource limits from the COURSE_SANDBOX_* variables."""
-    for variable, which in (("COURSE_SANDBOX_MEMORY", resource.RLIMIT_AS),
-                            ("COURSE_SANDBOX_CPU", resource.RLIMIT_CPU),
-                            ("COURSE_SANDBOX_FILE", resource.RLIMIT_FSIZE)):
+    for variable, which in (
+        ("COURSE_SANDBOX_MEMORY", resource.RLIMIT_AS),
+        ("COURSE_SANDBOX_CPU", resource.RLIMIT_CPU),
+        ("COURSE_SANDBOX_FILE", resource.RLIMIT_FSIZE),
+    ):
         if value := os.environ.get(variable):
             resource.setrlimit(which, (int(value), int(value)))
 
@@ -157,10 +189,25 @@ def exposed() -> list[str]:
 
 # The machine's shared libraries and the few files the C library reads, shown read-only;
 # a name that is a symbolic link on the machine (/lib -> usr/lib) is the same link inside.
-SYSTEM = ("/usr/lib", "/usr/lib64", "/usr/lib32", "/usr/libx32", "/usr/share/zoneinfo",
-          "/lib", "/lib64", "/lib32", "/libx32", "/etc/ld.so.cache", "/etc/ld.so.conf",
-          "/etc/ld.so.conf.d", "/etc/localtime", "/etc/passwd", "/etc/group",
-          "/etc/nsswitch.conf", "/sys/devices/system/cpu")
+SYSTEM = (
+    "/usr/lib",
+    "/usr/lib64",
+    "/usr/lib32",
+    "/usr/libx32",
+    "/usr/share/zoneinfo",
+    "/lib",
+    "/lib64",
+    "/lib32",
+    "/libx32",
+    "/etc/ld.so.cache",
+    "/etc/ld.so.conf",
+    "/etc/ld.so.conf.d",
+    "/etc/localtime",
+    "/etc/passwd",
+    "/etc/group",
+    "/etc/nsswitch.conf",
+    "/sys/devices/system/cpu",
+)
 
 
 def _system_view() -> list[str]:
@@ -173,17 +220,38 @@ def _system_view() -> list[str]:
     return args
 
 
-def bwrap_command(command: list[str], writable: list[str], readable: list[str],
-                  capabilities: tuple[str, ...] | list[str] = ()) -> list[str]:
+def bwrap_command(
+    command: list[str],
+    writable: list[str],
+    readable: list[str],
+    capabilities: tuple[str, ...] | list[str] = (),
+) -> list[str]:
     """``command`` wrapped in bubblewrap, denying by default: a file system of only the
     system's libraries, the interpreter, the course's packages (``exposed()``), ``readable``
     files and ``writable`` folders; no network (not even loopback: kernels talk over Unix
     sockets), its own PID namespace and session, no capabilities but ``capabilities``."""
-    wrapped = [shutil.which("bwrap") or "bwrap", "--tmpfs", "/", *_system_view(), "--dev",
-               "/dev", "--proc", "/proc"]
+    wrapped = [
+        shutil.which("bwrap") or "bwrap",
+        "--tmpfs",
+        "/",
+        *_system_view(),
+        "--dev",
+        "/dev",
+        "--proc",
+        "/proc",
+    ]
     scratch = ["--size", str(SCRATCH_BYTES), "--tmpfs"]
-    wrapped += [*scratch, "/tmp", *scratch, "/dev/shm", "--unshare-pid", "--unshare-ipc",
-                "--unshare-net", "--unshare-uts", "--new-session"]
+    wrapped += [
+        *scratch,
+        "/tmp",
+        *scratch,
+        "/dev/shm",
+        "--unshare-pid",
+        "--unshare-ipc",
+        "--unshare-net",
+        "--unshare-uts",
+        "--new-session",
+    ]
     if capabilities and os.geteuid() != 0:
         wrapped += ["--unshare-user", "--uid", "0", "--gid", "0"]
     # The interpreter (the venv and the Python it was made from), then the course's packages.
@@ -191,8 +259,15 @@ def bwrap_command(command: list[str], writable: list[str], readable: list[str],
         wrapped += ["--ro-bind", folder, folder]
     for path in writable:
         wrapped += ["--bind", path, path]
-    wrapped += ["--remount-ro", "/", "--chdir", writable[0], "--cap-drop", "ALL",
-                "--die-with-parent"]
+    wrapped += [
+        "--remount-ro",
+        "/",
+        "--chdir",
+        writable[0],
+        "--cap-drop",
+        "ALL",
+        "--die-with-parent",
+    ]
     for capability in capabilities:
         wrapped += ["--cap-add", capability]
     return wrapped + ["--"] + command
@@ -201,12 +276,17 @@ def bwrap_command(command: list[str], writable: list[str], readable: list[str],
 def main(argv: list[str]) -> None:
     connection_file = os.path.abspath(argv[argv.index("-f") + 1])
     workdir = os.getcwd()
-    kernel = [sys.executable, "-m", "ipykernel_launcher", "-f", connection_file,
-              "--HistoryManager.hist_file=:memory:"]
+    kernel = [
+        sys.executable,
+        "-m",
+        "ipykernel_launcher",
+        "-f",
+        connection_file,
+        "--HistoryManager.hist_file=:memory:",
+    ]
     info = json.loads(Path(connection_file).read_text())
     sockets = [os.path.dirname(info["ip"])] if info.get("transport") == "ipc" else []
-    command = (bwrap_command(kernel, [workdir, *sockets], [connection_file]) if walled()
-               else kernel)
+    command = bwrap_command(kernel, [workdir, *sockets], [connection_file]) if walled() else kernel
     command[0] = shutil.which(command[0]) or command[0]
     environment = kernel_environment(workdir)
     os.environ.clear()

@@ -47,10 +47,15 @@ def _bytes(text: str | None) -> bytes | None:
     return None if text is None else text.encode()
 
 
-def _mount(source: str | None, target: str, kind: str | None, flags: int = 0,
-           options: str | None = None) -> None:
-    _check(_libc.mount(_bytes(source), target.encode(), _bytes(kind), ctypes.c_ulong(flags),
-                       _bytes(options)), f"mount {target}")
+def _mount(
+    source: str | None, target: str, kind: str | None, flags: int = 0, options: str | None = None
+) -> None:
+    _check(
+        _libc.mount(
+            _bytes(source), target.encode(), _bytes(kind), ctypes.c_ulong(flags), _bytes(options)
+        ),
+        f"mount {target}",
+    )
 
 
 def enter(sockets: str, covered: list[str], keep: list[str]) -> str:
@@ -58,8 +63,10 @@ def enter(sockets: str, covered: list[str], keep: list[str]) -> str:
     where the kernel's socket folder ``sockets`` now is. ``keep`` (the interpreter, the course's
     packages) stays visible, read-only, even where it lives under /tmp. The caller must fork
     once more: the child is the first process of the new PID namespace."""
-    _check(_libc.unshare(CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWPID
-                         | CLONE_NEWNET), "unshare")
+    _check(
+        _libc.unshare(CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWPID | CLONE_NEWNET),
+        "unshare",
+    )
     _mount(None, "/", None, MS_REC | MS_PRIVATE)
     # Folders the fresh /tmp would hide, held open so they can be bound in again.
     hidden = [path for path in dict.fromkeys(keep) if _under(path, ("/tmp", "/dev/shm"))]
@@ -108,8 +115,7 @@ class Cgroup:
 
     def __init__(self, name: str, pids: int, memory_bytes: int):
         self.folders: list[Path] = []
-        settings = {"pids": {"pids.max": pids},
-                    "memory": {"memory.limit_in_bytes": memory_bytes}}
+        settings = {"pids": {"pids.max": pids}, "memory": {"memory.limit_in_bytes": memory_bytes}}
         if (self.ROOT / "cgroup.controllers").exists():  # v2: one hierarchy
             settings = {"": {"pids.max": pids, "memory.max": memory_bytes}}
         for controller, values in settings.items():

@@ -99,15 +99,19 @@ class NotebookAnalysis:
     def _run_cells(self, namespace: dict, solutions: dict[str, str]) -> None:
         for grade_id, meta, text in code_cells(self.notebook):
             if meta.get("grade") and grade_id in solutions:
-                exercise = Exercise(title(text, grade_id), grade_id, float(meta["points"]),
-                                    solutions[grade_id], defined_names(solutions[grade_id]))
+                exercise = Exercise(
+                    title(text, grade_id),
+                    grade_id,
+                    float(meta["points"]),
+                    solutions[grade_id],
+                    defined_names(solutions[grade_id]),
+                )
                 self._analyse(exercise, text, namespace, mutants(exercise.solution))
                 self.exercises.append(exercise)
             with quiet():
                 exec(compile(text, f"<{grade_id or 'cell'}>", "exec"), namespace)  # noqa: S102
 
-    def _analyse(self, exercise: Exercise, test: str, namespace: dict,
-                 found: list[Mutant]) -> None:
+    def _analyse(self, exercise: Exercise, test: str, namespace: dict, found: list[Mutant]) -> None:
         justified = set(JUSTIFIED.findall(test))
 
         def checks_with(source: str | None):
@@ -121,18 +125,27 @@ class NotebookAnalysis:
                     checker = Checker(None, SECRET)
                     checker.namespace = space
                     text, value, failure, named = run_checks(checker, test)
-                full = failure is None and isinstance(value, (int, float)) \
+                full = (
+                    failure is None
+                    and isinstance(value, (int, float))
                     and value >= exercise.points - 1e-9
-                return {"full": bool(full), "score": value if failure is None else None,
-                        "named": bool(named), "report": text[-600:],
-                        "wrong_values": not re.search(r"raised |in place|not a tensor|but is a",
-                                                      text)}
+                )
+                return {
+                    "full": bool(full),
+                    "score": value if failure is None else None,
+                    "named": bool(named),
+                    "report": text[-600:],
+                    "wrong_values": not re.search(r"raised |in place|not a tensor|but is a", text),
+                }
+
             return work
 
         reference = in_fork(checks_with(None), TIME_LIMIT)
         if not reference.get("full"):
-            raise RuntimeError(f"{self.path.name}: the reference answer to {exercise.name} "
-                               f"does not get full marks:\n{reference}")
+            raise RuntimeError(
+                f"{self.path.name}: the reference answer to {exercise.name} "
+                f"does not get full marks:\n{reference}"
+            )
         self.variants(exercise.name)  # built once here, not in every fork
         if self.sample is not None and len(found) > self.sample:
             found = self.rng.sample(found, self.sample)
@@ -146,9 +159,9 @@ class NotebookAnalysis:
             elif mutant.description in justified:
                 exercise.justified.append(mutant.description)
             elif mutant.kind not in NEVER_EQUIVALENT and in_fork(
-                    lambda m=mutant: {"same": equivalent(namespace, exercise.names, test,
-                                                         m.source)},
-                    TIME_LIMIT * 4).get("same"):
+                lambda m=mutant: {"same": equivalent(namespace, exercise.names, test, m.source)},
+                TIME_LIMIT * 4,
+            ).get("same"):
                 exercise.equivalent.append(mutant.description)
             else:
                 exercise.survivors.append(mutant.description)
@@ -163,20 +176,27 @@ def analyse(path: str, sample: int | None = None) -> list[dict]:
 
 
 def table(notebook: str, rows: list[dict]) -> str:
-    lines = [f"## {notebook}", "",
-             "| exercise | mutants | killed | equivalent | justified | survivors | score | named |",
-             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    lines = [
+        f"## {notebook}",
+        "",
+        "| exercise | mutants | killed | equivalent | justified | survivors | score | named |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
     for r in rows:
-        total = len(r["killed"]) + len(r["equivalent"]) + len(r["justified"]) \
-            + len(r["survivors"])
+        total = len(r["killed"]) + len(r["equivalent"]) + len(r["justified"]) + len(r["survivors"])
         flag = "" if r["score"] >= GOAL else " ✗"
         named = f"{r['named'] / r['wrong_values']:.0%}" if r["wrong_values"] else "–"
-        lines.append(f"| {r['name']} | {total} | {len(r['killed'])} | {len(r['equivalent'])} | "
-                     f"{len(r['justified'])} | {len(r['survivors'])} | {r['score']:.0%}{flag} | "
-                     f"{named} |")
+        lines.append(
+            f"| {r['name']} | {total} | {len(r['killed'])} | {len(r['equivalent'])} | "
+            f"{len(r['justified'])} | {len(r['survivors'])} | {r['score']:.0%}{flag} | "
+            f"{named} |"
+        )
     for r in rows:
-        for label, key in (("survives", "survivors"), ("equivalent", "equivalent"),
-                           ("justified", "justified")):
+        for label, key in (
+            ("survives", "survivors"),
+            ("equivalent", "equivalent"),
+            ("justified", "justified"),
+        ):
             for description in r[key]:
                 lines.append(f"- {r['name']}, {label}: an answer that {description}")
     return "\n".join(lines)
@@ -190,8 +210,9 @@ def notebooks(selection: list[str]) -> list[Path]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m autograder.mutation",
-                                     description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m autograder.mutation", description=__doc__.split("\n\n")[0]
+    )
     parser.add_argument("notebooks", nargs="*", help="notebook numbers or names (default: all)")
     parser.add_argument("--sample", type=int, help="at most this many mutants per exercise")
     parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
@@ -200,23 +221,29 @@ def main(argv: list[str] | None = None) -> int:
     paths = notebooks(args.notebooks)
     started = time.perf_counter()
     with ProcessPoolExecutor(args.jobs) as pool:
-        results = dict(zip((p.stem for p in paths),
-                           pool.map(analyse, map(str, paths), [args.sample] * len(paths)),
-                           strict=True))
+        results = dict(
+            zip(
+                (p.stem for p in paths),
+                pool.map(analyse, map(str, paths), [args.sample] * len(paths)),
+                strict=True,
+            )
+        )
     rows = [r for notebook in results.values() for r in notebook]
     below = [r["name"] for r in rows if r["score"] < GOAL]
     for name, notebook in results.items():
         print(table(name, notebook) + "\n")
     killed = sum(len(r["killed"]) for r in rows)
     counted = sum(r["counted"] for r in rows)
-    print(f"{len(rows)} exercises, {sum(len(r['killed']) + len(r['equivalent']) + len(r['justified']) + len(r['survivors']) for r in rows)} "  # noqa: E501
-          f"mutants: {killed} of {counted} non-equivalent killed ({killed / max(counted, 1):.1%}),"
-          f" {sum(len(r['equivalent']) for r in rows)} equivalent, "
-          f"{sum(len(r['justified']) for r in rows)} justified; feedback names "
-          f"{sum(r['named'] for r in rows)} of {sum(r['wrong_values'] for r in rows)} killed "
-          "mutants that return wrong values; "
-          f"{len(rows) - len(below)} of {len(rows)} exercises at ≥ {GOAL:.0%} "
-          f"({time.perf_counter() - started:.0f} s)")
+    print(
+        f"{len(rows)} exercises, {sum(len(r['killed']) + len(r['equivalent']) + len(r['justified']) + len(r['survivors']) for r in rows)} "  # noqa: E501
+        f"mutants: {killed} of {counted} non-equivalent killed ({killed / max(counted, 1):.1%}),"
+        f" {sum(len(r['equivalent']) for r in rows)} equivalent, "
+        f"{sum(len(r['justified']) for r in rows)} justified; feedback names "
+        f"{sum(r['named'] for r in rows)} of {sum(r['wrong_values'] for r in rows)} killed "
+        "mutants that return wrong values; "
+        f"{len(rows) - len(below)} of {len(rows)} exercises at ≥ {GOAL:.0%} "
+        f"({time.perf_counter() - started:.0f} s)"
+    )
     if args.json:
         args.json.write_text(json.dumps(results, indent=1))
     if below:

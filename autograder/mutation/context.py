@@ -30,8 +30,12 @@ class MeasuredNotebook:
         self.place: int | None = None
         self.test = ""
         self._reading: NotebookReading | None = None  # read when an exercise first refuses
-        self._answers = {name for grade_id, meta, text in code_cells(notebook)
-                         if meta.get("solution") for name in _top_level_names(text)}
+        self._answers = {
+            name
+            for grade_id, meta, text in code_cells(notebook)
+            if meta.get("solution")
+            for name in _top_level_names(text)
+        }
         self.context = GradingContext(variants, answer_sources(notebook).get, self._refusals)
 
     def at(self, test_cell: str) -> None:
@@ -43,8 +47,9 @@ class MeasuredNotebook:
     def _refusals(self, exercise: str, refuses: tuple[str, ...]) -> list[str]:
         if self._reading is None:
             reference = json.loads(self.solution.read_text())
-            self._reading = NotebookReading(from_dict(self.notebook)["cells"],
-                                            reference["cells"], str(self.solution))
+            self._reading = NotebookReading(
+                from_dict(self.notebook)["cells"], reference["cells"], str(self.solution)
+            )
         # the names the test cell reads from the answers, as the checker looks them up
         loads, binds = names_read_and_bound(ast.parse(self.test)) if self.test else (set(), set())
         entries = sorted((loads - binds - set(dir(builtins))) & self._answers)

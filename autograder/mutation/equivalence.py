@@ -16,7 +16,6 @@ from autograder.trusted.checker import Checker
 SCALES = (1.0, 1.0, 3.0, 10.0, 100.0, 1e4)
 
 
-
 def _clone(value):
     if isinstance(value, torch.Tensor):
         return value.detach().clone()
@@ -33,12 +32,12 @@ def _perturb(value, generator, scale: float, nudge_ints: bool):
         if value.dtype == torch.bool:
             return torch.rand(value.shape, generator=generator) < 0.7
         if value.is_floating_point():
-            return (torch.randn(value.shape, generator=generator, dtype=value.dtype) * scale
-                    ).to(value.device)
+            return (torch.randn(value.shape, generator=generator, dtype=value.dtype) * scale).to(
+                value.device
+            )
         if value.numel():
             low, high = int(value.min()), int(value.max())
-            return torch.randint(low, high + 1, value.shape, generator=generator,
-                                 dtype=value.dtype)
+            return torch.randint(low, high + 1, value.shape, generator=generator, dtype=value.dtype)
         return value.clone()
     if isinstance(value, bool):
         return value
@@ -56,16 +55,21 @@ def _perturb(value, generator, scale: float, nudge_ints: bool):
 def same(a, b, rtol: float = 1e-4) -> bool:
     """Equal results: tensors close (NaN equal to NaN), numbers close, containers alike."""
     if isinstance(a, torch.Tensor) or isinstance(b, torch.Tensor):
-        if not (isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor)) \
-                or a.shape != b.shape:
+        if not (isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor)) or a.shape != b.shape:
             return False
         if a.dtype == torch.bool or b.dtype == torch.bool:
             return a.dtype == b.dtype and bool(torch.equal(a, b))
-        return bool(torch.allclose(a.detach().cpu().double(), b.detach().cpu().double(),
-                                   rtol=rtol, atol=1e-6, equal_nan=True))
+        return bool(
+            torch.allclose(
+                a.detach().cpu().double(),
+                b.detach().cpu().double(),
+                rtol=rtol,
+                atol=1e-6,
+                equal_nan=True,
+            )
+        )
     if isinstance(a, (int, float)) and isinstance(b, (int, float)):
-        return (math.isnan(a) and math.isnan(b)) or math.isclose(a, b, rel_tol=1e-6,
-                                                                 abs_tol=1e-12)
+        return (math.isnan(a) and math.isnan(b)) or math.isclose(a, b, rel_tol=1e-6, abs_tol=1e-12)
     if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
         return len(a) == len(b) and all(same(x, y, rtol) for x, y in zip(a, b, strict=True))
     if isinstance(a, dict) and isinstance(b, dict):
@@ -81,6 +85,7 @@ def _recorded_calls(namespace: dict, names: list[str], test: str) -> list[tuple]
     for name in names:
         target = namespace[name]
         if isinstance(target, type):
+
             class Recorder(target):  # instances remember how they were made
                 def __init__(self, *args, _target=target, _name=name, **kwargs):
                     self._made = (_clone(args), _clone(kwargs))
@@ -89,11 +94,14 @@ def _recorded_calls(namespace: dict, names: list[str], test: str) -> list[tuple]
                 def forward(self, *args, _name=name, **kwargs):
                     calls.append((_name, self._made, _clone(args), _clone(kwargs)))
                     return super().forward(*args, **kwargs)
+
             space[name] = Recorder
         else:
+
             def recorder(*args, _target=target, _name=name, **kwargs):
                 calls.append((_name, None, _clone(args), _clone(kwargs)))
                 return _target(*args, **kwargs)
+
             space[name] = recorder
     checker = Checker(None, SECRET)
     checker.namespace = space
@@ -128,8 +136,7 @@ def equivalent(namespace: dict, names: list[str], test: str, source: str) -> boo
             nudge = trial % 2 == 1
             new_args = _perturb(args, generator, scale, nudge)
             new_kwargs = _perturb(kwargs, generator, scale, nudge)
-            status, expected = _outcome(namespace[name], made, _clone(new_args),
-                                        _clone(new_kwargs))
+            status, expected = _outcome(namespace[name], made, _clone(new_args), _clone(new_kwargs))
             if status != "ok":
                 continue  # inputs the exercise does not define
             status, got = _outcome(space[name], made, _clone(new_args), _clone(new_kwargs))

@@ -37,14 +37,27 @@ FILE = "<family>"  # the instrumented cell's file name, how ``__free__`` knows i
 
 # What the symbols of the course's docstrings stand for.
 SYMBOLS = {
-    "T": "the number of queries (tokens)", "S": "the number of keys", "N": "the number of "
-    "tokens", "B": "the batch size", "H": "the number of heads", "d_k": "the size of a query "
-    "and a key", "d_v": "the size of a value", "d_model": "the model width", "d_head":
-    "a head's width", "D": "the length of a vector", "D_in": "the input size", "D_out":
-    "the output size", "V": "the vocabulary size", "d_ff": "the feed-forward width", "d":
-    "the size of a head's vectors", "n": "the number of new positions", "p": "the number "
-    "of cached positions", "L": "the generated length", "M": "the number of rows",
-    "seq_len": "the sequence length", "m": "the number of entries",
+    "T": "the number of queries (tokens)",
+    "S": "the number of keys",
+    "N": "the number of tokens",
+    "B": "the batch size",
+    "H": "the number of heads",
+    "d_k": "the size of a query and a key",
+    "d_v": "the size of a value",
+    "d_model": "the model width",
+    "d_head": "a head's width",
+    "D": "the length of a vector",
+    "D_in": "the input size",
+    "D_out": "the output size",
+    "V": "the vocabulary size",
+    "d_ff": "the feed-forward width",
+    "d": "the size of a head's vectors",
+    "n": "the number of new positions",
+    "p": "the number of cached positions",
+    "L": "the generated length",
+    "M": "the number of rows",
+    "seq_len": "the sequence length",
+    "m": "the number of entries",
 }
 
 
@@ -95,10 +108,17 @@ def _scalar(node: ast.AST) -> bool:
 
 
 # (operator, side) -> what the student's answer does with the number there.
-VERBS = {(ast.Div, "right"): "divides by", (ast.FloorDiv, "right"): "divides by",
-         (ast.Mult, "right"): "multiplies by", (ast.Mult, "left"): "multiplies by",
-         (ast.Pow, "right"): "raises to the power", (ast.Pow, "left"): "takes the power of",
-         (ast.Add, "right"): "adds", (ast.Add, "left"): "adds", (ast.Sub, "right"): "subtracts"}
+VERBS = {
+    (ast.Div, "right"): "divides by",
+    (ast.FloorDiv, "right"): "divides by",
+    (ast.Mult, "right"): "multiplies by",
+    (ast.Mult, "left"): "multiplies by",
+    (ast.Pow, "right"): "raises to the power",
+    (ast.Pow, "left"): "takes the power of",
+    (ast.Add, "right"): "adds",
+    (ast.Add, "left"): "adds",
+    (ast.Sub, "right"): "subtracts",
+}
 
 
 @dataclass
@@ -125,16 +145,35 @@ def instrument(source: str) -> tuple[str, list[Site]]:
             for side in ("left", "right"):
                 operand, verb = getattr(node, side), VERBS.get((type(node.op), side))
                 additive = isinstance(node.op, (ast.Add, ast.Sub))
-                if verb is None or not _scalar(operand) or (
-                        additive and not isinstance(operand, ast.Constant)) or (
-                        isinstance(node.op, ast.Pow) and side == "left"
-                        and not isinstance(operand, ast.Constant)):
+                if (
+                    verb is None
+                    or not _scalar(operand)
+                    or (additive and not isinstance(operand, ast.Constant))
+                    or (
+                        isinstance(node.op, ast.Pow)
+                        and side == "left"
+                        and not isinstance(operand, ast.Constant)
+                    )
+                ):
                     continue
                 text = ast.unparse(operand)
-                sites.append(Site(len(sites), verb, f"`{text}`",
-                                  isinstance(node.op, (ast.Pow, ast.Add, ast.Sub))))
-                setattr(node, side, ast.Call(ast.Name("__free__", ast.Load()),
-                                             [ast.Constant(len(sites) - 1), operand], []))
+                sites.append(
+                    Site(
+                        len(sites),
+                        verb,
+                        f"`{text}`",
+                        isinstance(node.op, (ast.Pow, ast.Add, ast.Sub)),
+                    )
+                )
+                setattr(
+                    node,
+                    side,
+                    ast.Call(
+                        ast.Name("__free__", ast.Load()),
+                        [ast.Constant(len(sites) - 1), operand],
+                        [],
+                    ),
+                )
             return node
 
     tree = ast.fix_missing_locations(Freer().visit(tree))
@@ -155,8 +194,11 @@ def docstring_symbols(namespace: dict, names: list[str]) -> dict[tuple[str, int]
             parts = [p.strip() for p in dims.split(",") if p.strip()]
             if not parts or any(not re.fullmatch(r"\.\.\.|\w+(·\w+)?", p) for p in parts):
                 continue
-            symbols = [p for p in parts if p != "..." and not p.isdigit()] \
-                if parts[0] == "..." else [p for p in parts]
+            symbols = (
+                [p for p in parts if p != "..." and not p.isdigit()]
+                if parts[0] == "..."
+                else [p for p in parts]
+            )
             for argument in re.split(r",\s*", group):
                 for axis, symbol in enumerate(reversed(symbols), start=1):
                     if not symbol.isdigit():
@@ -231,15 +273,17 @@ class Candidate:
             here = f"√{raw} ≈ {shown}" if self.root else f"{raw}"
             return f"{root}`{self.code()}` ({about + ': ' if about else ''}{here} here)"
         if self.kind == "times":
-            factor = {0.5: "half", 2.0: "twice", -1.0: "minus"}.get(self.number,
-                                                                  f"{self.number:g} times")
+            factor = {0.5: "half", 2.0: "twice", -1.0: "minus"}.get(
+                self.number, f"{self.number:g} times"
+            )
             return f"{shown} ({factor} the reference's {reference:.4g})"
         if self.kind == "plus":
             return f"{shown} (the reference's {reference:.4g} {self.number:+g})"
         if self.kind == "power":
-            told = {2.0: f"the reference's {reference:.4g} squared",
-                    0.5: f"the square root of the reference's {reference:.4g}"}.get(
-                self.number, f"the reference's {reference:.4g} to the power {self.number:g}")
+            told = {
+                2.0: f"the reference's {reference:.4g} squared",
+                0.5: f"the square root of the reference's {reference:.4g}",
+            }.get(self.number, f"the reference's {reference:.4g} to the power {self.number:g}")
             return f"{shown} ({told})"
         return shown
 
@@ -274,8 +318,12 @@ class _State:
     def free(self, index: int, value):
         if index != self.site:
             return value
-        number = float(value) if isinstance(value, (int, float)) or (
-            isinstance(value, torch.Tensor) and value.dim() == 0) else None
+        number = (
+            float(value)
+            if isinstance(value, (int, float))
+            or (isinstance(value, torch.Tensor) and value.dim() == 0)
+            else None
+        )
         if number is None or isinstance(value, bool):
             return value
         scope = _scope(sys._getframe(1))  # the cell's code that uses it
@@ -307,13 +355,17 @@ class Family:
             def call(*args, **kwargs):
                 state.site, state.candidate = index, candidate
                 return function(*args, **kwargs)
+
             return call
 
         bound = {}
         for name, obj in self.functions.items():
             if isinstance(obj, type):
-                methods = {key: activating(value) for key, value in vars(obj).items()
-                           if inspect.isfunction(value)}
+                methods = {
+                    key: activating(value)
+                    for key, value in vars(obj).items()
+                    if inspect.isfunction(value)
+                }
                 bound[name] = type(obj.__name__, (obj,), methods)
             elif callable(obj):
                 bound[name] = activating(obj)
@@ -326,8 +378,9 @@ class Family:
         evaluate(self._bound(None))
         return self.state.discovered.get(self.site.index)
 
-    def fit(self, evaluate: Callable, same: Callable, out_of_time: Callable[[], bool]
-            ) -> list[Member]:
+    def fit(
+        self, evaluate: Callable, same: Callable, out_of_time: Callable[[], bool]
+    ) -> list[Member]:
         """The members with a size or a simple change that give what the student's answer
         gave on this check (``evaluate(functions)`` runs it, ``same(outcome)`` compares)."""
         found = self._discover(evaluate)
@@ -340,8 +393,11 @@ class Family:
         trivial = None if self.site.verb in ("adds", "subtracts") else 1.0
         for candidate in candidates(scope, reference, self.site.exponent):
             value = candidate.value(scope, reference)
-            if value is not None and not math.isclose(value, reference, rel_tol=1e-9) \
-                    and value != trivial:
+            if (
+                value is not None
+                and not math.isclose(value, reference, rel_tol=1e-9)
+                and value != trivial
+            ):
                 by_value.setdefault(round(value, 9), []).append(candidate)
         members = []
         for group in by_value.values():
@@ -351,8 +407,9 @@ class Family:
                 members += [self._member(c, scope, reference) for c in group]
         return members
 
-    def fit_number(self, evaluate: Callable, same: Callable,
-                   out_of_time: Callable[[], bool], got) -> list[Member]:
+    def fit_number(
+        self, evaluate: Callable, same: Callable, out_of_time: Callable[[], bool], got
+    ) -> list[Member]:
         """The member whose number, fitted, gives ``got``: the last resort, when no size
         and no simple change did."""
         found = self._discover(evaluate)
@@ -366,22 +423,27 @@ class Family:
 
     def _member(self, candidate: Candidate, scope: dict, reference: float) -> Member:
         words = candidate.words(scope, reference, self.symbols)
-        description = (f"{self.site.verb} {words} where {self.site.code} "
-                       f"({reference:.4g} here) belongs")
-        rank = 0 if candidate.kind in ("size", "int") else 2 if candidate.kind != "fitted" \
-            else 3
+        description = (
+            f"{self.site.verb} {words} where {self.site.code} ({reference:.4g} here) belongs"
+        )
+        rank = 0 if candidate.kind in ("size", "int") else 2 if candidate.kind != "fitted" else 3
         value = candidate.value(scope, reference)
-        return Member(description, self._bound(candidate), rank,
-                      (id(self), None if value is None else round(value, 9)))
+        return Member(
+            description,
+            self._bound(candidate),
+            rank,
+            (id(self), None if value is None else round(value, 9)),
+        )
 
     def _fitted(self, evaluate, got, reference, out_of_time) -> Candidate | None:
         """The number that brings the reference's result closest to ``got``: a scan over
         powers of two around the reference's value, then a golden-section search of the
         exponent between the best one's neighbours (about 40 runs in all)."""
+
         def distance(log_ratio: float) -> float:
             if out_of_time():
                 raise TimeoutError
-            candidate = Candidate("fitted", number=reference * 2 ** log_ratio)
+            candidate = Candidate("fitted", number=reference * 2**log_ratio)
             return _distance(evaluate(self._bound(candidate)), got)
 
         try:

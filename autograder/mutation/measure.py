@@ -30,8 +30,9 @@ class Graded(NamedTuple):
     names: tuple[str, ...] = ()
 
 
-def run_checks(checker: Checker, test: str) -> tuple[str, object, BaseException | None,
-                                                      tuple[str, ...]]:
+def run_checks(
+    checker: Checker, test: str
+) -> tuple[str, object, BaseException | None, tuple[str, ...]]:
     """``checker.run(test)``, and the mistakes its checks named, from their records."""
     before = {id(result) for result in selfcheck.results()}
     report, value, failure = checker.run(test)
@@ -39,8 +40,9 @@ def run_checks(checker: Checker, test: str) -> tuple[str, object, BaseException 
     return report, value, failure, names
 
 
-def feedback(path: Path, answers: dict[str, str], variants: bool = True,
-             secret: str = SECRET) -> dict[str, Graded]:
+def feedback(
+    path: Path, answers: dict[str, str], variants: bool = True, secret: str = SECRET
+) -> dict[str, Graded]:
     """What a submission gets from the trusted checks, in the grading context ``make grade``
     gives them (mutation/context.py: mutants naming included with ``variants``; without, what
     the student's own checks say), without nbgrader: ``answers`` replace solution cells by
@@ -58,8 +60,10 @@ def feedback(path: Path, answers: dict[str, str], variants: bool = True,
                 reports[grade_id] = Graded(None if failure else value, report, names)
                 continue
             with quiet(), contextlib.suppress(Exception):  # a broken answer shows in its checks
-                exec(compile(text, cell_file(grade_id, text), "exec"),  # noqa: S102
-                     checker.namespace)
+                exec(  # noqa: S102 - a notebook's own cell
+                    compile(text, cell_file(grade_id, text), "exec"),
+                    checker.namespace,
+                )
     return reports
 
 
@@ -72,8 +76,12 @@ def _with_answers(notebook: dict, answers: dict[str, str]) -> dict:
     return notebook
 
 
-def graded_answers(path: Path, answers: list[tuple[dict[str, str], set[str]]],
-                   variants: bool = True, secret: str = SECRET) -> list[dict[str, Graded]]:
+def graded_answers(
+    path: Path,
+    answers: list[tuple[dict[str, str], set[str]]],
+    variants: bool = True,
+    secret: str = SECRET,
+) -> list[dict[str, Graded]]:
     """Like ``feedback`` for many answers to one notebook at once: each answer (its cells
     by grade id) is graded on the test cells named with it. The notebook runs once, and at
     each of those test cells the answer runs in a fork, its cells and every cell after them
@@ -89,8 +97,10 @@ def graded_answers(path: Path, answers: list[tuple[dict[str, str], set[str]]],
             if not meta.get("grade"):
                 ran.append((grade_id, text))
                 with quiet(), contextlib.suppress(Exception):
-                    exec(compile(text, cell_file(grade_id, text), "exec"),  # noqa: S102
-                         checker.namespace)
+                    exec(  # noqa: S102 - a notebook's own cell
+                        compile(text, cell_file(grade_id, text), "exec"),
+                        checker.namespace,
+                    )
                 continue
             if variant_answers is not None:
                 variant_answers(title(text, grade_id))  # built once, not per fork
@@ -98,21 +108,34 @@ def graded_answers(path: Path, answers: list[tuple[dict[str, str], set[str]]],
                 starts = [i for i, (cell, _) in enumerate(ran) if cell in answer]
                 if grade_id in tests and starts:
                     measured = MeasuredNotebook(
-                        _with_answers(json.loads(json.dumps(notebook)), answer), path,
-                        variant_answers)
-                    graded = in_fork(lambda a=answer, c=ran[starts[0]:], t=text, i=index,
-                                      m=measured: _graded(checker, m, c, a, t, passing[i]),
-                                      TIME_LIMIT * 4)
-                    results[index][grade_id] = Graded(graded.get("score"),
-                                                      graded.get("report", str(graded)),
-                                                      tuple(graded.get("names", ())))
+                        _with_answers(json.loads(json.dumps(notebook)), answer),
+                        path,
+                        variant_answers,
+                    )
+                    graded = in_fork(
+                        lambda a=answer, c=ran[starts[0] :], t=text, i=index, m=measured: _graded(
+                            checker, m, c, a, t, passing[i]
+                        ),
+                        TIME_LIMIT * 4,
+                    )
+                    results[index][grade_id] = Graded(
+                        graded.get("score"),
+                        graded.get("report", str(graded)),
+                        tuple(graded.get("names", ())),
+                    )
                     passing[index][title(text, grade_id)] = graded.get("passed", False)
             checker.run(text)  # the reference's own checks: later notes see them pass
     return results
 
 
-def _graded(checker: Checker, measured: MeasuredNotebook, cells: list, answer: dict[str, str],
-            test: str, passing: dict[str, bool]) -> dict:
+def _graded(
+    checker: Checker,
+    measured: MeasuredNotebook,
+    cells: list,
+    answer: dict[str, str],
+    test: str,
+    passing: dict[str, bool],
+) -> dict:
     """In a fork: ``answer``'s cells in place of the reference's, the cells after them run
     again, then the test cell, in the answer's grading context, with the answer's earlier
     exercises ``passing`` or not (as its own notebook's self-check knows them); the score
@@ -123,10 +146,16 @@ def _graded(checker: Checker, measured: MeasuredNotebook, cells: list, answer: d
         for grade_id, text in cells:
             source = answer.get(grade_id, text)
             with quiet(), contextlib.suppress(Exception):
-                exec(compile(source, cell_file(grade_id, source), "exec"),  # noqa: S102
-                     checker.namespace)
+                exec(  # noqa: S102 - a notebook's own cell
+                    compile(source, cell_file(grade_id, source), "exec"),
+                    checker.namespace,
+                )
         measured.at(test)
         report, value, failure, names = run_checks(checker, test)
         result = selfcheck.results()[-1] if selfcheck.results() else None
-    return {"score": None if failure else value, "report": report, "names": names,
-            "passed": bool(result and result.status == selfcheck.PASSED)}
+    return {
+        "score": None if failure else value,
+        "report": report,
+        "names": names,
+        "passed": bool(result and result.status == selfcheck.PASSED),
+    }

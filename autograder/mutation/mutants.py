@@ -85,19 +85,30 @@ def _mutants(source: str) -> tuple[Mutant, ...]:
 
     # in this order: where two rewrites give the same code, the first one's description stays
     for kind, description, new_tree in itertools.chain(
-            _node_rewrites(tree, lines, scope, fresh), _steps_swapped(tree, lines, fresh),
-            _steps_dropped(tree, lines, fresh), _first_only(tree, lines, fresh),
-            _loop_orders(tree, lines, fresh), _into_loops(tree, lines, fresh),
-            _exchanges(tree, lines, scope, fresh), _one_for_all(tree, lines, scope, fresh),
-            _slices_dropped(tree, lines, fresh), _dropout_moved(tree, lines, fresh),
-            _whole_reductions(tree, lines, fresh), _inputs_transformed(tree, lines, fresh),
-            _inlined_without_term(tree, lines, fresh),
-            _arguments_ignored(tree, lines, fresh, scope), _tests_dropped(tree, lines, fresh)):
+        _node_rewrites(tree, lines, scope, fresh),
+        _steps_swapped(tree, lines, fresh),
+        _steps_dropped(tree, lines, fresh),
+        _first_only(tree, lines, fresh),
+        _loop_orders(tree, lines, fresh),
+        _into_loops(tree, lines, fresh),
+        _exchanges(tree, lines, scope, fresh),
+        _one_for_all(tree, lines, scope, fresh),
+        _slices_dropped(tree, lines, fresh),
+        _dropout_moved(tree, lines, fresh),
+        _whole_reductions(tree, lines, fresh),
+        _inputs_transformed(tree, lines, fresh),
+        _inlined_without_term(tree, lines, fresh),
+        _arguments_ignored(tree, lines, fresh, scope),
+        _tests_dropped(tree, lines, fresh),
+    ):
         keep(kind, description, new_tree)
     return tuple(found.values())
 
 
 def defined_names(source: str) -> list[str]:
     """The functions and classes a solution cell defines (what its checks call)."""
-    return [node.name for node in ast.parse(source).body
-            if isinstance(node, (ast.FunctionDef, ast.ClassDef))]
+    return [
+        node.name
+        for node in ast.parse(source).body
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef))
+    ]

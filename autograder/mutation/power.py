@@ -84,11 +84,18 @@ def sample_answers() -> list[Answer]:
             for student, (answers, expectations) in students.items():
                 phrases = [p for _, p in expectations if p]
                 # Without a phrase any name counts: the answer's author named nothing.
-                found.append(Answer(
-                    assignment, student, answers, [cell for cell, _ in expectations],
-                    "; ".join(phrases) or "(no phrase)",
-                    lambda report, names, p=tuple(phrases): all(x in report for x in p)
-                    and (bool(p) or bool(names))))
+                found.append(
+                    Answer(
+                        assignment,
+                        student,
+                        answers,
+                        [cell for cell, _ in expectations],
+                        "; ".join(phrases) or "(no phrase)",
+                        lambda report, names, p=tuple(phrases): (
+                            all(x in report for x in p) and (bool(p) or bool(names))
+                        ),
+                    )
+                )
     return found
 
 
@@ -101,36 +108,54 @@ def _grade(job: tuple[str, list[tuple[dict[str, str], set[str]]], bool, str]) ->
 
 def _points(assignment: str) -> dict[str, float]:
     notebook = json.loads((ROOT / "solutions" / assignment / f"{assignment}.ipynb").read_text())
-    return {meta["grade_id"]: float(meta["points"]) for cell in notebook["cells"]
-            if (meta := cell.get("metadata", {}).get("nbgrader", {})).get("grade")}
+    return {
+        meta["grade_id"]: float(meta["points"])
+        for cell in notebook["cells"]
+        if (meta := cell.get("metadata", {}).get("nbgrader", {})).get("grade")
+    }
 
 
-def judge(answers: list[Answer], jobs: int = 2, variants: bool = True,
-          secret: str = SECRET) -> list[Verdict]:
+def judge(
+    answers: list[Answer], jobs: int = 2, variants: bool = True, secret: str = SECRET
+) -> list[Verdict]:
     """Grade every answer (``variants``: as ``make grade`` does; without, as the student's
     own checks and Validate do; the hidden inputs drawn with ``secret``) and judge its
     failing cells' reports."""
-    notebooks = sorted({a.assignment for a in answers}, key=lambda n: -sum(
-        a.assignment == n for a in answers))  # the longest first
+    notebooks = sorted(
+        {a.assignment for a in answers}, key=lambda n: -sum(a.assignment == n for a in answers)
+    )  # the longest first
     jobs_of = {n: [a for a in answers if a.assignment == n] for n in notebooks}
     with ProcessPoolExecutor(jobs) as pool:
-        done = dict(zip(notebooks, pool.map(_grade, [
-            (n, [(a.answers, set(a.cells)) for a in jobs_of[n]], variants, secret)
-            for n in notebooks]), strict=True))
+        done = dict(
+            zip(
+                notebooks,
+                pool.map(
+                    _grade,
+                    [
+                        (n, [(a.answers, set(a.cells)) for a in jobs_of[n]], variants, secret)
+                        for n in notebooks
+                    ],
+                ),
+                strict=True,
+            )
+        )
     graded = [done[a.assignment][jobs_of[a.assignment].index(a)] for a in answers]
     verdicts = []
     for answer, reports in zip(answers, graded, strict=True):
         points = _points(answer.assignment)
         if missing := [cell for cell in answer.cells if cell not in points]:
-            raise ValueError(f"{answer.assignment} has no test cell {missing}: "
-                             f"{answer.name} answers a cell the notebook no longer has")
+            raise ValueError(
+                f"{answer.assignment} has no test cell {missing}: "
+                f"{answer.name} answers a cell the notebook no longer has"
+            )
         failing = [reports.get(cell, measure.Graded(None, "")) for cell in answer.cells]
         text = "\n".join(graded.report for graded in failing)
         names = [name for graded in failing for name in graded.names]
-        lost = all(graded.score is None or graded.score < points[cell] - 1e-9
-                   for cell, graded in zip(answer.cells, failing, strict=True))
-        verdicts.append(Verdict(answer, lost, bool(names), answer.judge(text, names),
-                                reports))
+        lost = all(
+            graded.score is None or graded.score < points[cell] - 1e-9
+            for cell, graded in zip(answer.cells, failing, strict=True)
+        )
+        verdicts.append(Verdict(answer, lost, bool(names), answer.judge(text, names), reports))
     return verdicts
 
 
@@ -141,9 +166,11 @@ def figures(verdicts: list[Verdict], kept: list[Verdict] = ()) -> str:
     lost = sum(v.lost for v in verdicts)
     correct = sum(v.correct for v in verdicts)
     wrong = [v for v in verdicts if v.wrong]
-    text = (f"{n} one-mistake answers: {lost} lose points"
-            f"{' (every one)' if lost == n else ''}; named correctly {correct} "
-            f"({correct / max(n, 1):.0%}); named wrongly {len(wrong)}")
+    text = (
+        f"{n} one-mistake answers: {lost} lose points"
+        f"{' (every one)' if lost == n else ''}; named correctly {correct} "
+        f"({correct / max(n, 1):.0%}); named wrongly {len(wrong)}"
+    )
     if kept:
         full = sum(not v.lost for v in kept)
         text += f"; {full} of {len(kept)} correct answers in other styles keep full marks"
@@ -153,9 +180,13 @@ def figures(verdicts: list[Verdict], kept: list[Verdict] = ()) -> str:
 def names_in(verdict: Verdict) -> list[str]:
     """The mistakes named on an answer's failing cells, each once, as the report prints them
     ("This matches <name>.")."""
-    return list(dict.fromkeys(f"{name}." for cell in verdict.answer.cells
-                              for name in verdict.reports.get(cell, measure.Graded(None, ""))
-                              .names))
+    return list(
+        dict.fromkeys(
+            f"{name}."
+            for cell in verdict.answer.cells
+            for name in verdict.reports.get(cell, measure.Graded(None, "")).names
+        )
+    )
 
 
 def read_figures(verdicts: list[Verdict], readings: dict[str, dict]) -> str:
@@ -173,9 +204,11 @@ def read_figures(verdicts: list[Verdict], readings: dict[str, dict]) -> str:
         else:
             counts[reading["verdict"]] += 1
     n = len(verdicts)
-    return (f"read one by one: named correctly {counts['correct']} "
-            f"({counts['correct'] / max(n, 1):.0%}); named wrongly {counts['wrong']}; "
-            f"vaguely {counts['vague']}; {unread} names not read as they are now")
+    return (
+        f"read one by one: named correctly {counts['correct']} "
+        f"({counts['correct'] / max(n, 1):.0%}); named wrongly {counts['wrong']}; "
+        f"vaguely {counts['vague']}; {unread} names not read as they are now"
+    )
 
 
 def details(verdicts: list[Verdict]) -> str:
@@ -183,8 +216,7 @@ def details(verdicts: list[Verdict]) -> str:
     for v in verdicts:
         if v.lost and v.correct:
             continue
-        status = ("KEEPS POINTS" if not v.lost else "NAMED WRONGLY" if v.wrong
-                  else "unnamed")
+        status = "KEEPS POINTS" if not v.lost else "NAMED WRONGLY" if v.wrong else "unnamed"
         lines.append(f"- {v.answer.assignment} {v.answer.name} [{status}]: {v.answer.mistake}")
         for cell in v.answer.cells:
             graded = v.reports.get(cell, measure.Graded(None, ""))
@@ -194,31 +226,49 @@ def details(verdicts: list[Verdict]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m autograder.mutation.power",
-                                     description=__doc__.split("\n\n")[0])
-    parser.add_argument("--set", default="sample", help="'sample' (tests/submissions.py), "
-                        "'blind' (blind set A, tests/blind/set_a.py) or a blind set's file")
+    parser = argparse.ArgumentParser(
+        prog="python -m autograder.mutation.power", description=__doc__.split("\n\n")[0]
+    )
+    parser.add_argument(
+        "--set",
+        default="sample",
+        help="'sample' (tests/submissions.py), "
+        "'blind' (blind set A, tests/blind/set_a.py) or a blind set's file",
+    )
     parser.add_argument("--only", nargs="*", default=[], help="notebook numbers or names")
-    parser.add_argument("--details", action="store_true", help="show the answers that are "
-                        "not named correctly, with their reports")
+    parser.add_argument(
+        "--details",
+        action="store_true",
+        help="show the answers that are not named correctly, with their reports",
+    )
     parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
-    parser.add_argument("--as-student", action="store_true", help="without the grader's "
-                        "variants of the reference answers: what the student's own checks say")
-    parser.add_argument("--json", type=Path, help="also write every answer's verdict and "
-                        "reports here")
-    parser.add_argument("--secret", default=SECRET, help="draw the hidden checks' "
-                        "inputs with this secret, as grading draws a student's (a score must "
-                        "not depend on it)")
+    parser.add_argument(
+        "--as-student",
+        action="store_true",
+        help="without the grader's "
+        "variants of the reference answers: what the student's own checks say",
+    )
+    parser.add_argument(
+        "--json", type=Path, help="also write every answer's verdict and reports here"
+    )
+    parser.add_argument(
+        "--secret",
+        default=SECRET,
+        help="draw the hidden checks' "
+        "inputs with this secret, as grading draws a student's (a score must "
+        "not depend on it)",
+    )
     args = parser.parse_args(argv)
     path = BLIND / "set_a.py" if args.set == "blind" else Path(args.set)
     answers = sample_answers() if args.set == "sample" else blind_answers(path)
     kept = [] if args.set == "sample" else correct_answers(path)
     if args.only:
-        answers, kept = ([a for a in group if any(a.assignment.startswith(s) for s in args.only)]
-                         for group in (answers, kept))
-    verdicts = judge(answers + kept, args.jobs, variants=not args.as_student,
-                     secret=args.secret)
-    verdicts, kept = verdicts[:len(answers)], verdicts[len(answers):]
+        answers, kept = (
+            [a for a in group if any(a.assignment.startswith(s) for s in args.only)]
+            for group in (answers, kept)
+        )
+    verdicts = judge(answers + kept, args.jobs, variants=not args.as_student, secret=args.secret)
+    verdicts, kept = verdicts[: len(answers)], verdicts[len(answers) :]
     if args.details:
         print(details(verdicts))
         for v in kept:
@@ -229,13 +279,26 @@ def main(argv: list[str] | None = None) -> int:
     if path.stem in readings and args.set != "sample":
         print(read_figures(verdicts, readings[path.stem]))
     if args.json:
-        args.json.write_text(json.dumps([
-            {"notebook": v.answer.assignment, "name": v.answer.name, "mistake": v.answer.mistake,
-             "lost": v.lost, "named": v.named, "correct": v.correct,
-             "reports": {cell: graded._asdict() for cell, graded in v.reports.items()}}
-            for v in verdicts + kept], indent=1))
-    return 0 if all(v.lost and not v.wrong for v in verdicts) and not any(
-        v.lost for v in kept) else 1
+        args.json.write_text(
+            json.dumps(
+                [
+                    {
+                        "notebook": v.answer.assignment,
+                        "name": v.answer.name,
+                        "mistake": v.answer.mistake,
+                        "lost": v.lost,
+                        "named": v.named,
+                        "correct": v.correct,
+                        "reports": {cell: graded._asdict() for cell, graded in v.reports.items()},
+                    }
+                    for v in verdicts + kept
+                ],
+                indent=1,
+            )
+        )
+    return (
+        0 if all(v.lost and not v.wrong for v in verdicts) and not any(v.lost for v in kept) else 1
+    )
 
 
 BLIND = ROOT / "tests" / "blind"
@@ -259,20 +322,36 @@ def blind_answers(path: Path = BLIND / "set_a.py") -> list[Answer]:
         if entry["correct"]:
             continue
         patterns = [re.compile(k, re.IGNORECASE) for k in entry["keywords"]]
-        found.append(Answer(
-            entry["notebook"], f"#{number} ({entry['kind']})", {entry["cell"]: entry["code"]},
-            [f"{entry['cell'].split('_')[0]}_tests"], entry["mistake"],
-            lambda report, names, p=tuple(patterns): any(x.search(_plain(name)) for x in p
-                                                         for name in names)))
+        found.append(
+            Answer(
+                entry["notebook"],
+                f"#{number} ({entry['kind']})",
+                {entry["cell"]: entry["code"]},
+                [f"{entry['cell'].split('_')[0]}_tests"],
+                entry["mistake"],
+                lambda report, names, p=tuple(patterns): any(
+                    x.search(_plain(name)) for x in p for name in names
+                ),
+            )
+        )
     return found
 
 
 def correct_answers(path: Path = BLIND / "set_a.py") -> list[Answer]:
     """A blind set's correct answers in other styles: each must keep full marks."""
     module = _load(path, f"_blind_{path.stem}")
-    return [Answer(e["notebook"], f"#{n} (correct)", {e["cell"]: e["code"]},
-                   [f"{e['cell'].split('_')[0]}_tests"], "", lambda report, names: True)
-            for n, e in enumerate(module.ANSWERS) if e["correct"]]
+    return [
+        Answer(
+            e["notebook"],
+            f"#{n} (correct)",
+            {e["cell"]: e["code"]},
+            [f"{e['cell'].split('_')[0]}_tests"],
+            "",
+            lambda report, names: True,
+        )
+        for n, e in enumerate(module.ANSWERS)
+        if e["correct"]
+    ]
 
 
 if __name__ == "__main__":

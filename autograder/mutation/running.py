@@ -25,8 +25,9 @@ TIME_LIMIT = 30  # seconds for one mutant's checks
 def as_graded(folder: Path):
     """Run a notebook's cells as nbgrader would (quick mode, no display), in its folder, with
     one thread (forks of a process with a thread pool may hang); all put back afterwards."""
-    saved_env = {k: os.environ.get(k) for k in ("NBGRADER_EXECUTION", "MPLBACKEND",
-                                                 "OMP_NUM_THREADS")}
+    saved_env = {
+        k: os.environ.get(k) for k in ("NBGRADER_EXECUTION", "MPLBACKEND", "OMP_NUM_THREADS")
+    }
     threads = torch.get_num_threads()
     os.environ.update(NBGRADER_EXECUTION="autograde", MPLBACKEND="agg", OMP_NUM_THREADS="1")
     torch.set_num_threads(1)
@@ -44,8 +45,11 @@ def as_graded(folder: Path):
 
 @contextlib.contextmanager
 def quiet():
-    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()), \
-            warnings.catch_warnings():
+    with (
+        contextlib.redirect_stdout(io.StringIO()),
+        contextlib.redirect_stderr(io.StringIO()),
+        warnings.catch_warnings(),
+    ):
         warnings.simplefilter("ignore")
         yield
 

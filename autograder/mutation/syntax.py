@@ -82,17 +82,20 @@ class _Scope:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 args = node.args.posonlyargs + node.args.args
                 self.parameters.update(a.arg for a in args + node.args.kwonlyargs)
-                for arg, default in zip(args[len(args) - len(node.args.defaults):],
-                                        node.args.defaults, strict=True):
+                for arg, default in zip(
+                    args[len(args) - len(node.args.defaults) :], node.args.defaults, strict=True
+                ):
                     self.defaults[arg.arg] = default
-                for arg, default in zip(node.args.kwonlyargs, node.args.kw_defaults,
-                                        strict=True):
+                for arg, default in zip(node.args.kwonlyargs, node.args.kw_defaults, strict=True):
                     if default is not None:
                         self.defaults[arg.arg] = default
             elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
                 self.bound.add(node.id)
-            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
-                    and node.attr in ("shape", "size", "dim", "T", "mT", "transpose"):
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.attr in ("shape", "size", "dim", "T", "mT", "transpose")
+            ):
                 self.tensors.add(node.value.id)  # a name used as a tensor
         self.bound |= self.parameters
         self.parameters.discard("self")
@@ -105,17 +108,25 @@ class _Scope:
                 found |= family
         if match := _ROLE_SUFFIX.match(name):
             stem = match.group(1)
-            found |= {other for other in self.bound
-                      if (m := _ROLE_SUFFIX.match(other)) and m.group(1) == stem}
+            found |= {
+                other
+                for other in self.bound
+                if (m := _ROLE_SUFFIX.match(other)) and m.group(1) == stem
+            }
         return sorted((found & self.bound) - {name})
 
 
 def _sliced(node: ast.AST) -> bool:
     """Whether ``node`` takes a slice with a bound: `cache[..., :end, :]`."""
     index = getattr(node, "slice", None)
-    return isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) and any(
-        isinstance(p, ast.Slice) and (p.lower or p.upper)
-        for p in (index.elts if isinstance(index, ast.Tuple) else [index]))
+    return (
+        isinstance(node, ast.Subscript)
+        and isinstance(node.ctx, ast.Load)
+        and any(
+            isinstance(p, ast.Slice) and (p.lower or p.upper)
+            for p in (index.elts if isinstance(index, ast.Tuple) else [index])
+        )
+    )
 
 
 def _functions(tree: ast.AST) -> list[ast.FunctionDef]:

@@ -65,8 +65,9 @@ def calls(source: str) -> collections.Counter | None:
         return None
     return collections.Counter(
         node.func.id if isinstance(node.func, ast.Name) else node.func.attr
-        for node in ast.walk(tree) if isinstance(node, ast.Call)
-        and isinstance(node.func, (ast.Name, ast.Attribute)))
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute))
+    )
 
 
 class Variant(tuple):
@@ -87,17 +88,25 @@ class Variant(tuple):
         mutant, reference, own = calls(self.source), calls(self.reference), calls(answer)
         if mutant is None or reference is None or own is None:
             return 0
-        return sum(1 if (own[name] > reference[name]) == (mutant[name] > reference[name])
-                   and own[name] != reference[name] else -1
-                   for name in reference if mutant[name] != reference[name])
+        return sum(
+            1
+            if (own[name] > reference[name]) == (mutant[name] > reference[name])
+            and own[name] != reference[name]
+            else -1
+            for name in reference
+            if mutant[name] != reference[name]
+        )
 
 
 def answer_sources(notebook: dict) -> dict[str, str]:
     """Exercise title -> the source of its answer cells, as ``notebook`` holds them (a
     submission's, with or without the solution markers)."""
     answers = solution_cells(notebook, marked=False)
-    return {title(text, grade_id): answers[grade_id]
-            for grade_id, _, text in code_cells(notebook) if grade_id in answers}
+    return {
+        title(text, grade_id): answers[grade_id]
+        for grade_id, _, text in code_cells(notebook)
+        if grade_id in answers
+    }
 
 
 class VariantAnswers:
@@ -112,8 +121,11 @@ class VariantAnswers:
         cells = list(code_cells(notebook))
         self._setup = [text for grade_id, _, text in cells if grade_id == "setup"]
         answers = solution_cells(notebook)
-        self._answers = {title(text, grade_id): answers[grade_id]
-                         for grade_id, meta, text in cells if grade_id in answers}
+        self._answers = {
+            title(text, grade_id): answers[grade_id]
+            for grade_id, meta, text in cells
+            if grade_id in answers
+        }
         self._namespace: dict | None = None
         self._built: dict[str, list[tuple[str, dict]]] = {}
 
@@ -137,8 +149,15 @@ class VariantAnswers:
     def reference(self, exercise: str) -> dict[str, object]:
         """The names the exercise's reference answer defines, as working objects."""
         source = self._answers.get(exercise)
-        return {name: self._reference()[name] for name in defined_names(source)
-                if name in self._reference()} if source else {}
+        return (
+            {
+                name: self._reference()[name]
+                for name in defined_names(source)
+                if name in self._reference()
+            }
+            if source
+            else {}
+        )
 
     def __call__(self, exercise: str) -> list[tuple[str, dict]]:
         if exercise not in self._built:
@@ -147,9 +166,14 @@ class VariantAnswers:
             for mutant in mutants(source) if source else []:
                 space = dict(self._reference())
                 if self._run(mutant.source, space):
-                    found.append(Variant(mutant.description,
-                                         {name: space[name] for name in defined_names(source)},
-                                         mutant.source, source))
+                    found.append(
+                        Variant(
+                            mutant.description,
+                            {name: space[name] for name in defined_names(source)},
+                            mutant.source,
+                            source,
+                        )
+                    )
             if source:
                 found += families(source, self._reference(), defined_names(source))
             self._built[exercise] = found

@@ -59,26 +59,33 @@ COPIED = ["transformer_course", "course_checks", "constraints.txt"]
 def pyproject() -> str:
     """The course's pyproject, for the package and the student's JupyterLab (no dev extra)."""
     text = (COURSE / "pyproject.toml").read_text()
-    text = re.sub(r"# What only the instructor's side uses.*?(?=\n\[tool.setuptools)", "", text,
-                  flags=re.S)
-    return text.replace('include = ["transformer_course*", "course_checks*", "autograder*"]',
-                        'include = ["transformer_course*", "course_checks*"]')
+    text = re.sub(
+        r"# What only the instructor's side uses.*?(?=\n\[tool.setuptools)", "", text, flags=re.S
+    )
+    return text.replace(
+        'include = ["transformer_course*", "course_checks*", "autograder*"]',
+        'include = ["transformer_course*", "course_checks*"]',
+    )
 
 
 def fresh_notebooks(into: Path, committed: Path = COURSE / "notebooks") -> Path:
     """``notebooks/`` as ``make release`` generates it from ``solutions/``, in ``into``;
     names every file of ``committed`` (the course's ``notebooks/``) that differs from it."""
     if sync_notebooks.main(check=True):
-        sys.exit("The student release is generated from solutions/ as `make release` does: "
-                 "run `make release` first.")
+        sys.exit(
+            "The student release is generated from solutions/ as `make release` does: "
+            "run `make release` first."
+        )
     fresh = into / "notebooks"
     into.mkdir(parents=True, exist_ok=True)
     release.generate(fresh, into / "gradebook.db")
     differences = release.differences(fresh, committed)
     if differences:
-        print("Note: notebooks/ is not what `make release` generates (an exercise answered "
-              "while trying the course?). The student release is built from a fresh "
-              "generation, so none of this goes out:")
+        print(
+            "Note: notebooks/ is not what `make release` generates (an exercise answered "
+            "while trying the course?). The student release is built from a fresh "
+            "generation, so none of this goes out:"
+        )
         print("\n".join(f"  {line}" for line in differences))
         print("(`make release`, or `git checkout notebooks/`, brings notebooks/ back.)")
     return fresh
@@ -90,8 +97,7 @@ def point_at(notebook: dict, placeholder: str, repo: str) -> dict:
     the change for the student's."""
     for cell in notebook["cells"]:
         text = source(cell)
-        changed = text.replace(colab_url(placeholder), colab_url(repo)).replace(placeholder,
-                                                                                 repo)
+        changed = text.replace(colab_url(placeholder), colab_url(repo)).replace(placeholder, repo)
         if changed != text:
             cell["source"] = changed.splitlines(keepends=True)
             if "checksum" in cell["metadata"].get("nbgrader", {}):
@@ -107,13 +113,25 @@ def checksum(cell: dict) -> str:
 def version() -> str:
     """The release's date, and the course's commit when it is a git repository."""
     today = datetime.date.today().isoformat()
-    commit = subprocess.run(["git", "-C", str(COURSE), "rev-parse", "--short", "HEAD"],
-                            capture_output=True, text=True).stdout.strip()
+    commit = subprocess.run(
+        ["git", "-C", str(COURSE), "rev-parse", "--short", "HEAD"], capture_output=True, text=True
+    ).stdout.strip()
     if not commit:
         return today
-    edited = subprocess.run(["git", "-C", str(COURSE), "status", "--porcelain", "solutions",
-                             "transformer_course", "course_checks"],
-                            capture_output=True, text=True).stdout.strip()
+    edited = subprocess.run(
+        [
+            "git",
+            "-C",
+            str(COURSE),
+            "status",
+            "--porcelain",
+            "solutions",
+            "transformer_course",
+            "course_checks",
+        ],
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
     return f"{today} ({commit}{', with uncommitted changes' if edited else ''})"
 
 
@@ -122,20 +140,25 @@ def write_manifest(out: Path, label: str) -> None:
     files = sorted(p for p in out.rglob("*") if p.is_file() and p.name != MANIFEST)
     manifest = {
         "version": label,
-        "files": {p.relative_to(out).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-                  for p in files},
-        "cells": {p.relative_to(out).as_posix(): [c.get("id") for c in
-                                                  json.loads(p.read_text())["cells"]]
-                  for p in files if p.suffix == ".ipynb"},
+        "files": {
+            p.relative_to(out).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest() for p in files
+        },
+        "cells": {
+            p.relative_to(out).as_posix(): [c.get("id") for c in json.loads(p.read_text())["cells"]]
+            for p in files
+            if p.suffix == ".ipynb"
+        },
     }
     (out / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n")
 
 
 def build(repo: str, out: Path) -> Path:
     if PLACEHOLDER in repo or not repo.strip():
-        sys.exit(f"Refusing to build the student release for the placeholder address {repo!r}:"
-                 " pass --repo with the address students will install from (make "
-                 "student-release STUDENT_REPO=https://...).")
+        sys.exit(
+            f"Refusing to build the student release for the placeholder address {repo!r}:"
+            " pass --repo with the address students will install from (make "
+            "student-release STUDENT_REPO=https://...)."
+        )
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir(parents=True)
     with tempfile.TemporaryDirectory() as tmp:
@@ -143,8 +166,11 @@ def build(repo: str, out: Path) -> Path:
     for name in COPIED:
         source = COURSE / name
         if source.is_dir():
-            shutil.copytree(source, out / name,
-                            ignore=shutil.ignore_patterns("__pycache__", ".ipynb_checkpoints"))
+            shutil.copytree(
+                source,
+                out / name,
+                ignore=shutil.ignore_patterns("__pycache__", ".ipynb_checkpoints"),
+            )
         else:
             shutil.copy(source, out / name)
     for path in (out / "notebooks").rglob("*.ipynb"):
@@ -153,16 +179,21 @@ def build(repo: str, out: Path) -> Path:
     # JupyterLab without nbgrader's instructor tools, as in the course's `make lab`.
     shutil.copytree(COURSE / "autograder" / "student_lab", out / "jupyter")
     label = version()
-    fill = {"{repo}": repo, "{badge}": COLAB_BADGE, "{version}": label,
-            "{welcome}": colab_url(repo, "notebooks/00_welcome.ipynb")}
+    fill = {
+        "{repo}": repo,
+        "{badge}": COLAB_BADGE,
+        "{version}": label,
+        "{welcome}": colab_url(repo, "notebooks/00_welcome.ipynb"),
+    }
     for name in ("README.md", "Makefile"):
         text = (STUDENT_FILES / name).read_text()
         for key, value in fill.items():
             text = text.replace(key, value)
         (out / name).write_text(text)
     (out / "pyproject.toml").write_text(pyproject())
-    (out / ".gitignore").write_text(".venv/\n__pycache__/\n*.egg-info/\n.ipynb_checkpoints/\n"
-                                    "backups/\nprogress.png\n")
+    (out / ".gitignore").write_text(
+        ".venv/\n__pycache__/\n*.egg-info/\n.ipynb_checkpoints/\nbackups/\nprogress.png\n"
+    )
     write_manifest(out, label)
     problems = check(out)
     if problems:
@@ -211,13 +242,16 @@ def as_released(cell: dict) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repo", default=course_repo(),
-                        help="the address the student release is published at")
+    parser.add_argument(
+        "--repo", default=course_repo(), help="the address the student release is published at"
+    )
     parser.add_argument("--out", type=Path, default=COURSE / "dist" / "student-release")
     args = parser.parse_args(argv)
     archive = build(args.repo, args.out)
-    print(f"Student release in {args.out} (and {archive}): publish this folder, keep this "
-          "repository private.")
+    print(
+        f"Student release in {args.out} (and {archive}): publish this folder, keep this "
+        "repository private."
+    )
     return 0
 
 

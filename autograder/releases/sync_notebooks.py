@@ -47,8 +47,10 @@ PLACEHOLDER = "YOUR-ACCOUNT"  # in course.toml's repo until the course is publis
 # The line of a notebook's set-up cell that names the repository: COURSE_REPO = "https://..."
 REPO_LINE = re.compile(r'COURSE_REPO = "([^"]+)"')
 # README.md's badge: where Colab opens the welcome notebook (any repository's address).
-README_BADGE = re.compile(r"\(https://colab\.research\.google\.com/github/[^()\s]*"
-                          r"/blob/main/notebooks/00_welcome\.ipynb\)")
+README_BADGE = re.compile(
+    r"\(https://colab\.research\.google\.com/github/[^()\s]*"
+    r"/blob/main/notebooks/00_welcome\.ipynb\)"
+)
 # Links to a figure of images/ (as written by an author) or to an attachment (once embedded).
 FIGURE_LINK = re.compile(r"\]\((?:\.\./)*images/([\w.-]+\.png)\)|\]\(attachment:([\w.-]+\.png)\)")
 
@@ -206,8 +208,10 @@ def _refused(test_cell: dict) -> tuple[str, ...]:
         if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "Checks":
             for keyword in node.keywords:
                 if keyword.arg == "refuses":  # course code: names of shortcuts' groups
-                    return eval(compile(ast.Expression(keyword.value), "<refuses>", "eval"),  # noqa: S307 - course code
-                                {"shortcuts": shortcuts})
+                    return eval(  # noqa: S307 - course code
+                        compile(ast.Expression(keyword.value), "<refuses>", "eval"),
+                        {"shortcuts": shortcuts},
+                    )
     return ()
 
 
@@ -218,22 +222,36 @@ def _state_refusals(cells: list[dict]) -> None:
         if not meta.get("grade"):
             continue
         prefix = meta["grade_id"].split("_")[0] + "_"
-        answer = next((i for i, c in enumerate(cells) if c["metadata"].get("nbgrader", {})
-                       .get("solution") and c["metadata"]["nbgrader"].get("grade_id", "")
-                       .startswith(prefix)), None)
-        text_index = next((i for i in range(answer - 1, -1, -1)
-                           if cells[i]["cell_type"] == "markdown"), None) if answer else None
+        answer = next(
+            (
+                i
+                for i, c in enumerate(cells)
+                if c["metadata"].get("nbgrader", {}).get("solution")
+                and c["metadata"]["nbgrader"].get("grade_id", "").startswith(prefix)
+            ),
+            None,
+        )
+        text_index = (
+            next(
+                (i for i in range(answer - 1, -1, -1) if cells[i]["cell_type"] == "markdown"), None
+            )
+            if answer
+            else None
+        )
         if text_index is None:
             continue
         text = source(cells[text_index])
-        kept = "\n".join(line for line in text.rstrip("\n").split("\n")
-                         if not line.startswith(REFUSES_PREFIX)).rstrip("\n")
+        kept = "\n".join(
+            line for line in text.rstrip("\n").split("\n") if not line.startswith(REFUSES_PREFIX)
+        ).rstrip("\n")
         names = _refused(cell)
         if names:
             listed = ", ".join(f"`{shortcuts.short_name(n)}`" for n in names)
             which = "it" if len(names) == 1 else "one of them"
-            kept += f"\n\n{REFUSES_PREFIX} its checks refuse {listed}; an answer that calls " \
-                    f"{which} fails them."
+            kept += (
+                f"\n\n{REFUSES_PREFIX} its checks refuse {listed}; an answer that calls "
+                f"{which} fails them."
+            )
         cells[text_index]["source"] = _lines(kept)
 
 
@@ -294,15 +312,19 @@ def main(check: bool) -> int:
     for problem in problems:
         print(problem)
     if PLACEHOLDER in repo and not check:
-        print(f"Note: the course's address is still the placeholder {repo}: the notebooks' "
-              "Colab set-up and badges work once `repo` in course.toml names the published "
-              "repository (and `make student-release` refuses to build until then).")
+        print(
+            f"Note: the course's address is still the placeholder {repo}: the notebooks' "
+            "Colab set-up and badges work once `repo` in course.toml names the published "
+            "repository (and `make student-release` refuses to build until then)."
+        )
     if check:
         for path in stale:
             print(f"not in step: {path.relative_to(COURSE)}")
         if stale:
-            print("Run `make release` to update the set-up cells, self-check cells, figures and"
-                  " README.md's Colab badge.")
+            print(
+                "Run `make release` to update the set-up cells, self-check cells, figures and"
+                " README.md's Colab badge."
+            )
     elif stale:
         print("Updated " + ", ".join(p.name for p in stale))
     return 1 if problems or (check and stale) else 0

@@ -35,12 +35,12 @@ def _name(link: KernelLink, function: Remote) -> str:
         name = link.request("getattr", ref=function._id, name="__name__")
     except Exception:  # noqa: BLE001 - a name is only for the messages
         name = None
-    return name if isinstance(name, str) and name.isidentifier() and len(name) <= 60 \
-        else "Function"
+    return name if isinstance(name, str) and name.isidentifier() and len(name) <= 60 else "Function"
 
 
-def across(link: KernelLink, function: Remote, count_saved: bool = False
-           ) -> type[torch.autograd.Function]:
+def across(
+    link: KernelLink, function: Remote, count_saved: bool = False
+) -> type[torch.autograd.Function]:
     """A Function whose forward and backward are the student's ``function``'s, run in the
     kernel. With ``count_saved`` its forward saves (here) copies of the tensors the student's
     forward saved there, so that a probe's ``saved_tensors_hooks`` count them."""
@@ -49,14 +49,20 @@ def across(link: KernelLink, function: Remote, count_saved: bool = False
     def forward(ctx, *inputs):
         leaves = {i for i, needs in enumerate(ctx.needs_input_grad) if needs}
         kept = link.call(apply._id, inputs, {}, leaves=leaves, keep=True)
-        if not (isinstance(kept, tuple) and len(kept) == 2 and isinstance(kept[0], Remote)
-                and isinstance(kept[1], torch.Tensor)):
+        if not (
+            isinstance(kept, tuple)
+            and len(kept) == 2
+            and isinstance(kept[0], Remote)
+            and isinstance(kept[1], torch.Tensor)
+        ):
             raise TypeError(f"{ctx_name}.apply must return one tensor")
         output, value = kept
         node = output.grad_fn
         if not isinstance(node, Remote):
-            raise TypeError(f"{ctx_name}.apply returned a tensor with no backward pass: is "
-                            f"{ctx_name} a torch.autograd.Function?")
+            raise TypeError(
+                f"{ctx_name}.apply returned a tensor with no backward pass: is "
+                f"{ctx_name} a torch.autograd.Function?"
+            )
         ctx.node = node
         if count_saved:
             saved = node.saved_tensors
@@ -75,13 +81,17 @@ def across(link: KernelLink, function: Remote, count_saved: bool = False
         return tuple(grads) if isinstance(grads, (tuple, list)) else (grads,)
 
     ctx_name = _name(link, function)
-    return types.new_class(ctx_name, (torch.autograd.Function,), exec_body=lambda body: body.update(
-        forward=staticmethod(forward), backward=staticmethod(backward)))
+    return types.new_class(
+        ctx_name,
+        (torch.autograd.Function,),
+        exec_body=lambda body: body.update(
+            forward=staticmethod(forward), backward=staticmethod(backward)
+        ),
+    )
 
 
 def run(link: KernelLink, probe, args: tuple, kwargs: dict):
     """``probe(*args, **kwargs)`` here, its first argument (a student's Function in the
     kernel) replaced by ``across`` it."""
     function, *rest = args
-    return probe(across(link, function, count_saved=probe.__name__ == "gradients"), *rest,
-                 **kwargs)
+    return probe(across(link, function, count_saved=probe.__name__ == "gradients"), *rest, **kwargs)

@@ -52,7 +52,7 @@ def _out(value):
 def _in(data):
     """Arguments from the checker: plain data, references to handles, pickled objects."""
     if isinstance(data, dict) and len(data) == 1:
-        (tag, body), = data.items()
+        ((tag, body),) = data.items()
         if tag == "$ref":
             return _handles[body]
         if tag == "$object":
@@ -74,8 +74,13 @@ def _tensors(args: list, kwargs: dict):
     """(path, tensor) for the tensors among a call's arguments, one container deep."""
     for kind, items in (("arg", enumerate(args)), ("kwarg", kwargs.items())):
         for key, value in items:
-            inner = value.items() if isinstance(value, dict) else \
-                enumerate(value) if isinstance(value, (list, tuple)) else ()
+            inner = (
+                value.items()
+                if isinstance(value, dict)
+                else enumerate(value)
+                if isinstance(value, (list, tuple))
+                else ()
+            )
             if isinstance(value, torch.Tensor):
                 yield [kind, key], value
             for sub, item in inner:
@@ -85,8 +90,11 @@ def _tensors(args: list, kwargs: dict):
 
 def _changed(before: list, after: list) -> list:
     """The path of every argument the call modified in place."""
-    return [path for (path, tensor), copy in zip(after, before, strict=True)
-            if not unchanged(tensor, copy)]
+    return [
+        path
+        for (path, tensor), copy in zip(after, before, strict=True)
+        if not unchanged(tensor, copy)
+    ]
 
 
 def _probe(sent: dict):
@@ -124,8 +132,11 @@ def _run(request: dict, reply: dict):
             # test marked as filled by the answer travel back as data instead
             fills = [p for p in request.get("fills", []) if isinstance(p, str)]
             changed = _changed(copies, inputs)
-            reply["filled"] = {json.dumps(path): _out(tensor) for path, tensor in inputs
-                               if json.dumps(path) in fills}
+            reply["filled"] = {
+                json.dumps(path): _out(tensor)
+                for path, tensor in inputs
+                if json.dumps(path) in fills
+            }
             reply["changed"] = [path for path in changed if json.dumps(path) not in fills]
     if op == "getattr":
         return getattr(target, request["name"])
@@ -143,8 +154,11 @@ def handle(request: str) -> str:
     request = json.loads(base64.b64decode(request))
     stdout, stderr = io.StringIO(), io.StringIO()
     reply: dict = {}
-    with warnings.catch_warnings(record=True) as caught, \
-            contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+    with (
+        warnings.catch_warnings(record=True) as caught,
+        contextlib.redirect_stdout(stdout),
+        contextlib.redirect_stderr(stderr),
+    ):
         warnings.simplefilter("always")
         try:
             value = _run(request, reply)
@@ -161,8 +175,7 @@ def handle(request: str) -> str:
             if isinstance(error, KeyboardInterrupt):
                 error = TimeoutError("interrupted: it ran out of time")
             # The line of the student's code that raised: the checks show it with the error.
-            reply["error"] = [type(error).__name__, str(error)[:2000],
-                              errors.student_line(error)]
+            reply["error"] = [type(error).__name__, str(error)[:2000], errors.student_line(error)]
     reply["stdout"] = stdout.getvalue()[-20_000:]
     reply["stderr"] = stderr.getvalue()[-20_000:]
     reply["warnings"] = [[w.category.__name__, str(w.message)[:500]] for w in caught[:20]]

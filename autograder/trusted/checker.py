@@ -126,8 +126,10 @@ class Checker:
                 pieces = split_hidden(source)
                 for number, (code, hidden) in enumerate(pieces):
                     last = number == len(pieces) - 1
-                    with secret_seeds(self.secret) if hidden else contextlib.nullcontext(), \
-                            self._hiding(hidden):
+                    with (
+                        secret_seeds(self.secret) if hidden else contextlib.nullcontext(),
+                        self._hiding(hidden),
+                    ):
                         value = self._exec(code, last)
             except BaseException as error:  # noqa: BLE001 - reported as the cell's error
                 failure = error
@@ -156,13 +158,16 @@ class Checker:
         finally:
             self.link.hidden = False
             if self.link.withheld:
-                print(f"(your code printed {self.link.withheld:,} characters or warnings "
-                      "during the hidden checks: they are not shown)")
+                print(
+                    f"(your code printed {self.link.withheld:,} characters or warnings "
+                    "during the hidden checks: they are not shown)"
+                )
 
     def _exec(self, code: str, last: bool):
         tree = ast.parse(code)
-        final = tree.body.pop() if last and tree.body and isinstance(tree.body[-1], ast.Expr) \
-            else None
+        final = (
+            tree.body.pop() if last and tree.body and isinstance(tree.body[-1], ast.Expr) else None
+        )
         exec(compile(tree, "<test cell>", "exec"), self.namespace)  # noqa: S102 - course code
         if final is None:
             return None

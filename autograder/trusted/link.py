@@ -72,8 +72,13 @@ def _filled(args: tuple, kwargs: dict):
     deep, with the paths the agent uses (``["arg", 4]``, ``["kwarg", "cache", 0]``)."""
     for kind, items in (("arg", enumerate(args)), ("kwarg", kwargs.items())):
         for key, value in items:
-            inner = value.items() if isinstance(value, dict) else \
-                enumerate(value) if isinstance(value, (list, tuple)) else ()
+            inner = (
+                value.items()
+                if isinstance(value, dict)
+                else enumerate(value)
+                if isinstance(value, (list, tuple))
+                else ()
+            )
             for path, item in [([kind, key], value)] + [([kind, key, sub], i) for sub, i in inner]:
                 if isinstance(item, torch.Tensor) and getattr(item, "_filled_by_answer", False):
                     yield json.dumps(path), item
@@ -153,17 +158,22 @@ class KernelLink:
         """Seconds the next request may take; none left is the end of this cell's checks."""
         left = self.deadline - time.monotonic()
         if left <= 0:
-            raise OutOfBudget(f"the checks of this exercise ran out of time: your code took "
-                              f"longer than {self.seconds:.0f} s in all")
+            raise OutOfBudget(
+                f"the checks of this exercise ran out of time: your code took "
+                f"longer than {self.seconds:.0f} s in all"
+            )
         self.requests += 1
         if self.requests > MAX_REQUESTS:
-            raise OutOfBudget(f"the checks stopped: your answers needed more than "
-                              f"{MAX_REQUESTS:,} round trips to the kernel (do your functions "
-                              "return tensors?)")
+            raise OutOfBudget(
+                f"the checks stopped: your answers needed more than "
+                f"{MAX_REQUESTS:,} round trips to the kernel (do your functions "
+                "return tensors?)"
+            )
         return left
 
     def out(self, value):
         """An argument for the kernel: plain data, a handle back, or a pickled trusted object."""
+
         def other(obj):
             if isinstance(obj, Remote):
                 return {"$ref": obj._id}
@@ -171,20 +181,33 @@ class KernelLink:
                 return {"$object": base64.b64encode(pickle.dumps(obj)).decode()}
             except Exception as error:
                 raise TypeError(f"cannot pass a {type(obj).__name__} to the kernel") from error
+
         return wire.encode(value, other)
 
-    def call(self, ref: int, args: tuple, kwargs: dict, leaves: frozenset[int] = frozenset(),
-             keep: bool = False):
+    def call(
+        self,
+        ref: int,
+        args: tuple,
+        kwargs: dict,
+        leaves: frozenset[int] = frozenset(),
+        keep: bool = False,
+    ):
         """Call the kernel's object ``ref`` under the active refusals and seed. The tensors at
         the positions in ``leaves`` arrive there as leaves that require a gradient; with
         ``keep`` the answer comes back as (a handle to it, its value)."""
         filled = dict(_filled(args, kwargs))
-        sent = [{"$leaf": self.out(a)} if i in leaves else self.out(a)
-                for i, a in enumerate(args)]
-        return self.request("call", ref=ref, args=sent,
-                            kwargs={k: self.out(v) for k, v in kwargs.items()},
-                            refuses=list(shortcuts.active()), fills=list(filled),
-                            filled=filled, seed=seeding.current(), keep=keep)
+        sent = [{"$leaf": self.out(a)} if i in leaves else self.out(a) for i, a in enumerate(args)]
+        return self.request(
+            "call",
+            ref=ref,
+            args=sent,
+            kwargs={k: self.out(v) for k, v in kwargs.items()},
+            refuses=list(shortcuts.active()),
+            fills=list(filled),
+            filled=filled,
+            seed=seeding.current(),
+            keep=keep,
+        )
 
     def request(self, op: str, filled: dict | None = None, **fields):
         """Run ``op`` in the kernel. A call whose arguments the kernel reports changed in
@@ -197,8 +220,11 @@ class KernelLink:
         for path, value in (reply.get("filled") or {}).items() if filled else ():
             if path in filled:
                 new = wire.decode(value, lambda *_: None)
-                if (isinstance(new, torch.Tensor) and new.shape == filled[path].shape
-                        and new.dtype == filled[path].dtype):
+                if (
+                    isinstance(new, torch.Tensor)
+                    and new.shape == filled[path].shape
+                    and new.dtype == filled[path].dtype
+                ):
                     with torch.no_grad():
                         filled[path].copy_(new)
         if isinstance(reply.get("changed"), list) and reply["changed"]:
@@ -216,9 +242,14 @@ class KernelLink:
         travels as the source of its module, read here and run afresh there: never the
         kernel's own copy of that module, which a notebook can replace."""
         sent = {"source": _module_source(probe.__module__), "name": probe.__name__}
-        return self.request("apply", probe=sent, args=[self.out(a) for a in args],
-                            kwargs={k: self.out(v) for k, v in kwargs.items()},
-                            refuses=list(shortcuts.active()), seed=seeding.current())
+        return self.request(
+            "apply",
+            probe=sent,
+            args=[self.out(a) for a in args],
+            kwargs={k: self.out(v) for k, v in kwargs.items()},
+            refuses=list(shortcuts.active()),
+            seed=seeding.current(),
+        )
 
     @staticmethod
     def _parse(text: str) -> dict:
@@ -230,8 +261,9 @@ class KernelLink:
             reply = json.loads(raw) if isinstance(raw, str) else None
         except (ValueError, SyntaxError, TypeError, RecursionError, MemoryError):
             reply = None
-        if not isinstance(reply, dict) or ("error" in reply and not (
-                isinstance(reply["error"], list) and len(reply["error"]) >= 2)):
+        if not isinstance(reply, dict) or (
+            "error" in reply and not (isinstance(reply["error"], list) and len(reply["error"]) >= 2)
+        ):
             raise wire.WireError("the kernel's reply is not plain data")
         return reply
 
@@ -239,16 +271,18 @@ class KernelLink:
         """Show the student code's output, stderr and warnings as the in-kernel checks do;
         during hidden checks only count them, so that hidden inputs never travel back."""
         if self.hidden:
-            self.withheld += sum(len(reply[key]) for key in ("stdout", "stderr")
-                                 if isinstance(reply.get(key), str))
+            self.withheld += sum(
+                len(reply[key]) for key in ("stdout", "stderr") if isinstance(reply.get(key), str)
+            )
             self.withheld += len(reply.get("warnings") or [])
             return
         if isinstance(reply.get("stdout"), str) and reply["stdout"].strip():
             print(f"(your code printed:)\n{quoted_lines(reply['stdout'])}")
         if isinstance(reply.get("stderr"), str) and reply["stderr"].strip():
             print(f"(your code wrote to stderr: {printable(reply['stderr'].strip())})")
-        for item in reply.get("warnings", [])[:20] if isinstance(reply.get("warnings"), list) \
-                else []:
+        for item in (
+            reply.get("warnings", [])[:20] if isinstance(reply.get("warnings"), list) else []
+        ):
             if isinstance(item, list) and len(item) == 2:
                 warnings.warn(str(item[1]), _warning_class(str(item[0])), stacklevel=2)
 
@@ -267,8 +301,10 @@ class KernelLink:
                 self.lost = True
                 raise KernelLost("the kernel stopped answering")
             if time.monotonic() >= self.deadline:
-                raise OutOfBudget(f"the checks of this exercise ran out of time: your code "
-                                  f"took longer than {self.seconds:.0f} s in all")
+                raise OutOfBudget(
+                    f"the checks of this exercise ran out of time: your code "
+                    f"took longer than {self.seconds:.0f} s in all"
+                )
         try:
             result = reply["content"]["user_expressions"]["r"]
         except (KeyError, TypeError):
@@ -296,7 +332,12 @@ def _argument_names(paths: list) -> list[str]:
         if not isinstance(path, list) or len(path) < 2:
             continue
         kind, key, *item = path
-        name = f"`{key}`" if kind == "kwarg" else f"argument {int(key) + 1}" \
-            if isinstance(key, int) else "an argument"
+        name = (
+            f"`{key}`"
+            if kind == "kwarg"
+            else f"argument {int(key) + 1}"
+            if isinstance(key, int)
+            else "an argument"
+        )
         names.append(name + (f"[{item[0]!r}]" if item else ""))
     return names or ["an argument"]

@@ -26,8 +26,13 @@ class NotebookReading:
     solution notebook's, ``solution``: its path, or None outside the course) read once;
     ``flag(message)`` hears of what the reader cannot see through."""
 
-    def __init__(self, cells: list, reference_cells: list, solution: str | None,
-                 flag: Callable[[str], None] = lambda message: None):
+    def __init__(
+        self,
+        cells: list,
+        reference_cells: list,
+        solution: str | None,
+        flag: Callable[[str], None] = lambda message: None,
+    ):
         self.reference_cells = reference_cells
         self.solution = Path(solution) if solution else None
         self.flag = flag
@@ -42,18 +47,28 @@ class NotebookReading:
         except Exception as error:  # noqa: BLE001
             flag(f"the grader could not read the notebook's code ({error})")
 
-    def refusals(self, exercise: str, refuses: tuple[str, ...], place: int | None,
-                 test_cell: str, entries: list[str]) -> list[str]:
+    def refusals(
+        self,
+        exercise: str,
+        refuses: tuple[str, ...],
+        place: int | None,
+        test_cell: str,
+        entries: list[str],
+    ) -> list[str]:
         """What ``exercise``'s answer reaches of ``refuses``, one message each; its test
         cell ``test_cell`` is code cell number ``place`` and reads ``entries`` from the
         answer. What it uses that the course has not taught is flagged."""
         if self.program is None:
             return [self.unreadable] if self.unreadable else []
-        vocabulary = None if self.solution is None else Vocabulary(
-            self.solution.parent.parent, self.solution.parent.name, test_cell)
+        vocabulary = (
+            None
+            if self.solution is None
+            else Vocabulary(self.solution.parent.parent, self.solution.parent.name, test_cell)
+        )
         try:
             found = uses.Reader(self.program, refuses, place, vocabulary).findings(
-                entries, uses.course_names(self.reference_cells, test_cell))
+                entries, uses.course_names(self.reference_cells, test_cell)
+            )
         except (uses.TooDeep, RecursionError) as error:
             return [TOO_DEEP.format(str(error) or "nested too deeply")]
         except Exception as error:  # noqa: BLE001

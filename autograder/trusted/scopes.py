@@ -93,8 +93,10 @@ def clean(source: str) -> str:
     first, _, rest = source.lstrip().partition("\n")
     if first.startswith("%%") and first[2:].split(" ")[0] in HARMLESS_MAGICS:
         source = "\n" * (source[: len(source) - len(rest)].count("\n")) + rest
-    if not any(line.lstrip()[:1] in ("%", "!") or line.rstrip().endswith("?")
-               for line in source.splitlines()):
+    if not any(
+        line.lstrip()[:1] in ("%", "!") or line.rstrip().endswith("?")
+        for line in source.splitlines()
+    ):
         return source
     try:
         from IPython.core.inputtransformer2 import TransformerManager
@@ -124,7 +126,8 @@ class _Binder(ast.NodeVisitor):
                 scope = scope.parent
         target = scope.where_bound(name)
         target.bindings.setdefault(name, []).append(
-            Binding(node, self.cell, self.student, imported, self.index))
+            Binding(node, self.cell, self.student, imported, self.index)
+        )
 
     def bind_targets(self, target: ast.AST, value: ast.AST) -> None:
         for name in ast.walk(target):
@@ -155,12 +158,25 @@ class _Binder(ast.NodeVisitor):
             self.scope.bindings.setdefault(name, [])
         if not isinstance(node, (ast.ClassDef, *COMPREHENSIONS)):
             arguments = node.args
-            defaults = dict(zip(reversed(arguments.posonlyargs + arguments.args),
-                                reversed(arguments.defaults), strict=False))
-            defaults.update((a, d) for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults,
-                                                   strict=True) if d is not None)
-            for arg in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs,
-                        arguments.vararg, arguments.kwarg]:
+            defaults = dict(
+                zip(
+                    reversed(arguments.posonlyargs + arguments.args),
+                    reversed(arguments.defaults),
+                    strict=False,
+                )
+            )
+            defaults.update(
+                (a, d)
+                for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True)
+                if d is not None
+            )
+            for arg in [
+                *arguments.posonlyargs,
+                *arguments.args,
+                *arguments.kwonlyargs,
+                arguments.vararg,
+                arguments.kwarg,
+            ]:
                 if arg is not None:  # a default is what a parameter holds unless given
                     self.bind(arg.arg, defaults.get(arg, arg))
         for statement in body:
@@ -173,8 +189,11 @@ class _Binder(ast.NodeVisitor):
         node.scope = self.scope
 
     def visit_FunctionDef(self, node) -> None:
-        for part in [*node.decorator_list, *node.args.defaults,
-                     *[d for d in node.args.kw_defaults if d is not None]]:
+        for part in [
+            *node.decorator_list,
+            *node.args.defaults,
+            *[d for d in node.args.kw_defaults if d is not None],
+        ]:
             self.visit(part)
         self.bind(node.name, node)
         self.enter("function", node, node.body)
@@ -209,8 +228,7 @@ class _Binder(ast.NodeVisitor):
                 self.visit(value)
         self.scope = outer
 
-    visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = \
-        visit_comprehension_scope
+    visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = visit_comprehension_scope
 
     def visit_Import(self, node) -> None:
         for alias in node.names:
@@ -233,8 +251,13 @@ class _Binder(ast.NodeVisitor):
         while isinstance(target, (ast.Attribute, ast.Subscript, ast.Call)):
             target = target.func if isinstance(target, ast.Call) else target.value
         if isinstance(target, ast.Name):
-            self.program.stored.append((self.scope, target.id, Binding(
-                value, self.cell, self.student, "", self.index, stored=True)))
+            self.program.stored.append(
+                (
+                    self.scope,
+                    target.id,
+                    Binding(value, self.cell, self.student, "", self.index, stored=True),
+                )
+            )
 
     def visit_Assign(self, node) -> None:
         self.generic_visit(node)
@@ -242,8 +265,9 @@ class _Binder(ast.NodeVisitor):
             for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
                 self.bind_targets(target, node.value)
                 for inner in ast.walk(target):
-                    if isinstance(inner, (ast.Attribute, ast.Subscript)) \
-                            and isinstance(inner.ctx, ast.Store):
+                    if isinstance(inner, (ast.Attribute, ast.Subscript)) and isinstance(
+                        inner.ctx, ast.Store
+                    ):
                         self.store(inner, node.value)
 
     def visit_Call(self, node: ast.Call) -> None:
@@ -252,16 +276,16 @@ class _Binder(ast.NodeVisitor):
         if isinstance(node.func, ast.Attribute):  # x.append(v), x.update(k=v), g.send(v)
             for value in values:
                 self.store(node.func.value, value)
-        elif isinstance(node.func, ast.Name) and node.func.id in ("setattr", "setitem") \
-                and node.args:
+        elif (
+            isinstance(node.func, ast.Name) and node.func.id in ("setattr", "setitem") and node.args
+        ):
             for value in values[1:]:
                 self.store(node.args[0], value)
 
     def visit_Raise(self, node: ast.Raise) -> None:
         self.generic_visit(node)
         if node.exc is not None:  # what an ``except ... as error`` may hold
-            self.program.raised.append(Binding(node.exc, self.cell, self.student, "",
-                                               self.index))
+            self.program.raised.append(Binding(node.exc, self.cell, self.student, "", self.index))
 
     def visit_match_case(self, node: ast.match_case) -> None:
         for name in ast.walk(node.pattern):  # a capture holds (part of) the subject
@@ -354,8 +378,7 @@ class Program:
         node.scope = self.module
         return node
 
-    def resolve(self, node: ast.Name, before: int | None = None
-                ) -> tuple[Scope, list[Binding]]:
+    def resolve(self, node: ast.Name, before: int | None = None) -> tuple[Scope, list[Binding]]:
         """The scope whose ``node.id`` the reference reads, and its bindings there; only those
         of the cells before the ``before``-th when given (the checks of a test cell run
         after those, and before any cell below it)."""
@@ -363,8 +386,11 @@ class Program:
         bindings = owner.bindings.get(node.id, [])
         if any(b.imported for b in bindings):  # a module's own calls are not put into it
             bindings = [b for b in bindings if not b.stored]
-        bindings = [r for b in bindings for r in (
-            self.raised if isinstance(b.node, ast.ExceptHandler) else [b])]
+        bindings = [
+            r
+            for b in bindings
+            for r in (self.raised if isinstance(b.node, ast.ExceptHandler) else [b])
+        ]
         if before is not None:
             bindings = [b for b in bindings if b.index < before]
         return owner, bindings
@@ -391,10 +417,14 @@ class Program:
         if isinstance(node, ast.Attribute):
             bases, cut = self._dotted(node.value, seen, before)
             return [f"{base}.{node.attr}" for base in bases], cut
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
-                and self.dotted(node.func, before) == ["builtins.getattr"] \
-                and len(node.args) >= 2 \
-                and isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and self.dotted(node.func, before) == ["builtins.getattr"]
+            and len(node.args) >= 2
+            and isinstance(node.args[1], ast.Constant)
+            and isinstance(node.args[1].value, str)
+        ):
             bases, cut = self._dotted(node.args[0], seen, before)
             return [f"{base}.{node.args[1].value}" for base in bases], cut
         if not isinstance(node, ast.Name):
@@ -412,8 +442,9 @@ class Program:
         for binding in bindings:
             if binding.imported:
                 found.append(binding.imported)
-            elif isinstance(binding.node, (ast.Name, ast.Attribute, ast.Call)) \
-                    and not binding.stored:  # held inside the object, not the name's meaning
+            elif (
+                isinstance(binding.node, (ast.Name, ast.Attribute, ast.Call)) and not binding.stored
+            ):  # held inside the object, not the name's meaning
                 more, below = self._dotted(binding.node, {**seen, key: depth}, before)
                 found += more
                 cut = min(cut, below)

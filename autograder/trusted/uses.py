@@ -52,31 +52,116 @@ __all__ = ["MAX_ALIASES", "Finding", "Program", "Reader", "TooDeep", "resolve"]
 # plain helpers, none of which turns text into code or fetches an object by a computed name
 # (where one can, that object is in OPAQUE_OBJECTS). Anything else (a module the notebook
 # wrote, importlib, pickle, pydoc, timeit, code, inspect, ctypes ...) is flagged.
-READABLE_MODULES = {"torch", "math", "cmath", "numpy", "transformer_course", "matplotlib",
-                    "itertools", "functools", "collections", "typing", "dataclasses", "random",
-                    "time", "datetime", "statistics", "operator", "copy", "warnings",
-                    "contextlib", "enum", "fractions", "decimal", "numbers", "abc", "re",
-                    "json", "csv", "heapq", "bisect", "array", "struct", "textwrap", "pprint",
-                    "sys", "os", "pathlib", "io", "types", "__future__", "IPython", "tqdm"}
+READABLE_MODULES = {
+    "torch",
+    "math",
+    "cmath",
+    "numpy",
+    "transformer_course",
+    "matplotlib",
+    "itertools",
+    "functools",
+    "collections",
+    "typing",
+    "dataclasses",
+    "random",
+    "time",
+    "datetime",
+    "statistics",
+    "operator",
+    "copy",
+    "warnings",
+    "contextlib",
+    "enum",
+    "fractions",
+    "decimal",
+    "numbers",
+    "abc",
+    "re",
+    "json",
+    "csv",
+    "heapq",
+    "bisect",
+    "array",
+    "struct",
+    "textwrap",
+    "pprint",
+    "sys",
+    "os",
+    "pathlib",
+    "io",
+    "types",
+    "__future__",
+    "IPython",
+    "tqdm",
+}
 # Within those, what reaches code or objects the reader cannot see.
-OPAQUE_OBJECTS = ("types.FunctionType", "types.CodeType", "types.LambdaType", "sys.modules",
-                  "operator.attrgetter", "operator.methodcaller", "IPython.core",
-                  "IPython.get_ipython", "torch.ops", "torch.library", "sys._getframe",
-                  "typing.get_type_hints", "typing.ForwardRef")
+OPAQUE_OBJECTS = (
+    "types.FunctionType",
+    "types.CodeType",
+    "types.LambdaType",
+    "sys.modules",
+    "operator.attrgetter",
+    "operator.methodcaller",
+    "IPython.core",
+    "IPython.get_ipython",
+    "torch.ops",
+    "torch.library",
+    "sys._getframe",
+    "typing.get_type_hints",
+    "typing.ForwardRef",
+)
 # Builtins that run or fetch code given as text or reach namespaces: flagged wherever named.
-OPAQUE_BUILTINS = {"exec", "eval", "compile", "__import__", "vars", "globals", "locals",
-                   "breakpoint", "get_ipython"}
+OPAQUE_BUILTINS = {
+    "exec",
+    "eval",
+    "compile",
+    "__import__",
+    "vars",
+    "globals",
+    "locals",
+    "breakpoint",
+    "get_ipython",
+}
 NAMED_ACCESS = {"getattr", "setattr", "delattr"}  # readable with a constant name only
 # Dunder attributes an answer may use: Python's operator protocol (as the operator module
 # names it) and a few plain ones. Any other is flagged (``__base__``, ``__dict__`` ...), and
 # the attributes of frames and code objects too.
-PLAIN_DUNDERS = {name for name in dir(operator) if name.startswith("__") and name.endswith(
-    "__") and getattr(getattr(operator, name), "__module__", None) in ("operator", "_operator")
-} | {"__init__", "__name__", "__qualname__", "__doc__", "__module__", "__len__", "__iter__",
-     "__next__", "__enter__", "__exit__", "__repr__", "__str__", "__hash__", "__bool__",
-     "__post_init__"}
-INTROSPECTION = {"f_globals", "f_locals", "f_back", "f_builtins", "gi_frame", "cr_frame",
-                 "ag_frame", "co_code", "co_consts", "tb_frame"}
+PLAIN_DUNDERS = {
+    name
+    for name in dir(operator)
+    if name.startswith("__")
+    and name.endswith("__")
+    and getattr(getattr(operator, name), "__module__", None) in ("operator", "_operator")
+} | {
+    "__init__",
+    "__name__",
+    "__qualname__",
+    "__doc__",
+    "__module__",
+    "__len__",
+    "__iter__",
+    "__next__",
+    "__enter__",
+    "__exit__",
+    "__repr__",
+    "__str__",
+    "__hash__",
+    "__bool__",
+    "__post_init__",
+}
+INTROSPECTION = {
+    "f_globals",
+    "f_locals",
+    "f_back",
+    "f_builtins",
+    "gi_frame",
+    "cr_frame",
+    "ag_frame",
+    "co_code",
+    "co_consts",
+    "tb_frame",
+}
 
 
 @dataclass(frozen=True)
@@ -91,11 +176,15 @@ class Finding:
 
     def message(self) -> str:
         if self.kind == "refused":
-            return (f"this exercise asks you to write it yourself: your answer calls {self.what}"
-                    f" ({self.where})")
+            return (
+                f"this exercise asks you to write it yourself: your answer calls {self.what}"
+                f" ({self.where})"
+            )
         if self.kind == "untaught":
-            return (f"{self.where} uses {self.what}, which the course has not taught by this "
-                    "exercise: see whether it does the exercise's work")
+            return (
+                f"{self.where} uses {self.what}, which the course has not taught by this "
+                "exercise: see whether it does the exercise's work"
+            )
         return f"{self.where} uses {self.what}, which the grader cannot read through"
 
 
@@ -103,8 +192,12 @@ def notebook_cells(cells: list[dict], reference: list[dict]) -> list[tuple[str, 
     """A notebook's code cells for a :class:`Program`: (label in words, code, whether the
     student wrote it: not locked, and not a copy of a code cell of the course's ``reference``
     notebook that is not an answer)."""
-    course_code = {source(c) for c in reference if c["cell_type"] == "code"
-                   and not c.get("metadata", {}).get("nbgrader", {}).get("solution")}
+    course_code = {
+        source(c)
+        for c in reference
+        if c["cell_type"] == "code"
+        and not c.get("metadata", {}).get("nbgrader", {}).get("solution")
+    }
     found = []
     for number, cell in enumerate(cells, start=1):
         if cell["cell_type"] != "code":
@@ -112,9 +205,13 @@ def notebook_cells(cells: list[dict], reference: list[dict]) -> list[tuple[str, 
         meta = cell.get("metadata", {}).get("nbgrader", {})
         code = source(cell)
         student = not meta.get("locked") and code not in course_code
-        label = (f"your answer cell {meta['grade_id']}" if meta.get("solution")
-                 and meta.get("grade_id") else f"cell {number} (yours or changed)" if student
-                 else f"the course's cell {number}")
+        label = (
+            f"your answer cell {meta['grade_id']}"
+            if meta.get("solution") and meta.get("grade_id")
+            else f"cell {number} (yours or changed)"
+            if student
+            else f"the course's cell {number}"
+        )
         found.append((label, code, student))
     return found
 
@@ -152,19 +249,23 @@ def resolve(dotted: str):
 
 def _private_torch(dotted: str) -> bool:
     parts = dotted.split(".")
-    return parts[0] == "torch" and any(p.startswith("_") and not p.endswith("__")
-                                       for p in parts[1:])
+    return parts[0] == "torch" and any(
+        p.startswith("_") and not p.endswith("__") for p in parts[1:]
+    )
 
 
 def _harmless_magic(call: ast.Call | None) -> bool:
     """Whether ``call`` is ``get_ipython()`` inside ``get_ipython().run_line_magic("timeit",
     ...)`` (how IPython writes ``%timeit``) for a magic that only times code."""
     parent = getattr(call, "parent", None)
-    return isinstance(parent, ast.Attribute) and parent.attr in (
-        "run_line_magic", "run_cell_magic") and isinstance(getattr(parent, "call", None),
-                                                          ast.Call) \
-        and bool(parent.call.args) and isinstance(parent.call.args[0], ast.Constant) \
+    return (
+        isinstance(parent, ast.Attribute)
+        and parent.attr in ("run_line_magic", "run_cell_magic")
+        and isinstance(getattr(parent, "call", None), ast.Call)
+        and bool(parent.call.args)
+        and isinstance(parent.call.args[0], ast.Constant)
         and parent.call.args[0].value in HARMLESS_MAGICS
+    )
 
 
 def _library(dotted: list[str]) -> list[str]:
@@ -175,8 +276,13 @@ def _library(dotted: list[str]) -> list[str]:
 class Reader:
     """What one exercise's answer reaches in a :class:`Program`."""
 
-    def __init__(self, program: Program, refuses: Iterable[str], before: int | None = None,
-                 vocabulary: Vocabulary | None = None):
+    def __init__(
+        self,
+        program: Program,
+        refuses: Iterable[str],
+        before: int | None = None,
+        vocabulary: Vocabulary | None = None,
+    ):
         """``before``: the place of the exercise's test cell among the program's cells; only
         the cells above it have run when its checks do. ``vocabulary``: what an exercise that
         refuses something may use without a flag (``autograder/trusted/vocabulary.py``)."""
@@ -196,8 +302,9 @@ class Reader:
         # ``torch.ops.aten.softmax.int``): refused by its name, not by a list of every place
         # the library keeps it. (The course's own parts, allowed in later exercises, may
         # share a name with a refused PyTorch function: another library, not refused.)
-        self.refused_names = {(name.split(".")[0], spelled(name.rsplit(".", 1)[-1])): name
-                              for name in self.refuses}
+        self.refused_names = {
+            (name.split(".")[0], spelled(name.rsplit(".", 1)[-1])): name for name in self.refuses
+        }
         self.roots = {name.split(".")[0] for name in self.refuses}
 
     def findings(self, entries: Iterable[str], course: Iterable[str] = ()) -> list[Finding]:
@@ -208,9 +315,11 @@ class Reader:
         program = self.program
         found: dict[tuple[str, str], Finding] = {}
         course = set(course)
-        todo = [(scope, [b for b in bindings if b.student or name not in course])
-                for name in entries
-                for scope, bindings in [self._resolve(program.global_name(name))]]
+        todo = [
+            (scope, [b for b in bindings if b.student or name not in course])
+            for name in entries
+            for scope, bindings in [self._resolve(program.global_name(name))]
+        ]
         done: set[int] = set()
         while todo:
             _, bindings = todo.pop()
@@ -242,8 +351,7 @@ class Reader:
                 if finding.kind == "opaque":
                     found.setdefault((finding.what, finding.where), finding)
         for label in self.program.unreadable:
-            found.setdefault(("parse", label), Finding("opaque", "code that does not parse",
-                                                       label))
+            found.setdefault(("parse", label), Finding("opaque", "code that does not parse", label))
         return list(found.values())
 
     def _read(self, binding: Binding) -> tuple[list[Finding], list]:
@@ -251,12 +359,22 @@ class Reader:
         node = binding.node
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             where = f"{binding.cell}, an import"
-            findings = [f for dotted in [binding.imported] if binding.student
-                        for f in self._judge_name(dotted, where)]
+            findings = [
+                f
+                for dotted in [binding.imported]
+                if binding.student
+                for f in self._judge_name(dotted, where)
+            ]
             return findings + self._imports(node, where, binding.student), []
-        own_methods = {item.name for item in node.body
-                       if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))} \
-            if isinstance(node, ast.ClassDef) else set()
+        own_methods = (
+            {
+                item.name
+                for item in node.body
+                if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))
+            }
+            if isinstance(node, ast.ClassDef)
+            else set()
+        )
         # Only the outermost of ``torch._C._nn.softmax`` is judged, not each prefix.
         inner = {id(sub.value) for sub in ast.walk(node) if isinstance(sub, ast.Attribute)}
         findings, used = [], []
@@ -264,8 +382,9 @@ class Reader:
             if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load):
                 used.append(self._resolve(sub))
             if isinstance(sub, (ast.Import, ast.ImportFrom)):
-                findings += self._imports(sub, f"{binding.cell}, line {sub.lineno}",
-                                          binding.student)
+                findings += self._imports(
+                    sub, f"{binding.cell}, line {sub.lineno}", binding.student
+                )
             if id(sub) not in inner or isinstance(sub, ast.Call):
                 where = f"{binding.cell}, line {getattr(sub, 'lineno', 1)}"
                 findings += self._judge(sub, own_methods, where)
@@ -276,10 +395,14 @@ class Reader:
         """A student's import of a module the reader does not read is flagged."""
         if not student:
             return []
-        modules = [a.name for a in node.names] if isinstance(node, ast.Import) \
-            else [node.module or "."]
-        return [Finding("opaque", f"an import of {module}", where) for module in modules
-                if module.split(".")[0] not in READABLE_MODULES]
+        modules = (
+            [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or "."]
+        )
+        return [
+            Finding("opaque", f"an import of {module}", where)
+            for module in modules
+            if module.split(".")[0] not in READABLE_MODULES
+        ]
 
     def _resolve(self, node: ast.Name):
         return self.program.resolve(node, self.before)
@@ -289,41 +412,64 @@ class Reader:
 
     def _judge(self, node: ast.AST, own_methods: set[str], where: str):
         """The findings of one node (a call, an attribute, a name)."""
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
-                and self._dotted(node.func) in (["builtins.getattr"], ["builtins.setattr"],
-                                                  ["builtins.delattr"]) \
-                and len(node.args) >= 2 and not isinstance(node.args[1], ast.Constant) \
-                and not (isinstance(node.args[0], ast.Name) and node.args[0].id == "self"):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and self._dotted(node.func)
+            in (["builtins.getattr"], ["builtins.setattr"], ["builtins.delattr"])
+            and len(node.args) >= 2
+            and not isinstance(node.args[1], ast.Constant)
+            and not (isinstance(node.args[0], ast.Name) and node.args[0].id == "self")
+        ):
             yield Finding("opaque", f"{node.func.id}() with a computed name", where)
         # a refused method or property of a tensor, called or read (`x.softmax(0)`,
         # `out.grad_fn`), on anything but a library module and the class's own methods
-        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) \
-                and node.attr in self.methods \
-                and not _library(self._dotted(node.value)) \
-                and not (isinstance(node.value, ast.Name)
-                         and node.value.id == "self" and node.attr in own_methods):
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.ctx, ast.Load)
+            and node.attr in self.methods
+            and not _library(self._dotted(node.value))
+            and not (
+                isinstance(node.value, ast.Name)
+                and node.value.id == "self"
+                and node.attr in own_methods
+            )
+        ):
             yield Finding("refused", f"torch.Tensor.{node.attr}", where)
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
-                and "builtins.getattr" in self._dotted(node.func):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and "builtins.getattr" in self._dotted(node.func)
+        ):
             for dotted in _library(self._dotted(node)):
                 yield from self._judge_name(dotted, where)
         if isinstance(node, ast.Attribute) and (
-                node.attr in INTROSPECTION or node.attr.startswith("__")
-                and node.attr.endswith("__") and node.attr not in PLAIN_DUNDERS):
+            node.attr in INTROSPECTION
+            or node.attr.startswith("__")
+            and node.attr.endswith("__")
+            and node.attr not in PLAIN_DUNDERS
+        ):
             yield Finding("opaque", node.attr, where)
         # Rebinding something of a library (``torch.matmul = ...``, ``probes.op_counts =
         # ...``, ``setattr(F, "softmax", ...)``) changes what the checks and the grader's
         # probes see in the kernel: never an answer's business.
-        changed = node.value if isinstance(node, ast.Attribute) and isinstance(
-            node.ctx, (ast.Store, ast.Del)) else node.args[0] if isinstance(node, ast.Call) \
-            and isinstance(node.func, ast.Name) and node.args and set(self._dotted(
-                node.func)) & {"builtins.setattr", "builtins.delattr"} else None
+        changed = (
+            node.value
+            if isinstance(node, ast.Attribute) and isinstance(node.ctx, (ast.Store, ast.Del))
+            else node.args[0]
+            if isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.args
+            and set(self._dotted(node.func)) & {"builtins.setattr", "builtins.delattr"}
+            else None
+        )
         if changed is not None and (library := _library(self._dotted(changed))):
             yield Finding("opaque", f"a change to {library[0]}", where)
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
             yield from self._builtin(node, where)
         if isinstance(node, (ast.Name, ast.Attribute)) and isinstance(
-                getattr(node, "ctx", None), ast.Load):
+            getattr(node, "ctx", None), ast.Load
+        ):
             for dotted in _library(self._dotted(node)):
                 yield from self._judge_name(dotted, where)
 
@@ -347,8 +493,11 @@ class Reader:
         # Only where a refused name lives is anything imported to compare objects: never a
         # module the student named for the grader's process to import.
         obj = resolve(dotted) if parts[0] in self.roots else None
-        if obj is not None and id(obj) in self.refused_objects \
-                and self.refused_objects[id(obj)][0] is obj:
+        if (
+            obj is not None
+            and id(obj) in self.refused_objects
+            and self.refused_objects[id(obj)][0] is obj
+        ):
             yield Finding("refused", self.refused_objects[id(obj)][1], where)
             return
         for part in parts[1:]:
@@ -359,6 +508,9 @@ class Reader:
             if dotted == opaque or dotted.startswith(opaque + "."):
                 yield Finding("opaque", opaque, where)
                 return
-        if self.vocabulary is not None and self.vocabulary.applies(self.refuses) \
-                and not self.vocabulary.allows(dotted):
+        if (
+            self.vocabulary is not None
+            and self.vocabulary.applies(self.refuses)
+            and not self.vocabulary.allows(dotted)
+        ):
             yield Finding("untaught", dotted, where)

@@ -32,8 +32,13 @@ from autograder.cells import source
 from autograder.trusted.scopes import Program
 
 # PyTorch's namespaces of plain mathematics and of initialisers, elementary like ``torch``.
-ELEMENTARY_NAMESPACES = ("torch.Tensor.", "torch.linalg.", "torch.special.", "torch.fft.",
-                         "torch.nn.init.")
+ELEMENTARY_NAMESPACES = (
+    "torch.Tensor.",
+    "torch.linalg.",
+    "torch.special.",
+    "torch.fft.",
+    "torch.nn.init.",
+)
 
 
 def elementary(dotted: str) -> bool:
@@ -105,8 +110,12 @@ def _refusals(code: str) -> list[str]:
             for keyword in node.keywords:
                 if keyword.arg == "refuses":
                     try:
-                        return list(eval(compile(ast.Expression(keyword.value), "", "eval"),  # noqa: S307 - course code
-                                         {"shortcuts": shortcuts}))
+                        return list(
+                            eval(  # noqa: S307 - course code
+                                compile(ast.Expression(keyword.value), "", "eval"),
+                                {"shortcuts": shortcuts},
+                            )
+                        )
                     except Exception:  # noqa: BLE001
                         return []
     return []
@@ -148,5 +157,8 @@ class Vocabulary:
         return any(name.startswith("torch") for name in refuses)
 
     def allows(self, dotted: str) -> bool:
-        return elementary(dotted) or dotted in self.names or (
-            dotted.startswith("torch") and operation(dotted) in self.operations)
+        return (
+            elementary(dotted)
+            or dotted in self.names
+            or (dotted.startswith("torch") and operation(dotted) in self.operations)
+        )

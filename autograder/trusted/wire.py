@@ -28,10 +28,18 @@ import torch
 
 # Tensor dtypes that cross; bfloat16 has no NumPy twin and travels as float32.
 DTYPES = {
-    "float16": torch.float16, "bfloat16": torch.bfloat16, "float32": torch.float32,
-    "float64": torch.float64, "complex64": torch.complex64, "complex128": torch.complex128,
-    "int8": torch.int8, "int16": torch.int16, "int32": torch.int32, "int64": torch.int64,
-    "uint8": torch.uint8, "bool": torch.bool,
+    "float16": torch.float16,
+    "bfloat16": torch.bfloat16,
+    "float32": torch.float32,
+    "float64": torch.float64,
+    "complex64": torch.complex64,
+    "complex128": torch.complex128,
+    "int8": torch.int8,
+    "int16": torch.int16,
+    "int32": torch.int32,
+    "int64": torch.int64,
+    "uint8": torch.uint8,
+    "bool": torch.bool,
 }
 NAMES = {dtype: name for name, dtype in DTYPES.items()}
 MAX_DEPTH = 32
@@ -112,7 +120,7 @@ def decode(data, handle, budget: _Budget | None = None, depth: int = 0):
         return float(data)
     if not (isinstance(data, dict) and len(data) == 1):
         raise WireError(f"not plain data: {type(data).__name__}")
-    (tag, body), = data.items()
+    ((tag, body),) = data.items()
     if tag == "$tensor":
         return _decode_tensor(body, budget)
     if tag in ("$tuple", "$list") and isinstance(body, list):
@@ -131,8 +139,13 @@ def decode(data, handle, budget: _Budget | None = None, depth: int = 0):
         return DTYPES[body]
     if tag == "$device" and isinstance(body, str) and len(body) < 32:
         return torch.device(body)
-    if tag == "$handle" and isinstance(body, list) and len(body) == 2 \
-            and isinstance(body[0], int) and isinstance(body[1], str):
+    if (
+        tag == "$handle"
+        and isinstance(body, list)
+        and len(body) == 2
+        and isinstance(body[0], int)
+        and isinstance(body[1], str)
+    ):
         return handle(body[0], body[1][:200])
     raise WireError(f"not plain data: {tag}")
 
@@ -141,9 +154,13 @@ def _decode_tensor(body, budget: _Budget) -> torch.Tensor:
     if not (isinstance(body, list) and len(body) == 3):
         raise WireError("a malformed tensor")
     name, shape, payload = body
-    if name not in DTYPES or not isinstance(payload, str) or not isinstance(shape, list) \
-            or not all(isinstance(s, int) and not isinstance(s, bool) and 0 <= s for s in shape) \
-            or len(shape) > 16:
+    if (
+        name not in DTYPES
+        or not isinstance(payload, str)
+        or not isinstance(shape, list)
+        or not all(isinstance(s, int) and not isinstance(s, bool) and 0 <= s for s in shape)
+        or len(shape) > 16
+    ):
         raise WireError("a malformed tensor")
     dtype = torch.float32 if name == "bfloat16" else DTYPES[name]
     itemsize = torch.empty(0, dtype=dtype).element_size()

@@ -64,8 +64,7 @@ def causal_attention(Q: torch.Tensor, K: torch.Tensor, V: torch.Tensor) -> dict[
     are the pair in the wrong order.
     """
     variants = {
-        description: weights @ V
-        for description, weights in causal_attention_weights(Q, K).items()
+        description: weights @ V for description, weights in causal_attention_weights(Q, K).items()
     }
     scores = Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1])
     causal = torch.ones(scores.shape[-2:], dtype=torch.bool).tril()

@@ -89,8 +89,8 @@ def pre_norm_block(x: torch.Tensor, attend, feed, norm1, norm2) -> dict[str, tor
             "x itself": normalised_again + feed(normalised_again),
             "one norm (norm1) used for both sublayers": h + feed(norm1(h)),
             "the two layer norms swapped": swapped + feed(norm1(swapped)),
-            "the feed-forward sublayer reading x instead of h, the output of the attention "
-            "step": h + feed(norm2(x)),
+            "the feed-forward sublayer reading x instead of h, the output of the attention step": h
+            + feed(norm2(x)),
             "the feed-forward's output added to x instead of to h": x + feed(norm2(h)),
             "a layer norm at the end of the block (a pre-norm block returns the stream "
             "unnormalised; only the stack ends with a norm)": norm2(h + feed(norm2(h))),

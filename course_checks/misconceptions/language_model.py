@@ -89,8 +89,9 @@ def lm_logits(
             "the causal mask inverted (True above the diagonal: each character sees only the "
             "ones after it)": run(tokens + position_embedding(positions), mask=~causal),
             "a causal mask that hides the diagonal too (no character sees itself)": run(
-                tokens + position_embedding(positions), mask=causal_mask(T).tril(-1)
-                | torch.eye(T, dtype=torch.bool).logical_and(torch.arange(T)[:, None] == 0)
+                tokens + position_embedding(positions),
+                mask=causal_mask(T).tril(-1)
+                | torch.eye(T, dtype=torch.bool).logical_and(torch.arange(T)[:, None] == 0),
             ),
         }
 
@@ -103,7 +104,8 @@ def bits_per_character(logits: torch.Tensor, targets: torch.Tensor) -> dict[str,
         "the cross-entropy with log10: bits need log2": nats / math.log(10),
         "the sum over characters instead of the mean": F.cross_entropy(
             flat, wanted, reduction="sum"
-        ) / math.log(2),
+        )
+        / math.log(2),
         "probabilities passed to cross_entropy, which expects logits (softmax applied twice)": (
             F.cross_entropy(torch.softmax(flat, -1), wanted) / math.log(2)
         ),
@@ -162,28 +164,33 @@ def top_p_filter(logits: torch.Tensor, p: float) -> dict[str, torch.Tensor]:
         "probability of the tokens before it)": dropping((up_to > p) & ~top),
         "a nucleus that stops before the token that carries the sum to p, and before one "
         "that brings it to exactly p: a token kept only when the probability up to it, its "
-        "own included, is below p (compare the probability of the tokens before it)":
-            dropping((up_to >= p) & ~top),
+        "own included, is below p (compare the probability of the tokens before it)": dropping(
+            (up_to >= p) & ~top
+        ),
         "a token kept only when the probability up to it, its own included, is at most p, "
         "without keeping the top token: the token that carries the sum to p is dropped, and "
         "a row whose top token alone holds more than p keeps nothing": dropping(up_to > p),
         "a token dropped only when the probability before it is more than p, not when it "
         "equals p: where the sum reaches p exactly, one token too many is kept": dropping(
-            before > p),
+            before > p
+        ),
         "the tokens sorted from the least likely up (ascending) instead of from the most "
         "likely down": torch.empty_like(logits).scatter(
-            -1, rising_order, rising.masked_fill(rising_drop, inf)),
+            -1, rising_order, rising.masked_fill(rising_drop, inf)
+        ),
         "a cumulative sum over the sorted logits instead of their probabilities (the "
         "softmax of the row)": dropping(sorted_logits.cumsum(dim=-1) - sorted_logits >= p),
         "the filtered logits left in sorted order, most likely first, instead of put back at "
         "their tokens' places": sorted_logits.masked_fill(before >= p, inf),
         "the sorted entries put back with gather(-1, order), which undoes no sort: "
         "scatter(-1, order, ·) writes entry j to position order[j]": sorted_logits.masked_fill(
-            before >= p, inf).gather(-1, order),
+            before >= p, inf
+        ).gather(-1, order),
         "a mask made in sorted order applied to the logits in their original order, "
         "without putting it back": logits.masked_fill(before >= p, inf),
-        "the nucleus's probabilities (0 elsewhere) instead of its logits (-inf elsewhere)":
-            back(probs.masked_fill(before >= p, 0.0)),
+        "the nucleus's probabilities (0 elsewhere) instead of its logits (-inf elsewhere)": back(
+            probs.masked_fill(before >= p, 0.0)
+        ),
         "probabilities computed as exp(logits) / their sum without taking the largest logit "
         "away first: exp overflows to inf, the probabilities become NaN and nothing is "
         "dropped": dropping(unshifted.cumsum(dim=-1) - unshifted >= p),
@@ -208,8 +215,7 @@ def _adamw_update(*flaws):
             root = v_hat + eps
         else:
             root = v_hat.sqrt() + eps
-        shrink = 0.0 if "L2" in flaws else \
-            weight_decay if "no lr" in flaws else lr * weight_decay
+        shrink = 0.0 if "L2" in flaws else weight_decay if "no lr" in flaws else lr * weight_decay
         if "decay after" in flaws:
             return (param - lr * m_hat / root) * (1 - shrink), m, v
         return param * (1 - shrink) - lr * m_hat / root, m, v
@@ -226,23 +232,27 @@ _ADAMW_FLAWS = {
     "and m is not)": ("no correction",),
     "the bias correction of m only (v used uncorrected)": ("m only",),
     "the bias correction of v only (m used uncorrected)": ("v only",),
-    "eps inside the square root, √(v̂ + eps), instead of added to it, √v̂ + eps": (
-        "eps inside",),
-    "v̂ + eps without the square root: m̂ divided by the second moment, not its root": (
-        "no root",),
+    "eps inside the square root, √(v̂ + eps), instead of added to it, √v̂ + eps": ("eps inside",),
+    "v̂ + eps without the square root: m̂ divided by the second moment, not its root": ("no root",),
     "bias corrections with step + 1 (the step counted from 0) instead of the step number "
     "given, 1 for the first update": ("step + 1",),
     "the weight decay applied after the update, to the updated parameter, instead of to the "
     "parameter as it was": ("decay after",),
     "the weight decay without the learning rate: param·(1 − weight_decay) instead of "
     "param·(1 − lr·weight_decay)": ("no lr",),
-    "the betas swapped: β₂ for the gradient's average and β₁ for its square's": (
-        "betas swapped",),
+    "the betas swapped: β₂ for the gradient's average and β₁ for its square's": ("betas swapped",),
 }
 
 
-def adamw_steps(case: dict, first: int, lr: float, betas: tuple[float, float], eps: float,
-                weight_decay: float, part: str = "param") -> dict[str, torch.Tensor]:
+def adamw_steps(
+    case: dict,
+    first: int,
+    lr: float,
+    betas: tuple[float, float],
+    eps: float,
+    weight_decay: float,
+    part: str = "param",
+) -> dict[str, torch.Tensor]:
     """What known wrong AdamW updates give over a run: ``case`` holds ``param``, the
     moments ``m`` and ``v`` after ``first - 1`` updates, and ``grads`` (steps, *shape), one
     gradient per update; -> {description: ``part`` ("param", "m" or "v") after each update,
@@ -277,27 +287,31 @@ def attend_with_cache(steps, chunks) -> dict[str, torch.Tensor]:
 
     variants = {
         "attention to the new characters only: the cache is never read": attend(
-            causal & same_chunk),
+            causal & same_chunk
+        ),
         "no causal mask among the new characters: in a chunk of several, each sees the ones "
         "after it": attend(stored | same_chunk),
         "a mask built for the new queries alone (tril() without the offset of the stored "
         "length): new character i sees only keys 0 … i": attend(
-            columns <= rows - start_of[:, None]),
+            columns <= rows - start_of[:, None]
+        ),
         "scores not divided by √d_head": attend(causal, scale=1.0),
     }
     if len(chunks) > 1 and max(chunks[1:]) > 1:
         first = start_of[:, None] == 0
-        variants["the causal mask applied on the first call only: a later chunk of several new "
-                 "characters sees its own future"] = attend(
-                     torch.where(first, causal, stored | same_chunk))
+        variants[
+            "the causal mask applied on the first call only: a later chunk of several new "
+            "characters sees its own future"
+        ] = attend(torch.where(first, causal, stored | same_chunk))
     return variants
 
 
 _HISTORIES: dict[tuple, dict[str, dict]] = {}  # the variants' histories, by case and run
 
 
-def train_history(case, part: str, steps=None, every: int = 2, clip: float = 1.0,
-                  evaluate: bool = True) -> dict[str, torch.Tensor]:
+def train_history(
+    case, part: str, steps=None, every: int = 2, clip: float = 1.0, evaluate: bool = True
+) -> dict[str, torch.Tensor]:
     """What known wrong training loops return as ``part`` of their history ("bits": the
     training losses, "held_out": the (step, bits) pairs), each run on a fresh copy of ``case``
     (a ``course_checks.lm_training_case.LoopCase``)."""
@@ -305,8 +319,10 @@ def train_history(case, part: str, steps=None, every: int = 2, clip: float = 1.0
     if run not in _HISTORIES:
         _HISTORIES.clear()  # one run's at a time: checks ask for its two parts in turn
         _HISTORIES[run] = _flawed_histories(case, steps, every, clip, evaluate)
-    return {description: torch.tensor(history[part], dtype=torch.float64)
-            for description, history in _HISTORIES[run].items()}
+    return {
+        description: torch.tensor(history[part], dtype=torch.float64)
+        for description, history in _HISTORIES[run].items()
+    }
 
 
 def _flawed_histories(case, steps, every, clip, evaluate) -> dict[str, dict]:
@@ -315,8 +331,7 @@ def _flawed_histories(case, steps, every, clip, evaluate) -> dict[str, dict]:
     from transformer_course.language_model import bits_per_character as bits
 
     def make(*flaws):
-        def train(model, optimizer, scheduler, batches, steps, evaluate=None, every=100,
-                  clip=1.0):
+        def train(model, optimizer, scheduler, batches, steps, evaluate=None, every=100, clip=1.0):
             history = {"bits": [], "held_out": []}
             for count, step in enumerate(steps):
                 if "own count" in flaws:
@@ -347,6 +362,7 @@ def _flawed_histories(case, steps, every, clip, evaluate) -> dict[str, dict]:
                 elif record and "evaluated first" not in flaws:
                     history["held_out"].append((step + 1, evaluate(model)))
             return history
+
         return train
 
     variants = {
@@ -356,12 +372,14 @@ def _flawed_histories(case, steps, every, clip, evaluate) -> dict[str, dict]:
         "each gradient clipped to ±clip (clip_grad_value_) instead of their norm "
         "(clip_grad_norm_)": make("clip value"),
         "the scheduler never stepped: every update uses the first learning rate": make(
-            "no scheduler"),
+            "no scheduler"
+        ),
         "scheduler.step() before optimizer.step(): every update uses the next step's learning "
         "rate": make("scheduler first"),
         "the loss in nats (F.cross_entropy as it is) instead of bits": make("nats"),
         "the held-out score taken before the update of its step instead of after it": make(
-            "evaluated first"),
+            "evaluated first"
+        ),
         "steps counted from 0 by the loop itself instead of the step numbers it is given (a "
         "resumed run starts again at batch 0)": make("own count"),
         "the held-out score taken when step % every == 0 (before any training, then every "
@@ -369,5 +387,7 @@ def _flawed_histories(case, steps, every, clip, evaluate) -> dict[str, dict]:
     }
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # PyTorch's warning about the scheduler's order
-        return {description: case.fresh().run(train, steps, every, clip, evaluate)
-                for description, train in variants.items()}
+        return {
+            description: case.fresh().run(train, steps, every, clip, evaluate)
+            for description, train in variants.items()
+        }

@@ -62,11 +62,15 @@ def padding_mask(lengths: torch.Tensor, seq_len: int) -> dict[str, torch.Tensor]
     }
 
 
-_UNSCALED = ("q·k = strength, forgetting that attention divides every score by √d_head "
-             "(the scores come out √d_head times too small)")
+_UNSCALED = (
+    "q·k = strength, forgetting that attention divides every score by √d_head "
+    "(the scores come out √d_head times too small)"
+)
 _DIVIDED = "q·k = strength / √d_head: divided by √d_head where the weights must multiply by it"
-_TWICE = ("the factor strength·√d_head put into both W_q and W_k, so that q·k is its square "
-          "(put it into one of them)")
+_TWICE = (
+    "the factor strength·√d_head put into both W_q and W_k, so that q·k is its square "
+    "(put it into one of them)"
+)
 
 
 def _table(query: torch.Tensor, key: torch.Tensor) -> torch.Tensor:
@@ -85,8 +89,8 @@ def previous_token_head(
         * _table(positions + 1, positions),
         "a query block that is not shifted: every token attends to its own position": strength
         * _table(positions, positions),
-        "a shift that wraps around, so position 0 attends to the last position, max_len − 1":
-        strength * _table((positions - 1) % max_len, positions),
+        "a shift that wraps around, so position 0 attends to the last position, "
+        "max_len − 1": strength * _table((positions - 1) % max_len, positions),
         _UNSCALED: strength / math.sqrt(d_head) * previous,
         _DIVIDED: strength / d_head * previous,
         _TWICE: strength**2 * math.sqrt(d_head) * previous,
@@ -97,20 +101,25 @@ def previous_token_head(
 
 
 def _other_width(name: str) -> str:
-    return (f"a factor √{name} where √d_head belongs: the two are equal only when d_head = "
-            f"{name}, and d_head may be larger")
+    return (
+        f"a factor √{name} where √d_head belongs: the two are equal only when d_head = "
+        f"{name}, and d_head may be larger"
+    )
 
 
 def same_token_head(
-    tokens: torch.Tensor, positions: torch.Tensor, d_head: int, strength: float,
+    tokens: torch.Tensor,
+    positions: torch.Tensor,
+    d_head: int,
+    strength: float,
     vocab_size: int | None = None,
 ) -> dict[str, torch.Tensor]:
     """Scaled score tables (..., N, N) of wrong same-token heads, for ``tokens`` at
     ``positions`` (..., N); the right one is ``strength`` wherever the tokens are equal."""
     same = _table(tokens, tokens)
     wrong = {
-        "a head that matches positions instead of tokens: every token attends only to itself":
-        strength * _table(positions, positions),
+        "a head that matches positions instead of tokens: "
+        "every token attends only to itself": strength * _table(positions, positions),
         _UNSCALED: strength / math.sqrt(d_head) * same,
         _DIVIDED: strength / d_head * same,
         _TWICE: strength**2 * math.sqrt(d_head) * same,

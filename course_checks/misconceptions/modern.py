@@ -56,8 +56,7 @@ def rms_norm(x: torch.Tensor, weight: torch.Tensor, eps: float = 1e-5) -> dict[s
     return variants
 
 
-def _rotate(x, positions, base, exponent=2.0, sign=1.0, frequencies=True, swap=False,
-            halves=False):
+def _rotate(x, positions, base, exponent=2.0, sign=1.0, frequencies=True, swap=False, halves=False):
     """A rotary embedding with one thing changed (float64)."""
     x = x.double()
     d = x.shape[-1]
@@ -67,27 +66,32 @@ def _rotate(x, positions, base, exponent=2.0, sign=1.0, frequencies=True, swap=F
     cos, sin = (angles.sin(), angles.cos()) if swap else (angles.cos(), angles.sin())
     sin = sign * sin
     if halves:
-        first, second = x[..., : d // 2], x[..., d // 2:]
+        first, second = x[..., : d // 2], x[..., d // 2 :]
         return torch.cat([first * cos - second * sin, first * sin + second * cos], dim=-1)
     even, odd = x[..., 0::2], x[..., 1::2]
     return torch.stack([even * cos - odd * sin, even * sin + odd * cos], dim=-1).flatten(-2)
 
 
-def apply_rotary(x: torch.Tensor, positions: torch.Tensor,
-                 base: float = 10000.0) -> dict[str, torch.Tensor]:
+def apply_rotary(
+    x: torch.Tensor, positions: torch.Tensor, base: float = 10000.0
+) -> dict[str, torch.Tensor]:
     """Variants of turning each pair (2i, 2i+1) of x (..., T, d) by positions[t] · base^(−2i/d)."""
     return {
         "the rotation the other way round (−sin where +sin belongs: notebook 04's R_p, not "
         "R_−p)": _rotate(x, positions, base, sign=-1.0),
         "pairs made of the two halves, (i, i + d/2), as GPT-NeoX and Hugging Face's LLaMA "
         "arrange them, instead of neighbouring features (2i, 2i+1)": _rotate(
-            x, positions, base, halves=True),
-        "the exponent i/d instead of 2i/d in the frequencies": _rotate(x, positions, base,
-                                                                     exponent=1.0),
+            x, positions, base, halves=True
+        ),
+        "the exponent i/d instead of 2i/d in the frequencies": _rotate(
+            x, positions, base, exponent=1.0
+        ),
         "the frequencies growing, base^(+2i/d), instead of falling": _rotate(
-            x, positions, base, exponent=-2.0),
+            x, positions, base, exponent=-2.0
+        ),
         "the same angle (the position itself) for every pair, without the pair's frequency": (
-            _rotate(x, positions, base, frequencies=False)),
+            _rotate(x, positions, base, frequencies=False)
+        ),
         "cos and sin swapped": _rotate(x, positions, base, swap=True),
     }
 
@@ -102,7 +106,8 @@ def rotary_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> dict[
 
     return {
         "the values turned as well (rotary embeddings turn only the queries and the keys)": (
-            attend(turned_q, turned_k, turned_v)),
+            attend(turned_q, turned_k, turned_v)
+        ),
         "only the queries turned, the keys left as they are": attend(turned_q, k, v),
         "only the keys turned": attend(q, turned_k, v),
         "attention without rotary embeddings": attend(q, k, v),
@@ -110,19 +115,23 @@ def rotary_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> dict[
     }
 
 
-def swiglu(x: torch.Tensor, W_gate: torch.Tensor, W_up: torch.Tensor,
-           W_down: torch.Tensor) -> dict[str, torch.Tensor]:
+def swiglu(
+    x: torch.Tensor, W_gate: torch.Tensor, W_up: torch.Tensor, W_down: torch.Tensor
+) -> dict[str, torch.Tensor]:
     """Variants of (silu(x W_gateᵀ) · x W_upᵀ) W_downᵀ."""
     gate, up = x @ W_gate.T, x @ W_up.T
     return {
         "the SiLU on the up projection instead of the gate (W_gate and W_up swapped)": (
-            F.silu(up) * gate) @ W_down.T,
+            F.silu(up) * gate
+        )
+        @ W_down.T,
         "a ReLU where the SiLU belongs": (torch.relu(gate) * up) @ W_down.T,
         "the sigmoid alone as the gate, σ(x W_gate) · x W_up (GLU, not SwiGLU)": (
-            torch.sigmoid(gate) * up) @ W_down.T,
-        "no up projection: silu(x W_gate) W_down": F.silu(gate) @ W_down.T,
-        "the SiLU applied after the product, silu(x W_gate · x W_up)": F.silu(gate * up)
+            torch.sigmoid(gate) * up
+        )
         @ W_down.T,
+        "no up projection: silu(x W_gate) W_down": F.silu(gate) @ W_down.T,
+        "the SiLU applied after the product, silu(x W_gate · x W_up)": F.silu(gate * up) @ W_down.T,
         "the gate and up products added instead of multiplied": (F.silu(gate) + up) @ W_down.T,
     }
 
@@ -131,11 +140,14 @@ def matched_hidden_size(d_model: int, d_ff: int) -> dict[str, torch.Tensor]:
     """Variants of the SwiGLU hidden size with the weights of a ReLU layer of size d_ff."""
     return {
         "8/3 · d_model, which is right only when d_ff = 4 · d_model": torch.tensor(
-            float(round(8 * d_model / 3))),
+            float(round(8 * d_model / 3))
+        ),
         "d_ff itself: three matrices of that size hold 1.5 times the ReLU layer's weights": (
-            torch.tensor(float(d_ff))),
+            torch.tensor(float(d_ff))
+        ),
         "2·d_ff/3 rounded down (int() or //) instead of to the nearest whole number": (
-            torch.tensor(float(2 * d_ff // 3))),
+            torch.tensor(float(2 * d_ff // 3))
+        ),
         "3·d_ff/2: the ratio upside down": torch.tensor(float(round(3 * d_ff / 2))),
     }
 
@@ -147,8 +159,9 @@ def _attend(q, k, v, mask, scale=True):
     return scores.softmax(-1) @ v
 
 
-def grouped_query_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
-                            mask: torch.Tensor | None = None) -> dict[str, torch.Tensor]:
+def grouped_query_attention(
+    q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, mask: torch.Tensor | None = None
+) -> dict[str, torch.Tensor]:
     """Variants of attention for q (B, H, T, d) with k, v (B, H_kv, S, d)."""
     n_rep = q.shape[-3] // k.shape[-3]
 
@@ -165,8 +178,9 @@ def grouped_query_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
         "key/value heads dealt out in turn (k.repeat: query head h uses key/value head "
         "h mod H_kv) instead of in groups of neighbours (repeat_interleave: heads 0 … "
         "H/H_kv − 1 share key/value head 0)": _attend(q, turns(k), turns(v), mask),
-        "every query head using the first key/value head only": _attend(q, first(k),
-                                                                       first(v), mask),
+        "every query head using the first key/value head only": _attend(
+            q, first(k), first(v), mask
+        ),
         "scores not divided by √d_head": _attend(q, grouped(k), grouped(v), mask, scale=False),
     }
     if mask is not None:
@@ -209,9 +223,9 @@ def modern_block(block: modern.ModernBlock, x: torch.Tensor) -> dict[str, torch.
             "attention without the causal mask": wired(lambda h: attention(h, causal=False)),
             "one norm (norm1) used for both sublayers": wired(second_norm=norm1),
             "post-norm (the norm after each residual addition) instead of pre-norm": norm2(
-                post + feed(post)),
-            "the sublayers without their residual connections": feed(norm2(attention(
-                norm1(x)))),
+                post + feed(post)
+            ),
+            "the sublayers without their residual connections": feed(norm2(attention(norm1(x)))),
         }
 
 
@@ -221,19 +235,23 @@ def modern_block(block: modern.ModernBlock, x: torch.Tensor) -> dict[str, torch.
 # shows in every function that uses it, and is named alike there.
 
 LEAST_FREQUENT = "merges of the least frequent pair each time, not the most frequent"
-TIE_SMALLEST = ("ties between equally frequent pairs broken by the smallest pair, not by the "
-                "pair met first")
-TIE_LARGEST = ("ties between equally frequent pairs broken by the largest pair, not by the pair "
-               "met first")
-TIE_LAST = ("ties between equally frequent pairs broken by the pair met last, not by the pair "
-            "met first")
-NO_OVERLAP = ('pairs counted without overlap: a run "aaa" counted as holding (a, a) once, not '
-              "twice")
-RIGHT_TO_LEFT = ('pairs replaced from right to left: "aaa" merged into a + aa instead of aa + a')
+TIE_SMALLEST = (
+    "ties between equally frequent pairs broken by the smallest pair, not by the pair met first"
+)
+TIE_LARGEST = (
+    "ties between equally frequent pairs broken by the largest pair, not by the pair met first"
+)
+TIE_LAST = (
+    "ties between equally frequent pairs broken by the pair met last, not by the pair met first"
+)
+NO_OVERLAP = 'pairs counted without overlap: a run "aaa" counted as holding (a, a) once, not twice'
+RIGHT_TO_LEFT = 'pairs replaced from right to left: "aaa" merged into a + aa instead of aa + a'
 FIRST_ONLY = "only the first occurrence of a pair replaced, not every occurrence"
 REVERSED = "the merges applied in reverse order (the last learned first), not in the order learned"
-CODE_POINTS = ("the characters' code points (ord) merged instead of the text's UTF-8 bytes (a "
-               "character outside ASCII is several bytes)")
+CODE_POINTS = (
+    "the characters' code points (ord) merged instead of the text's UTF-8 bytes (a "
+    "character outside ASCII is several bytes)"
+)
 
 
 def _replaced(ids: list[int], pair: tuple[int, int], new_id: int, how: str = "left") -> list[int]:
@@ -263,8 +281,14 @@ def _counted(ids: list[int], overlap: bool = True) -> dict[tuple[int, int], int]
     return counts
 
 
-def _learned(ids, num_merges: int, pick: str = "most", tie: str = "first",
-             overlap: bool = True, how: str = "left") -> list[tuple[int, int]]:
+def _learned(
+    ids,
+    num_merges: int,
+    pick: str = "most",
+    tie: str = "first",
+    overlap: bool = True,
+    how: str = "left",
+) -> list[tuple[int, int]]:
     ids, merges = list(ids), []
     for k in range(num_merges):
         counts = {p: c for p, c in _counted(ids, overlap).items() if c or pick == "most"}
@@ -272,8 +296,9 @@ def _learned(ids, num_merges: int, pick: str = "most", tie: str = "first",
             break
         best_count = (max if pick == "most" else min)(counts.values())
         tied = [p for p, c in counts.items() if c == best_count]
-        best = {"first": tied[0], "last": tied[-1], "smallest": min(tied),
-                "largest": max(tied)}[tie]
+        best = {"first": tied[0], "last": tied[-1], "smallest": min(tied), "largest": max(tied)}[
+            tie
+        ]
         merges.append(best)
         ids = _replaced(ids, best, 256 + k, how)
     return merges
@@ -289,8 +314,10 @@ def _tokens(ids) -> torch.Tensor:
 
 def merge_pair(ids: list[int], pair: tuple[int, int], new_id: int) -> dict[str, torch.Tensor]:
     """Variants of ``ids`` with ``pair`` replaced by ``new_id``, left to right, no overlap."""
-    return {RIGHT_TO_LEFT: _tokens(_replaced(list(ids), pair, new_id, "right")),
-            FIRST_ONLY: _tokens(_replaced(list(ids), pair, new_id, "first"))}
+    return {
+        RIGHT_TO_LEFT: _tokens(_replaced(list(ids), pair, new_id, "right")),
+        FIRST_ONLY: _tokens(_replaced(list(ids), pair, new_id, "first")),
+    }
 
 
 def bpe_merges(ids: list[int], num_merges: int) -> dict[str, torch.Tensor]:

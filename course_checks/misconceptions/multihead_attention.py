@@ -182,8 +182,9 @@ def _module_variants(
 
     allowed = None
     if mask is not None:
-        allowed = mask if mask.dim() == 4 else mask[None, None] if mask.dim() == 2 \
-            else mask[:, None]
+        allowed = (
+            mask if mask.dim() == 4 else mask[None, None] if mask.dim() == 2 else mask[:, None]
+        )
         allowed = allowed.expand(B, n_heads, T, S)
 
     def weights_of(q4, k4, scale=None, keep=allowed, fill=float("-inf")):
@@ -197,8 +198,10 @@ def _module_variants(
     variants: dict[str, tuple[torch.Tensor | None, torch.Tensor | None]] = {}
     for description, weights in [
         ("multi-head attention without the 1/√d_head scaling", weights_of(qh, kh, 1.0)),
-        ("the scores divided by √d_model instead of √d_head",
-         weights_of(qh, kh, math.sqrt(d_model))),
+        (
+            "the scores divided by √d_model instead of √d_head",
+            weights_of(qh, kh, math.sqrt(d_model)),
+        ),
     ]:
         variants[description] = (finish(weights @ vh), weights.mean(dim=1))
     mixed = [t.reshape(B, n_heads, -1, d_head) for t in (q, k, v)]
@@ -208,24 +211,30 @@ def _module_variants(
         weights.mean(dim=1),
     )
     variants["the heads' outputs without the output projection (out_proj)"] = (
-        (right @ vh).transpose(-3, -2).flatten(-2), None)
-    variants["the weights of every head, (B, H, T, S), not averaged over the heads"] = (
-        None, right)
+        (right @ vh).transpose(-3, -2).flatten(-2),
+        None,
+    )
+    variants["the weights of every head, (B, H, T, S), not averaged over the heads"] = (None, right)
     variants["the heads' weights added up instead of averaged"] = (None, right.sum(dim=1))
     variants["only the first head's weights returned"] = (None, right[:, 0])
     if S == T and not (key is query and value is query):
         own = [heads(query @ w.T + b) for w, b in ((w_k, b_k), (w_v, b_v))]
         weights = weights_of(qh, own[0])
         variants["self-attention over the query, with key and value ignored"] = (
-            finish(weights @ own[1]), weights.mean(dim=1))
+            finish(weights @ own[1]),
+            weights.mean(dim=1),
+        )
     if key is not value:
         variants["key and value swapped"] = (
             finish(weights_of(qh, heads(value @ w_k.T + b_k)) @ heads(key @ w_v.T + b_v)),
-            None)
+            None,
+        )
     if allowed is not None:
         for description, weights in [
-            ("the mask's polarity inverted (True taken to mean 'ignore')",
-             weights_of(qh, kh, keep=~allowed)),
+            (
+                "the mask's polarity inverted (True taken to mean 'ignore')",
+                weights_of(qh, kh, keep=~allowed),
+            ),
             ("masked scores set to 0 instead of −inf", weights_of(qh, kh, fill=0.0)),
             ("attention with the mask ignored", weights_of(qh, kh, keep=None)),
         ]:
@@ -237,12 +246,18 @@ def module_output(*args, mask: torch.Tensor | None = None) -> dict[str, torch.Te
     """Outputs (B, T, d_model) of wrong answers to exercise 5's ``forward``. Arguments:
     query, key, value, in_proj_weight, in_proj_bias, out_proj_weight, out_proj_bias,
     n_heads; ``mask`` boolean, True = may attend."""
-    return {description: output for description, (output, _)
-            in _module_variants(*args, mask).items() if output is not None}
+    return {
+        description: output
+        for description, (output, _) in _module_variants(*args, mask).items()
+        if output is not None
+    }
 
 
 def module_weights(*args, mask: torch.Tensor | None = None) -> dict[str, torch.Tensor]:
     """Weights (B, T, S), averaged over the heads, of wrong answers to exercise 5's
     ``forward``; the arguments of ``module_output``."""
-    return {description: weights for description, (_, weights)
-            in _module_variants(*args, mask).items() if weights is not None}
+    return {
+        description: weights
+        for description, (_, weights) in _module_variants(*args, mask).items()
+        if weights is not None
+    }

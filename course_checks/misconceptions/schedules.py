@@ -115,6 +115,7 @@ def train_step(case, clip=None) -> dict[str, torch.Tensor]:
                 elif action == "scheduler":
                     scheduler.step()
             return loss.item()
+
         return step
 
     def shifted(target, start):
@@ -129,17 +130,21 @@ def train_step(case, clip=None) -> dict[str, torch.Tensor]:
         "must predict)": make(lambda t, s: t, same, right),
         "no start token: the decoder reads target[:, :-1] and predicts target[:, 1:], so the first "
         "token is never predicted (this target has no start token: shift it right)": make(
-            lambda t, s: t[:, :-1], lambda t: t[:, 1:], right),
+            lambda t, s: t[:, :-1], lambda t: t[:, 1:], right
+        ),
         "gradients never zeroed: optimizer.zero_grad() is missing, so each step adds up the "
         "gradients of every batch so far": make(shifted, same, right[1:]),
         "scheduler.step() before optimizer.step(): every update uses the next step's learning "
         "rate": make(shifted, same, ("zero", "backward", "clip", "scheduler", "optimizer")),
         "the scheduler never stepped: every update uses the first learning rate": make(
-            shifted, same, right[:-1]),
+            shifted, same, right[:-1]
+        ),
     }
     if clip is not None:
-        variants["gradients not clipped before optimizer.step() (clipping after the step, or "
-                 "not at all, changes nothing)"] = make(shifted, same, right, False)
+        variants[
+            "gradients not clipped before optimizer.step() (clipping after the step, or "
+            "not at all, changes nothing)"
+        ] = make(shifted, same, right, False)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # PyTorch's warning about the scheduler's order
         return {name: case.fresh().losses(step, clip) for name, step in variants.items()}

@@ -18,9 +18,7 @@ __all__ = [
 
 # For the exercises whose answer is the pair (output, weights): the checks read the output
 # from its first element, so a swapped pair hands them the weights.
-WRONG_ORDER = (
-    "the pair returned in the wrong order: (weights, output) instead of (output, weights)"
-)
+WRONG_ORDER = "the pair returned in the wrong order: (weights, output) instead of (output, weights)"
 
 
 def projection(W: torch.Tensor, b: torch.Tensor, x: torch.Tensor) -> dict[str, torch.Tensor]:

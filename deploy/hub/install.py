@@ -55,8 +55,14 @@ PROXY = "configurable-http-proxy@5"
 USER_NAME = re.compile(r"[a-z_][a-z0-9_-]{0,31}")
 # What the environment is installed from: the package's folders and what pip reads to build
 # it, and nothing else of the clone (no solutions, tests, git history or grading state).
-INSTALLED = ("pyproject.toml", "README.md", "constraints.txt", "transformer_course",
-             "course_checks", "autograder")
+INSTALLED = (
+    "pyproject.toml",
+    "README.md",
+    "constraints.txt",
+    "transformer_course",
+    "course_checks",
+    "autograder",
+)
 LEFT_OUT = shutil.ignore_patterns("__pycache__", "*.egg-info", ".ipynb_checkpoints")
 
 
@@ -67,8 +73,9 @@ def say(text: str) -> None:
 def run(*command: str, **options) -> subprocess.CompletedProcess:
     result = subprocess.run(command, capture_output=True, text=True, **options)
     if result.returncode:
-        sys.exit(f"{' '.join(command[:4])} … failed:\n{result.stdout[-3000:]}"
-                 f"{result.stderr[-3000:]}")
+        sys.exit(
+            f"{' '.join(command[:4])} … failed:\n{result.stdout[-3000:]}{result.stderr[-3000:]}"
+        )
     return result
 
 
@@ -84,8 +91,9 @@ def class_list(path: Path) -> list[str]:
 def runnable_by_everyone(python: Path) -> bool:
     """Whether any user may run ``python``: the file and every folder on its real path."""
     real = python.resolve()
-    return (real.stat().st_mode & stat.S_IXOTH != 0
-            and all(folder.stat().st_mode & stat.S_IXOTH for folder in real.parents))
+    return real.stat().st_mode & stat.S_IXOTH != 0 and all(
+        folder.stat().st_mode & stat.S_IXOTH for folder in real.parents
+    )
 
 
 def users(instructor: str, students: list[str], prefix: Path) -> None:
@@ -104,8 +112,9 @@ def users(instructor: str, students: list[str], prefix: Path) -> None:
         home.chmod(0o700)  # classmates' work and the instructor's course, out of sight
     if made:
         fresh = not passwords.exists()
-        with os.fdopen(os.open(passwords, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600),
-                       "a", newline="") as out:
+        with os.fdopen(
+            os.open(passwords, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600), "a", newline=""
+        ) as out:
             writer = csv.writer(out)
             if fresh:
                 writer.writerow(["user", "password"])
@@ -136,8 +145,10 @@ def environment(prefix: Path, python: Path) -> Path:
     """``PREFIX/venv`` with the hub, JupyterLab, nbgrader and the course (a copy of it)."""
     venv = prefix / "venv"
     if not runnable_by_everyone(python):
-        sys.exit(f"{python} cannot be run by every user (its folders are closed): name one "
-                 "that can with --python, e.g. /usr/bin/python3")
+        sys.exit(
+            f"{python} cannot be run by every user (its folders are closed): name one "
+            "that can with --python, e.g. /usr/bin/python3"
+        )
     if not (venv / "bin" / "python").exists():
         run(str(python), "-m", "venv", str(venv))
     with tempfile.TemporaryDirectory(prefix="course-install-") as tmp:
@@ -147,14 +158,22 @@ def environment(prefix: Path, python: Path) -> Path:
             say(f"{venv}: the course is installed as it stands")
             return venv
         say(f"{venv}: installing JupyterHub, JupyterLab, nbgrader and the course (minutes)")
-        run(str(venv / "bin" / "python"), "-m", "pip", "install", f"{copy}[lab,hub]", "-c",
-            str(copy / "constraints.txt"))
+        run(
+            str(venv / "bin" / "python"),
+            "-m",
+            "pip",
+            "install",
+            f"{copy}[lab,hub]",
+            "-c",
+            str(copy / "constraints.txt"),
+        )
         stamp.write_text(source)
     run(str(venv / "bin" / "jupyter"), "labextension", "enable", "@jupyter/nbgrader")
     settings = venv / "share" / "jupyter" / "lab" / "settings"  # no pop-up about Jupyter news
     settings.mkdir(parents=True, exist_ok=True)
-    shutil.copy(COURSE / "autograder" / "student_lab" / "lab_overrides.json",
-                settings / "overrides.json")
+    shutil.copy(
+        COURSE / "autograder" / "student_lab" / "lab_overrides.json", settings / "overrides.json"
+    )
     return venv
 
 
@@ -162,11 +181,12 @@ def proxy(prefix: Path) -> Path:
     command = prefix / "proxy" / "node_modules" / ".bin" / "configurable-http-proxy"
     if not command.exists():
         if not shutil.which("npm"):
-            sys.exit("npm is not installed: JupyterHub's proxy comes from npm "
-                     "(Debian: apt-get install npm)")
+            sys.exit(
+                "npm is not installed: JupyterHub's proxy comes from npm "
+                "(Debian: apt-get install npm)"
+            )
         say("installing configurable-http-proxy (npm)")
-        run("npm", "install", "--prefix", str(prefix / "proxy"), "--no-audit", "--no-fund",
-            PROXY)
+        run("npm", "install", "--prefix", str(prefix / "proxy"), "--no-audit", "--no-fund", PROXY)
     return command
 
 
@@ -192,7 +212,8 @@ def configuration(prefix: Path, venv: Path, settings: dict) -> None:
         "# (written by the course's deploy/hub/install.py).\n"
         "c = get_config()  # noqa: F821\n"
         f"c.Exchange.root = {settings['exchange']!r}\n"
-        f"c.CourseDirectory.course_id = {settings['course_id']!r}\n")
+        f"c.CourseDirectory.course_id = {settings['course_id']!r}\n"
+    )
     welcome = COURSE / "notebooks" / "00_welcome.ipynb"
     if welcome.exists():
         shutil.copy(welcome, prefix / "etc" / "student" / "00_welcome.ipynb")
@@ -203,17 +224,27 @@ def configuration(prefix: Path, venv: Path, settings: dict) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--instructor", required=True, help="the instructor's Unix user")
-    parser.add_argument("--students", type=Path, required=True,
-                        help="the class list: one user name a line")
+    parser.add_argument(
+        "--students", type=Path, required=True, help="the class list: one user name a line"
+    )
     parser.add_argument("--prefix", type=Path, default=Path("/opt/transformer-course"))
     parser.add_argument("--exchange", type=Path, default=Path("/srv/nbgrader/exchange"))
-    parser.add_argument("--python", type=Path, default=Path("/usr/bin/python3"),
-                        help="the Python (3.11+) the servers run, one every user may run")
+    parser.add_argument(
+        "--python",
+        type=Path,
+        default=Path("/usr/bin/python3"),
+        help="the Python (3.11+) the servers run, one every user may run",
+    )
     parser.add_argument("--ip", default="127.0.0.1", help="where the hub listens")
     parser.add_argument("--port", type=int, default=8000)
-    parser.add_argument("--internal-ports", type=int, nargs=2, default=[8081, 8001],
-                        metavar=("HUB", "PROXY_API"),
-                        help="the hub's own and the proxy's API ports, on 127.0.0.1")
+    parser.add_argument(
+        "--internal-ports",
+        type=int,
+        nargs=2,
+        default=[8081, 8001],
+        metavar=("HUB", "PROXY_API"),
+        help="the hub's own and the proxy's API ports, on 127.0.0.1",
+    )
     args = parser.parse_args(argv)
     if os.geteuid() != 0:
         sys.exit("the hub's set-up makes users and folders: run it as root (sudo)")
@@ -227,9 +258,15 @@ def main(argv: list[str] | None = None) -> int:
     users(args.instructor, students, prefix)
     venv = environment(prefix, args.python)
     settings = {
-        "instructor": args.instructor, "students": students, "course": str(COURSE),
-        "course_id": "transformer-course", "exchange": str(args.exchange.resolve()),
-        "venv": str(venv), "proxy": str(proxy(prefix)), "ip": args.ip, "port": args.port,
+        "instructor": args.instructor,
+        "students": students,
+        "course": str(COURSE),
+        "course_id": "transformer-course",
+        "exchange": str(args.exchange.resolve()),
+        "venv": str(venv),
+        "proxy": str(proxy(prefix)),
+        "ip": args.ip,
+        "port": args.port,
         "internal_ports": args.internal_ports,
     }
     exchange(args.exchange.resolve())
@@ -237,8 +274,10 @@ def main(argv: list[str] | None = None) -> int:
     for said in privacy.make_private([COURSE]):
         say(said)
     say(f"ready: start the hub with  {venv}/bin/jupyterhub -f {prefix}/jupyterhub_config.py")
-    say(f"or as a service:  cp {prefix}/jupyterhub.service /etc/systemd/system/ && "
-        "systemctl enable --now jupyterhub")
+    say(
+        f"or as a service:  cp {prefix}/jupyterhub.service /etc/systemd/system/ && "
+        "systemctl enable --now jupyterhub"
+    )
     say(f"then open http://{args.ip}:{args.port}/ (HTTPS, log-in and limits are yours to set)")
     return 0
 

@@ -33,10 +33,12 @@ def role(spawner) -> None:
     """Each server's configuration, by who it is for."""
     instructor = spawner.user.name == hub["instructor"]
     who = "instructor" if instructor else "student"
-    spawner.environment.update({
-        "JUPYTER_CONFIG_PATH": str(here / "etc" / who),
-        "PATH": f"{venv / 'bin'}:/usr/local/bin:/usr/bin:/bin",
-    })
+    spawner.environment.update(
+        {
+            "JUPYTER_CONFIG_PATH": str(here / "etc" / who),
+            "PATH": f"{venv / 'bin'}:/usr/local/bin:/usr/bin:/bin",
+        }
+    )
     if instructor:  # `make grade` in a terminal uses this environment, not a .venv of its own
         spawner.environment["COURSE_VENV"] = str(venv)
     spawner.default_url = "/lab" if instructor else "/lab/tree/00_welcome.ipynb"

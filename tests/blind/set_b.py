@@ -25,13 +25,13 @@ ANSWERS = [
     {
         "notebook": "01_vector_attention",
         "cell": "ex1_project",
-        "code": '''def project(W, b, x):
+        "code": """def project(W, b, x):
     # each entry of the result is a row of W dotted with x
     out = torch.zeros(W.shape[0], 1, dtype=W.dtype)
     for i in range(W.shape[0]):
         out[i, 0] = (W[i] * x[:, 0]).sum()
     return out
-''',
+""",
         "correct": False,
         "mistake": "Computes W x row by row but never adds the bias b.",
         "keywords": [r"bias", r"\bb\b", r"\+ ?b"],
@@ -71,13 +71,17 @@ ANSWERS = [
     {
         "notebook": "01_vector_attention",
         "cell": "ex2_score",
-        "code": '''def score(q, k):
+        "code": """def score(q, k):
     d = q.shape[1]
     return (q * k).sum() / math.sqrt(d)
-''',
+""",
         "correct": False,
         "mistake": "Reads D from q.shape[1], which is 1 for a column, so the dot product is not scaled at all.",
-        "keywords": [r"shape\[1\]|wrong (axis|dimension)", r"not scaled|unscaled|no scaling|without (the )?(scal|1/√|√|sqrt)", r"shape\[0\]|number of rows"],
+        "keywords": [
+            r"shape\[1\]|wrong (axis|dimension)",
+            r"not scaled|unscaled|no scaling|without (the )?(scal|1/√|√|sqrt)",
+            r"shape\[0\]|number of rows",
+        ],
         "kind": "axis",
     },
     {
@@ -115,11 +119,11 @@ ANSWERS = [
     {
         "notebook": "01_vector_attention",
         "cell": "ex3_softmax",
-        "code": '''def softmax(z):
+        "code": """def softmax(z):
     shifted = z - z.min()   # make everything >= 0
     e = torch.exp(shifted)
     return e / e.sum()
-''',
+""",
         "correct": False,
         "mistake": "Shifts by the minimum instead of the maximum, so scores that spread over more than about 88 still overflow to inf and give NaN.",
         "keywords": [r"\bmin", r"\bmax", r"overflow"],
@@ -128,11 +132,11 @@ ANSWERS = [
     {
         "notebook": "01_vector_attention",
         "cell": "ex3_softmax",
-        "code": '''def softmax(z):
+        "code": """def softmax(z):
     exps = torch.exp(z)
     total = exps.sum()
     return exps / total
-''',
+""",
         "correct": False,
         "mistake": "Exponentiates without subtracting the maximum first, so large scores overflow to inf and the result is NaN.",
         "keywords": [r"\bmax", r"overflow|\binf\b|nan", r"shift|subtract"],
@@ -174,14 +178,14 @@ ANSWERS = [
     {
         "notebook": "01_vector_attention",
         "cell": "ex4_attention_weights",
-        "code": '''def attention_weights(queries, keys):
+        "code": """def attention_weights(queries, keys):
     D = queries[0].shape[0]
     rows = []
     for q in queries:
         s = torch.stack([score(q, k) / math.sqrt(D) for k in keys])
         rows.append(softmax(s))
     return torch.stack(rows)
-''',
+""",
         "correct": False,
         "mistake": "Divides the scores by √D a second time, although score already scales them.",
         "keywords": [r"twice|second time|double|again", r"already"],
@@ -228,12 +232,12 @@ ANSWERS = [
     {
         "notebook": "01_vector_attention",
         "cell": "ex5_weighted_sum",
-        "code": '''def weighted_sum(weights, values):
+        "code": """def weighted_sum(weights, values):
     out = values[0].clone()
     for m in range(len(values)):
         out = out + weights[m] * values[m]
     return out
-''',
+""",
         "correct": False,
         "mistake": "Starts the sum from values[0] instead of from zero, so the first value is added once more with weight 1.",
         "keywords": [r"values\[0\]|first value", r"zero|start|initiali", r"extra|once more|twice"],
@@ -261,7 +265,7 @@ ANSWERS = [
     {
         "notebook": "01_vector_attention",
         "cell": "ex6_self_attention",
-        "code": '''def self_attention(xs, W_q, b_q, W_k, b_k, W_v, b_v):
+        "code": """def self_attention(xs, W_q, b_q, W_k, b_k, W_v, b_v):
     D = xs[0].shape[0]
     qs = [W_q @ x + b_q for x in xs]
     ks = [W_k @ x + b_k for x in xs]
@@ -272,7 +276,7 @@ ANSWERS = [
         w = softmax(s)
         outputs.append(sum(wi * v for wi, v in zip(w, vs)))
     return outputs
-''',
+""",
         "correct": False,
         "mistake": "Divides the scores by √D_in, the length of the inputs, instead of √D_out, the length of the queries and keys.",
         "keywords": [r"D_in|input", r"D_out|length of (the )?(q|k)"],
@@ -281,13 +285,13 @@ ANSWERS = [
     {
         "notebook": "01_vector_attention",
         "cell": "ex6_self_attention",
-        "code": '''def self_attention(xs, W_q, b_q, W_k, b_k, W_v, b_v):
+        "code": """def self_attention(xs, W_q, b_q, W_k, b_k, W_v, b_v):
     Q = [project(W_q, b_q, x) for x in xs]
     K = [project(W_k, b_k, x) for x in xs]
     V = [project(W_v, b_k, x) for x in xs]
     A = attention_weights(Q, K)
     return [weighted_sum(A[i], V) for i in range(len(xs))]
-''',
+""",
         "correct": False,
         "mistake": "Makes the values with the key bias b_k instead of the value bias b_v.",
         "keywords": [r"b_k", r"b_v", r"bias"],
@@ -336,10 +340,10 @@ ANSWERS = [
     {
         "notebook": "02_matrix_attention",
         "cell": "ex1_softmax_cols",
-        "code": '''def softmax_cols(S):
+        "code": """def softmax_cols(S):
     e = torch.exp(S - S.amax(dim=0, keepdim=True))
     return e / e.sum(dim=-1, keepdim=True)
-''',
+""",
         "correct": False,
         "mistake": "Divides by the sum of each row (dim=-1) instead of the sum of each column.",
         "keywords": [r"\brows?\b", r"dim ?= ?-1|dim ?= ?1|axis", r"column"],
@@ -348,14 +352,18 @@ ANSWERS = [
     {
         "notebook": "02_matrix_attention",
         "cell": "ex1_softmax_cols",
-        "code": '''def softmax_cols(S):
+        "code": """def softmax_cols(S):
     # subtract the max so exp never overflows
     e = torch.exp(S - S.max())
     return e / e.sum(dim=0, keepdim=True)
-''',
+""",
         "correct": False,
         "mistake": "Subtracts the largest entry of the whole matrix instead of each column's own maximum, so a column far below it underflows to 0/0 = NaN.",
-        "keywords": [r"whole|entire|global|single|overall", r"each column|per column|column'?s? (own )?max", r"underflow|nan|0 ?/ ?0"],
+        "keywords": [
+            r"whole|entire|global|single|overall",
+            r"each column|per column|column'?s? (own )?max",
+            r"underflow|nan|0 ?/ ?0",
+        ],
         "kind": "numerical stability",
     },
     {
@@ -395,12 +403,12 @@ ANSWERS = [
     {
         "notebook": "02_matrix_attention",
         "cell": "ex2_self_attention_cols",
-        "code": '''def self_attention_cols(X, W_q, b_q, W_k, b_k, W_v, b_v):
+        "code": """def self_attention_cols(X, W_q, b_q, W_k, b_k, W_v, b_v):
     Q, K, V = W_q @ X + b_q, W_k @ X + b_k, W_v @ X + b_v
     d_k = K.shape[0]
     A = softmax_cols(K.T @ Q / d_k ** 0.5)
     return V @ A.T
-''',
+""",
         "correct": False,
         "mistake": "Multiplies the values by Aᵀ instead of A, so token n receives the weights the keys give rather than the weights of query n.",
         "keywords": [r"A\.T|Aᵀ|A\^T", r"transpos"],
@@ -409,13 +417,13 @@ ANSWERS = [
     {
         "notebook": "02_matrix_attention",
         "cell": "ex2_self_attention_cols",
-        "code": '''def self_attention_cols(X, W_q, b_q, W_k, b_k, W_v, b_v):
+        "code": """def self_attention_cols(X, W_q, b_q, W_k, b_k, W_v, b_v):
     D = X.shape[0]
     Q = W_q @ X + b_q
     K = W_k @ X + b_k
     V = W_v @ X + b_v
     return V @ softmax_cols(K.T @ Q / math.sqrt(D))
-''',
+""",
         "correct": False,
         "mistake": "Scales the scores by √D_in, the length of the inputs, instead of √d_k = D_out, the length of a key.",
         "keywords": [r"D_in|input", r"d_k|D_out|length of (a|the) key"],
@@ -446,13 +454,13 @@ ANSWERS = [
     {
         "notebook": "02_matrix_attention",
         "cell": "ex3_attention",
-        "code": '''def attention(Q, K, V, mask=None):
+        "code": """def attention(Q, K, V, mask=None):
     scores = Q @ K.transpose(-2, -1) / Q.size(-1) ** 0.5
     if mask is not None:
         scores = scores.masked_fill(~mask, 0.0)
     weights = scores.softmax(dim=-1)
     return weights @ V, weights
-''',
+""",
         "correct": False,
         "mistake": "Sets the forbidden scores to 0 instead of −∞, so masked keys still receive weight.",
         "keywords": [r"-inf|−∞|-∞|infinity|−inf", r"\b0\b|zero"],
@@ -461,29 +469,33 @@ ANSWERS = [
     {
         "notebook": "02_matrix_attention",
         "cell": "ex3_attention",
-        "code": '''def attention(Q, K, V, mask=None):
+        "code": """def attention(Q, K, V, mask=None):
     d_k = K.shape[-1]
     scores = torch.matmul(Q, K.transpose(-2, -1)) / math.sqrt(d_k)
     weights = torch.softmax(scores, dim=-1)
     if mask is not None:
         weights = weights * mask  # zero the forbidden keys
     return weights @ V, weights
-''',
+""",
         "correct": False,
         "mistake": "Applies the mask after the softmax by zeroing weights, so the remaining weights no longer sum to 1.",
-        "keywords": [r"after the softmax|after softmax", r"renormal|sum to 1|sum to one", r"before"],
+        "keywords": [
+            r"after the softmax|after softmax",
+            r"renormal|sum to 1|sum to one",
+            r"before",
+        ],
         "kind": "order",
     },
     {
         "notebook": "02_matrix_attention",
         "cell": "ex3_attention",
-        "code": '''def attention(Q, K, V, mask=None):
+        "code": """def attention(Q, K, V, mask=None):
     scores = Q @ K.T / math.sqrt(Q.shape[-1])
     if mask is not None:
         scores = scores.masked_fill(~mask, float("-inf"))
     weights = torch.softmax(scores, dim=-1)
     return weights @ V, weights
-''',
+""",
         "correct": False,
         "mistake": "Uses K.T, which reverses every axis of a batched K, instead of K.transpose(-2, -1), so only unbatched inputs work.",
         "keywords": [r"K\.T|\.T\b", r"transpose\(-2, ?-1\)|last two", r"batch"],
@@ -492,13 +504,13 @@ ANSWERS = [
     {
         "notebook": "02_matrix_attention",
         "cell": "ex3_attention",
-        "code": '''def attention(Q, K, V, mask=None):
+        "code": """def attention(Q, K, V, mask=None):
     s = torch.einsum("...td,...sd->...ts", Q, K) / math.sqrt(Q.shape[-1])
     if mask is not None:
         s = s.masked_fill(~mask, -math.inf)
     w = torch.softmax(s, dim=-2)
     return w @ V, w
-''',
+""",
         "correct": False,
         "mistake": "Takes the softmax over the queries (dim=-2) instead of over the keys (dim=-1).",
         "keywords": [r"dim ?= ?-2|dim ?= ?-1", r"quer", r"key|\brow|column|axis"],
@@ -548,12 +560,12 @@ ANSWERS = [
     {
         "notebook": "02_matrix_attention",
         "cell": "ex4_padding_mask",
-        "code": '''def padding_mask(lengths, seq_len):
+        "code": """def padding_mask(lengths, seq_len):
     mask = torch.zeros(len(lengths), seq_len, dtype=torch.long)
     for b, n in enumerate(lengths.tolist()):
         mask[b, :n] = 1
     return mask
-''',
+""",
         "correct": False,
         "mistake": "Returns an integer tensor of 0s and 1s instead of a boolean mask.",
         "keywords": [r"bool", r"dtype|integer|long|int64"],
@@ -562,9 +574,9 @@ ANSWERS = [
     {
         "notebook": "02_matrix_attention",
         "cell": "ex4_padding_mask",
-        "code": '''def padding_mask(lengths, seq_len):
+        "code": """def padding_mask(lengths, seq_len):
     return torch.arange(seq_len).unsqueeze(1) < lengths.unsqueeze(0)
-''',
+""",
         "correct": False,
         "mistake": "Broadcasts the positions as a column against the lengths as a row, which gives the transposed (seq_len, B) mask.",
         "keywords": [r"transpos", r"\(seq_len, ?B\)|seq_len ?× ?B|shape", r"column|\brow"],
@@ -621,7 +633,7 @@ def same_token_head(vocab_size, max_len, d_head, strength):
     {
         "notebook": "02_matrix_attention",
         "cell": "ex5_hand_built_heads",
-        "code": '''def previous_token_head(vocab_size, max_len, d_head, strength):
+        "code": """def previous_token_head(vocab_size, max_len, d_head, strength):
     W_q = torch.zeros(vocab_size + max_len, d_head)
     W_k = torch.zeros(vocab_size + max_len, d_head)
     c = strength * math.sqrt(d_head)
@@ -637,7 +649,7 @@ def same_token_head(vocab_size, max_len, d_head, strength):
     W_q[:vocab_size, :vocab_size] = strength * math.sqrt(d_head) * torch.eye(vocab_size)
     W_k[:vocab_size, :vocab_size] = torch.eye(vocab_size)
     return W_q, W_k
-''',
+""",
         "correct": False,
         "mistake": "The shift wraps round: position 0's query points at the last position instead of scoring 0 with every key.",
         "keywords": [r"wrap", r"position 0|first position|first token", r"last position|roll"],
@@ -646,7 +658,7 @@ def same_token_head(vocab_size, max_len, d_head, strength):
     {
         "notebook": "02_matrix_attention",
         "cell": "ex5_hand_built_heads",
-        "code": '''def previous_token_head(vocab_size, max_len, d_head, strength):
+        "code": """def previous_token_head(vocab_size, max_len, d_head, strength):
     W_q = torch.zeros(vocab_size + max_len, d_head)
     W_k = torch.zeros(vocab_size + max_len, d_head)
     for pos in range(1, max_len):
@@ -664,7 +676,7 @@ def same_token_head(vocab_size, max_len, d_head, strength):
         W_q[max_len + i, i] = scale
         W_k[max_len + i, i] = 1.0
     return W_q, W_k
-''',
+""",
         "correct": False,
         "mistake": "The same-token head fills rows max_len + i, as if the position block came first, instead of the token rows 0 … vocab_size − 1.",
         "keywords": [r"token", r"position", r"block|\brows?\b"],
@@ -673,7 +685,7 @@ def same_token_head(vocab_size, max_len, d_head, strength):
     {
         "notebook": "02_matrix_attention",
         "cell": "ex5_hand_built_heads",
-        "code": '''def previous_token_head(vocab_size, max_len, d_head, strength):
+        "code": """def previous_token_head(vocab_size, max_len, d_head, strength):
     W_q = torch.zeros(vocab_size + max_len, d_head)
     W_k = torch.zeros(vocab_size + max_len, d_head)
     for p in range(max_len - 1):
@@ -690,7 +702,7 @@ def same_token_head(vocab_size, max_len, d_head, strength):
         W_q[t, t] = strength * math.sqrt(d_head)
         W_k[t, t] = 1.0
     return W_q, W_k
-''',
+""",
         "correct": False,
         "mistake": "Points the query of position t at position t + 1, the next token, instead of t − 1.",
         "keywords": [r"t ?\+ ?1|next", r"t ?- ?1|t ?− ?1|previous", r"direction"],
@@ -746,13 +758,16 @@ def same_token_head(vocab_size, max_len, d_head, strength):
 ''',
         "correct": False,
         "mistake": "Divides every head's scores by √D, the model's width, instead of by √d_head, the width of one head.",
-        "keywords": [r"d_head|head'?s width|width of (a|one) head", r"√D\b|sqrt\(D\)|model'?s? width|X\.shape\[0\]"],
+        "keywords": [
+            r"d_head|head'?s width|width of (a|one) head",
+            r"√D\b|sqrt\(D\)|model'?s? width|X\.shape\[0\]",
+        ],
         "kind": "scale",
     },
     {
         "notebook": "03_multihead_attention",
         "cell": "ex1_multihead_cols",
-        "code": '''def multihead_cols(X, heads, W_c):
+        "code": """def multihead_cols(X, heads, W_c):
     head_outputs = []
     for p in heads:
         Q = p["W_q"] @ X + p["b_q"]
@@ -762,7 +777,7 @@ def same_token_head(vocab_size, max_len, d_head, strength):
         weights = softmax(K.T @ Q / math.sqrt(d_head), dim=-1)
         head_outputs.append(V @ weights)
     return W_c @ torch.cat(head_outputs, dim=0)
-''',
+""",
         "correct": False,
         "mistake": "Takes the softmax along each row (dim=-1) although with tokens as columns each query's scores form a column.",
         "keywords": [r"\brows?\b", r"column", r"dim|axis"],
@@ -771,14 +786,14 @@ def same_token_head(vocab_size, max_len, d_head, strength):
     {
         "notebook": "03_multihead_attention",
         "cell": "ex1_multihead_cols",
-        "code": '''def multihead_cols(X, heads, W_c):
+        "code": """def multihead_cols(X, heads, W_c):
     def one_head(p):
         Q, K, V = (p[f"W_{r}"] @ X + p[f"b_{r}"] for r in "qkv")
         d_head = K.shape[0]
         return V @ softmax(K.T @ Q / math.sqrt(d_head), dim=0)
 
     return torch.cat([one_head(p) for p in heads], dim=0)
-''',
+""",
         "correct": False,
         "mistake": "Returns the stacked head outputs without applying the combining matrix W_c.",
         "keywords": [r"W_c", r"output (matrix|projection)|combin|mix"],
@@ -787,7 +802,7 @@ def same_token_head(vocab_size, max_len, d_head, strength):
     {
         "notebook": "03_multihead_attention",
         "cell": "ex1_multihead_cols",
-        "code": '''def multihead_cols(X, heads, W_c):
+        "code": """def multihead_cols(X, heads, W_c):
     outs = []
     for h in range(len(heads)):
         p = heads[0]
@@ -797,7 +812,7 @@ def same_token_head(vocab_size, max_len, d_head, strength):
         A = softmax(K.T @ Q / math.sqrt(K.shape[0]), dim=0)
         outs.append(V @ A)
     return W_c @ torch.cat(outs, dim=0)
-''',
+""",
         "correct": False,
         "mistake": "Uses the first head's parameters, heads[0], for every head instead of each head's own.",
         "keywords": [r"first head|heads\[0\]|same head", r"every head|each head|own"],
@@ -848,7 +863,7 @@ def merge_heads(x):
     {
         "notebook": "03_multihead_attention",
         "cell": "ex2_split_merge",
-        "code": '''def split_heads(x, n_heads):
+        "code": """def split_heads(x, n_heads):
     B, T, D = x.shape
     return x.view(B, T, n_heads, D // n_heads).transpose(1, 2)
 
@@ -856,7 +871,7 @@ def merge_heads(x):
 def merge_heads(x):
     B, H, T, d = x.shape
     return x.reshape(B, T, H * d)
-''',
+""",
         "correct": False,
         "mistake": "merge_heads reshapes (B, H, T, d_head) to (B, T, H·d_head) without first moving the head axis back behind the tokens.",
         "keywords": [r"transpos|permut", r"head axis|move|behind|back"],
@@ -865,7 +880,7 @@ def merge_heads(x):
     {
         "notebook": "03_multihead_attention",
         "cell": "ex2_split_merge",
-        "code": '''def split_heads(x, n_heads):
+        "code": """def split_heads(x, n_heads):
     B, T, D = x.shape
     return x.reshape(B, T, D // n_heads, n_heads).permute(0, 3, 1, 2)
 
@@ -873,10 +888,14 @@ def merge_heads(x):
 def merge_heads(x):
     B, H, T, d = x.shape
     return x.permute(0, 2, 3, 1).reshape(B, T, d * H)
-''',
+""",
         "correct": False,
         "mistake": "Splits the features as (d_head, H), so head h gets every H-th feature instead of the contiguous block h·d_head … (h+1)·d_head − 1.",
-        "keywords": [r"interleav|every H|strided|stride", r"contiguous|block|consecutive", r"\(d_head, ?H\)|order"],
+        "keywords": [
+            r"interleav|every H|strided|stride",
+            r"contiguous|block|consecutive",
+            r"\(d_head, ?H\)|order",
+        ],
         "kind": "layout",
     },
     {
@@ -910,17 +929,20 @@ def merge_heads(x):
 ''',
         "correct": False,
         "mistake": "Adds the missing axes in front, so a (B, T, S) mask becomes (1, B, T, S) instead of (B, 1, T, S).",
-        "keywords": [r"\(1, ?B, ?T, ?S\)|\(B, ?1, ?T, ?S\)", r"front|axis 1|dim ?= ?1|position|batch axis|head axis"],
+        "keywords": [
+            r"\(1, ?B, ?T, ?S\)|\(B, ?1, ?T, ?S\)",
+            r"front|axis 1|dim ?= ?1|position|batch axis|head axis",
+        ],
         "kind": "axis",
     },
     {
         "notebook": "03_multihead_attention",
         "cell": "ex3_expand_mask",
-        "code": '''def expand_mask(mask):
+        "code": """def expand_mask(mask):
     if mask.dim() == 2:
         mask = mask.unsqueeze(0)
     return mask.unsqueeze(1)
-''',
+""",
         "correct": False,
         "mistake": "A 4-D mask gets one more axis and comes back 5-D instead of unchanged.",
         "keywords": [r"4-D|four|4D|4-dim", r"5-D|unchanged|five|5D"],
@@ -929,13 +951,13 @@ def merge_heads(x):
     {
         "notebook": "03_multihead_attention",
         "cell": "ex3_expand_mask",
-        "code": '''def expand_mask(mask):
+        "code": """def expand_mask(mask):
     if mask.dim() == 4:
         return mask
     if mask.dim() == 3:
         return mask.unsqueeze(1)
     return mask.reshape(1, 1, *mask.shape)
-''',
+""",
         "correct": True,
         "mistake": "",
         "keywords": [],
@@ -970,14 +992,14 @@ def merge_heads(x):
     {
         "notebook": "03_multihead_attention",
         "cell": "ex4_multihead_attention",
-        "code": '''def multihead_attention(x, in_proj_weight, in_proj_bias, out_proj_weight, out_proj_bias,
+        "code": """def multihead_attention(x, in_proj_weight, in_proj_bias, out_proj_weight, out_proj_bias,
                         n_heads, mask=None):
     qkv = x @ in_proj_weight.T + in_proj_bias
     q, k, v = qkv.chunk(3, dim=-1)
     q, k, v = (split_heads(t, n_heads) for t in (q, k, v))
     out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)
     return merge_heads(out) @ out_proj_weight.T + out_proj_bias
-''',
+""",
         "correct": False,
         "mistake": "Passes the mask to attention without expand_mask, so a (B, 1, S) padding mask lines its batch axis up with the heads axis.",
         "keywords": [r"expand_mask|4-D|head axis", r"broadcast|batch axis|lines? up|heads"],
@@ -986,7 +1008,7 @@ def merge_heads(x):
     {
         "notebook": "03_multihead_attention",
         "cell": "ex4_multihead_attention",
-        "code": '''def multihead_attention(x, in_proj_weight, in_proj_bias, out_proj_weight, out_proj_bias,
+        "code": """def multihead_attention(x, in_proj_weight, in_proj_bias, out_proj_weight, out_proj_bias,
                         n_heads, mask=None):
     k, q, v = (x @ in_proj_weight.T + in_proj_bias).chunk(3, dim=-1)
     q = split_heads(q, n_heads)
@@ -995,7 +1017,7 @@ def merge_heads(x):
     attn_mask = None if mask is None else expand_mask(mask)
     out = F.scaled_dot_product_attention(q, k, v, attn_mask=attn_mask)
     return merge_heads(out) @ out_proj_weight.T + out_proj_bias
-''',
+""",
         "correct": False,
         "mistake": "Takes the first third of the projection as the keys and the second as the queries; PyTorch's rows are q, then k, then v.",
         "keywords": [r"order|swap", r"q, ?(then )?k|first third|rows"],
@@ -1004,7 +1026,7 @@ def merge_heads(x):
     {
         "notebook": "03_multihead_attention",
         "cell": "ex4_multihead_attention",
-        "code": '''def multihead_attention(x, in_proj_weight, in_proj_bias, out_proj_weight, out_proj_bias,
+        "code": """def multihead_attention(x, in_proj_weight, in_proj_bias, out_proj_weight, out_proj_bias,
                         n_heads, mask=None):
     q, k, v = (x @ in_proj_weight.T + in_proj_bias).chunk(3, dim=-1)
     q, k, v = [split_heads(t, n_heads) for t in (q, k, v)]
@@ -1012,7 +1034,7 @@ def merge_heads(x):
         mask = expand_mask(mask)
     out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)
     return merge_heads(out) @ out_proj_weight + out_proj_bias
-''',
+""",
         "correct": False,
         "mistake": "Multiplies by out_proj_weight instead of its transpose in the output projection.",
         "keywords": [r"transpos", r"\.T|ᵀ", r"out_proj"],
@@ -1294,7 +1316,7 @@ def merge_heads(x):
     {
         "notebook": "03_multihead_attention",
         "cell": "ex5_multihead_module",
-        "code": '''class MultiHeadAttention(nn.Module):
+        "code": """class MultiHeadAttention(nn.Module):
     def __init__(self, d_model, n_heads, dropout=0.0):
         super().__init__()
         assert d_model % n_heads == 0
@@ -1317,7 +1339,7 @@ def merge_heads(x):
         weights = F.dropout(scores.softmax(dim=-1), self.p, self.training)
         output = self.out_proj(merge_heads(torch.einsum("bhts,bhsd->bhtd", weights, v)))
         return output, (weights.mean(dim=1) if need_weights else None)
-''',
+""",
         "correct": True,
         "mistake": "",
         "keywords": [],
@@ -1348,7 +1370,7 @@ def merge_heads(x):
     {
         "notebook": "04_positional_encoding",
         "cell": "ex1_pe_table_loops",
-        "code": '''def pe_table_loops(seq_len, d_model):
+        "code": """def pe_table_loops(seq_len, d_model):
     pe = torch.zeros(seq_len, d_model)
     for pos in range(seq_len):
         for j in range(d_model):
@@ -1358,7 +1380,7 @@ def merge_heads(x):
             else:
                 pe[pos, j] = math.cos(pos * freq)
     return pe
-''',
+""",
         "correct": False,
         "mistake": "Computes each feature's frequency from its own index j, so the cosine of pair i uses the exponent (2i+1)/d_model instead of sharing 2i/d_model with its sine.",
         "keywords": [r"2i ?\+ ?1|odd|cos", r"pair|same frequency|own index|feature index"],
@@ -1367,7 +1389,7 @@ def merge_heads(x):
     {
         "notebook": "04_positional_encoding",
         "cell": "ex1_pe_table_loops",
-        "code": '''def pe_table_loops(seq_len, d_model):
+        "code": """def pe_table_loops(seq_len, d_model):
     table = torch.zeros(seq_len, d_model)
     for pos in range(seq_len):
         for i in range(d_model // 2):
@@ -1375,7 +1397,7 @@ def merge_heads(x):
             table[pos, 2 * i] = math.cos(pos * w)
             table[pos, 2 * i + 1] = math.sin(pos * w)
     return table
-''',
+""",
         "correct": False,
         "mistake": "Puts the cosine on the even features and the sine on the odd ones, the wrong way round.",
         "keywords": [r"swap|revers|the other way|wrong way", r"\bsin", r"\bcos"],
@@ -1405,7 +1427,7 @@ def merge_heads(x):
     {
         "notebook": "04_positional_encoding",
         "cell": "ex1_pe_table_loops",
-        "code": '''def pe_table_loops(seq_len, d_model):
+        "code": """def pe_table_loops(seq_len, d_model):
     table = torch.zeros(seq_len, d_model)
     for pos in range(seq_len):
         for even in range(0, d_model, 2):          # even = 2i
@@ -1413,7 +1435,7 @@ def merge_heads(x):
             table[pos, even] = math.sin(pos * omega)
             table[pos, even + 1] = math.cos(pos * omega)
     return table
-''',
+""",
         "correct": True,
         "mistake": "",
         "keywords": [],
@@ -1422,7 +1444,7 @@ def merge_heads(x):
     {
         "notebook": "04_positional_encoding",
         "cell": "ex2_pe_table",
-        "code": '''def pe_table(seq_len, d_model):
+        "code": """def pe_table(seq_len, d_model):
     pos = torch.arange(seq_len)[:, None]
     i2 = torch.arange(0, d_model, 2)
     freq = 1.0 / 10000 ** (i2 // d_model)
@@ -1431,10 +1453,14 @@ def merge_heads(x):
     table[:, 0::2] = torch.sin(angles)
     table[:, 1::2] = torch.cos(angles)
     return table
-''',
+""",
         "correct": False,
         "mistake": "Uses integer division // for 2i/d_model, which is always 0, so every pair gets the frequency 1.",
-        "keywords": [r"//|integer division|floor", r"\b0\b|zero", r"frequency (of )?1|same frequency"],
+        "keywords": [
+            r"//|integer division|floor",
+            r"\b0\b|zero",
+            r"frequency (of )?1|same frequency",
+        ],
         "kind": "python slip",
     },
     {
@@ -1462,14 +1488,14 @@ def merge_heads(x):
     {
         "notebook": "04_positional_encoding",
         "cell": "ex2_pe_table",
-        "code": '''def pe_table(seq_len, d_model):
+        "code": """def pe_table(seq_len, d_model):
     pos = torch.arange(1, seq_len + 1).float().unsqueeze(1)
     omega = 10000 ** (-torch.arange(0, d_model, 2).float() / d_model)
     table = torch.zeros(seq_len, d_model)
     table[:, 0::2] = torch.sin(pos * omega)
     table[:, 1::2] = torch.cos(pos * omega)
     return table
-''',
+""",
         "correct": False,
         "mistake": "Counts positions from 1 instead of 0.",
         "keywords": [r"from 1|from one|start.*\b1\b", r"position 0|from 0|off.by.one"],
@@ -1515,7 +1541,7 @@ def merge_heads(x):
     {
         "notebook": "04_positional_encoding",
         "cell": "ex3_positional_encoding",
-        "code": '''class PositionalEncoding(nn.Module):
+        "code": """class PositionalEncoding(nn.Module):
     def __init__(self, d_model, max_len=500):
         super().__init__()
         self.register_buffer("table", sinusoidal_table(max_len, d_model), persistent=False)
@@ -1523,10 +1549,14 @@ def merge_heads(x):
     def forward(self, x):
         T = x.size(0)
         return x + self.table[:T]
-''',
+""",
         "correct": False,
         "mistake": "Takes T from x.size(0), the batch size, instead of the sequence length x.size(1).",
-        "keywords": [r"batch", r"size\(0\)|shape\[0\]|axis|dim", r"sequence length|size\(1\)|shape\[1\]"],
+        "keywords": [
+            r"batch",
+            r"size\(0\)|shape\[0\]|axis|dim",
+            r"sequence length|size\(1\)|shape\[1\]",
+        ],
         "kind": "axis",
     },
     {
@@ -1587,19 +1617,22 @@ def merge_heads(x):
 ''',
         "correct": False,
         "mistake": "Puts −sin in the top-right and +sin in the bottom-left of each block: the transposed block, which rotates by −kω, k positions back.",
-        "keywords": [r"sign", r"transpos|−kω|-kω|opposite|backwards|\bback\b|direction|revers|negative"],
+        "keywords": [
+            r"sign",
+            r"transpos|−kω|-kω|opposite|backwards|\bback\b|direction|revers|negative",
+        ],
         "kind": "sign",
     },
     {
         "notebook": "04_positional_encoding",
         "cell": "ex4_rotation_matrix",
-        "code": '''def rotation_matrix(k, d_model):
+        "code": """def rotation_matrix(k, d_model):
     blocks = []
     for i in range(0, d_model, 2):
         w = 10000 ** (-i / d_model)
         blocks.append(torch.tensor([[math.cos(w), math.sin(w)], [-math.sin(w), math.cos(w)]]))
     return torch.block_diag(*blocks)
-''',
+""",
         "correct": False,
         "mistake": "Uses the angle ω_i instead of k·ω_i, so the matrix moves one position along whatever k is.",
         "keywords": [r"\bk\b", r"k ?·|k ?\*|times k|offset"],
@@ -1608,7 +1641,7 @@ def merge_heads(x):
     {
         "notebook": "04_positional_encoding",
         "cell": "ex4_rotation_matrix",
-        "code": '''def rotation_matrix(k, d_model):
+        "code": """def rotation_matrix(k, d_model):
     R = torch.eye(d_model)
     for j in range(0, d_model, 2):
         w = 1 / 10000 ** (2 * j / d_model)
@@ -1616,7 +1649,7 @@ def merge_heads(x):
         R[j:j + 2, j:j + 2] = torch.tensor([[math.cos(a), math.sin(a)],
                                             [-math.sin(a), math.cos(a)]])
     return R
-''',
+""",
         "correct": False,
         "mistake": "Loops over the feature index j = 2i and then puts 2j/d_model (that is 4i/d_model) in the exponent, the wrong frequency for every pair after the first.",
         "keywords": [r"frequenc", r"2j|4i|exponent|index"],
@@ -1663,11 +1696,11 @@ def merge_heads(x):
     {
         "notebook": "05_encoder",
         "cell": "ex1_layer_norm",
-        "code": '''def layer_norm(x, gamma, beta, eps=1e-5):
+        "code": """def layer_norm(x, gamma, beta, eps=1e-5):
     mu = x.mean(-1, keepdim=True)
     sigma = x.std(-1, keepdim=True, unbiased=False)
     return gamma * (x - mu) / (sigma + eps) + beta
-''',
+""",
         "correct": False,
         "mistake": "Adds ε to the standard deviation instead of to the variance inside the square root.",
         "keywords": [r"eps|ε|epsilon", r"inside|outside|square root|variance"],
@@ -1676,15 +1709,18 @@ def merge_heads(x):
     {
         "notebook": "05_encoder",
         "cell": "ex1_layer_norm",
-        "code": '''def layer_norm(x, gamma, beta, eps=1e-5):
+        "code": """def layer_norm(x, gamma, beta, eps=1e-5):
     mean = x.mean()
     var = ((x - mean) ** 2).mean()
     x_hat = (x - mean) / torch.sqrt(var + eps)
     return gamma * x_hat + beta
-''',
+""",
         "correct": False,
         "mistake": "Computes one mean and one variance over the whole tensor instead of each token's own over the last axis.",
-        "keywords": [r"whole|entire|all (the )?(entries|elements|tokens)|each token|every token", r"last (axis|dim)|dim ?= ?-1|axis|per token|own"],
+        "keywords": [
+            r"whole|entire|all (the )?(entries|elements|tokens)|each token|every token",
+            r"last (axis|dim)|dim ?= ?-1|axis|per token|own",
+        ],
         "kind": "axis",
     },
     {
@@ -1741,10 +1777,10 @@ def merge_heads(x):
     {
         "notebook": "05_encoder",
         "cell": "ex2_feed_forward",
-        "code": '''def feed_forward(x, W1, b1, W2, b2):
+        "code": """def feed_forward(x, W1, b1, W2, b2):
     h = torch.relu(x @ W1.T + b1)
     return torch.relu(h @ W2.T + b2)
-''',
+""",
         "correct": False,
         "mistake": "Applies a ReLU after the second linear layer too, which clips the block's output at 0.",
         "keywords": [r"relu", r"second|output|both|extra|last"],
@@ -1753,9 +1789,9 @@ def merge_heads(x):
     {
         "notebook": "05_encoder",
         "cell": "ex2_feed_forward",
-        "code": '''def feed_forward(x, W1, b1, W2, b2):
+        "code": """def feed_forward(x, W1, b1, W2, b2):
     return nn.functional.gelu(x @ W1.T + b1) @ W2.T + b2
-''',
+""",
         "correct": False,
         "mistake": "Uses GELU instead of ReLU between the two layers.",
         "keywords": [r"gelu", r"relu"],
@@ -1793,11 +1829,11 @@ def merge_heads(x):
     {
         "notebook": "05_encoder",
         "cell": "ex3_encoder_block",
-        "code": '''def encoder_block(x, attention, feed_forward_net, norm1, norm2, mask=None):
+        "code": """def encoder_block(x, attention, feed_forward_net, norm1, norm2, mask=None):
     attended, _ = attention(x)
     h = norm1(x + attended)
     return norm2(h + feed_forward_net(h))
-''',
+""",
         "correct": False,
         "mistake": "Does not pass the mask on to the attention, so padding is attended to.",
         "keywords": [r"mask", r"padding|ignor|pass"],
@@ -1806,11 +1842,11 @@ def merge_heads(x):
     {
         "notebook": "05_encoder",
         "cell": "ex3_encoder_block",
-        "code": '''def encoder_block(x, attention, feed_forward_net, norm1, norm2, mask=None):
+        "code": """def encoder_block(x, attention, feed_forward_net, norm1, norm2, mask=None):
     h = norm2(x + attention(x, mask=mask)[0])
     out = norm1(h + feed_forward_net(h))
     return out
-''',
+""",
         "correct": False,
         "mistake": "Uses the two norms in the wrong order: norm2 after the attention and norm1 after the feed-forward.",
         "keywords": [r"norm1|norm2|LN ?_?1|LN ?_?2", r"swap|order|other|wrong"],
@@ -1846,28 +1882,35 @@ def merge_heads(x):
 ''',
         "correct": False,
         "mistake": "Adds the attention output to LN1(x) instead of to x, so the first residual path runs through the norm.",
-        "keywords": [r"residual|identity", r"norm1\(x\)|LN ?_?1?\(x\)|normali[sz]ed", r"instead of x|raw|input"],
+        "keywords": [
+            r"residual|identity",
+            r"norm1\(x\)|LN ?_?1?\(x\)|normali[sz]ed",
+            r"instead of x|raw|input",
+        ],
         "kind": "residual",
     },
     {
         "notebook": "05_encoder",
         "cell": "ex4_pre_norm_block",
-        "code": '''def pre_norm_block(x, attention, feed_forward_net, norm1, norm2, mask=None):
+        "code": """def pre_norm_block(x, attention, feed_forward_net, norm1, norm2, mask=None):
     h = x + attention(norm1(x), mask=mask)[0]
     return norm2(h + feed_forward_net(norm2(h)))
-''',
+""",
         "correct": False,
         "mistake": "Normalises the result with norm2 once more after the last residual addition; a pre-norm block returns the stream as it is.",
-        "keywords": [r"norm2|again|extra|once more|final", r"after the (last )?(residual|addition)|output|returns? the stream"],
+        "keywords": [
+            r"norm2|again|extra|once more|final",
+            r"after the (last )?(residual|addition)|output|returns? the stream",
+        ],
         "kind": "extra term",
     },
     {
         "notebook": "05_encoder",
         "cell": "ex4_pre_norm_block",
-        "code": '''def pre_norm_block(x, attention, feed_forward_net, norm1, norm2, mask=None):
+        "code": """def pre_norm_block(x, attention, feed_forward_net, norm1, norm2, mask=None):
     h = x + attention(norm1(x), mask=mask)[0]
     return h + feed_forward_net(norm1(h))
-''',
+""",
         "correct": False,
         "mistake": "Uses norm1 in front of the feed-forward as well, instead of norm2.",
         "keywords": [r"norm1|norm2|LN ?_?1|LN ?_?2", r"twice|both|same|instead"],
@@ -1914,12 +1957,12 @@ def merge_heads(x):
     {
         "notebook": "05_encoder",
         "cell": "ex5_encode",
-        "code": '''def encode(x, blocks, mask=None):
+        "code": """def encode(x, blocks, mask=None):
     for block in blocks:
         x, weights = block(x, mask, need_weights=True)
         maps = [weights]
     return x, maps
-''',
+""",
         "correct": False,
         "mistake": "Creates the list anew inside the loop, so only the last block's weights are returned.",
         "keywords": [r"\blast\b|only one", r"list|append|overwrit|inside the loop"],
@@ -1928,13 +1971,13 @@ def merge_heads(x):
     {
         "notebook": "05_encoder",
         "cell": "ex5_encode",
-        "code": '''def encode(x, blocks, mask=None):
+        "code": """def encode(x, blocks, mask=None):
     attention_maps = []
     for blk in blocks:
         x, w = blk(x, need_weights=True)
         attention_maps.append(w)
     return x, attention_maps
-''',
+""",
         "correct": False,
         "mistake": "Does not pass the mask on to the blocks.",
         "keywords": [r"mask", r"ignor|pass"],
@@ -1974,9 +2017,9 @@ def merge_heads(x):
     {
         "notebook": "06_decoder",
         "cell": "ex1_causal_mask",
-        "code": '''def causal_mask(seq_len):
+        "code": """def causal_mask(seq_len):
     return torch.tril(torch.ones(seq_len, seq_len, dtype=torch.bool), diagonal=-1)
-''',
+""",
         "correct": False,
         "mistake": "Uses diagonal=-1, which leaves out the diagonal, so a token may not attend to itself.",
         "keywords": [r"diagonal", r"itself|own|strict"],
@@ -1985,10 +2028,10 @@ def merge_heads(x):
     {
         "notebook": "06_decoder",
         "cell": "ex1_causal_mask",
-        "code": '''def causal_mask(seq_len):
+        "code": """def causal_mask(seq_len):
     # lower triangle of ones: row t has ones up to column t
     return torch.tril(torch.ones(seq_len, seq_len))
-''',
+""",
         "correct": False,
         "mistake": "Returns a float tensor of ones and zeros instead of a boolean mask.",
         "keywords": [r"bool", r"dtype|float"],
@@ -2030,7 +2073,7 @@ def merge_heads(x):
     {
         "notebook": "06_decoder",
         "cell": "ex2_masked_self_attention",
-        "code": '''def masked_self_attention(x, to_q, to_k, to_v):
+        "code": """def masked_self_attention(x, to_q, to_k, to_v):
     q = to_q(x)
     k = to_k(x)
     v = to_v(x)
@@ -2039,7 +2082,7 @@ def merge_heads(x):
     scores = scores.masked_fill(~mask, float("-inf"))
     weights = scores.softmax(dim=-1)
     return weights @ v, weights
-''',
+""",
         "correct": False,
         "mistake": "Divides the scores by √d_model, the width of x, instead of √d_k, the width of the queries and keys.",
         "keywords": [r"d_model|width of x|input", r"d_k|d_head|quer|key"],
@@ -2048,16 +2091,20 @@ def merge_heads(x):
     {
         "notebook": "06_decoder",
         "cell": "ex2_masked_self_attention",
-        "code": '''def masked_self_attention(x, to_q, to_k, to_v):
+        "code": """def masked_self_attention(x, to_q, to_k, to_v):
     q, k, v = to_q(x), to_k(x), to_v(x)
     T = x.shape[-2]
     scores = q @ k.transpose(-2, -1) / math.sqrt(k.shape[-1])
     w = torch.softmax(scores, dim=-1) * causal_mask(T)
     return w @ v, w
-''',
+""",
         "correct": False,
         "mistake": "Zeroes the future weights after the softmax instead of setting their scores to −∞ before it, so the rows no longer sum to 1.",
-        "keywords": [r"after the softmax|after softmax|before", r"sum to 1|sum to one|renormal", r"-inf|−∞|-∞"],
+        "keywords": [
+            r"after the softmax|after softmax|before",
+            r"sum to 1|sum to one|renormal",
+            r"-inf|−∞|-∞",
+        ],
         "kind": "order",
     },
     {
@@ -2102,13 +2149,13 @@ def merge_heads(x):
     {
         "notebook": "06_decoder",
         "cell": "ex3_cross_attention",
-        "code": '''def cross_attention(x, memory, to_q, to_k, to_v):
+        "code": """def cross_attention(x, memory, to_q, to_k, to_v):
     q = to_q(memory)
     k, v = to_k(x), to_v(x)
     scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])
     weights = torch.softmax(scores, dim=-1)
     return weights @ v, weights
-''',
+""",
         "correct": False,
         "mistake": "Swaps the roles: the queries come from the memory and the keys and values from the decoder's tokens.",
         "keywords": [r"swap|revers|the other way|roles", r"quer", r"memory"],
@@ -2117,12 +2164,12 @@ def merge_heads(x):
     {
         "notebook": "06_decoder",
         "cell": "ex3_cross_attention",
-        "code": '''def cross_attention(x, memory, to_q, to_k, to_v):
+        "code": """def cross_attention(x, memory, to_q, to_k, to_v):
     T, S = x.shape[1], memory.shape[1]
     no_peeking = torch.ones(T, S, dtype=torch.bool).tril()
     return scaled_dot_product_attention(to_q(x), to_k(memory), to_v(memory), no_peeking,
                                         need_weights=True)
-''',
+""",
         "correct": False,
         "mistake": "Applies a causal (lower-triangular) mask in cross-attention, which needs none: every decoder token may see the whole source.",
         "keywords": [r"causal|tril|triangular", r"no mask|needs none|whole source|\bmask"],
@@ -2161,18 +2208,21 @@ def merge_heads(x):
 ''',
         "correct": False,
         "mistake": "Cross-attention reads the block's input x instead of h1, the output of the masked self-attention sublayer.",
-        "keywords": [r"h1|h_1|first sublayer|self-attention'?s? (sublayer'?s? )?output|output of the (masked )?self-attention", r"\bx\b|input"],
+        "keywords": [
+            r"h1|h_1|first sublayer|self-attention'?s? (sublayer'?s? )?output|output of the (masked )?self-attention",
+            r"\bx\b|input",
+        ],
         "kind": "wrong operand",
     },
     {
         "notebook": "06_decoder",
         "cell": "ex4_decoder_block",
-        "code": '''def decoder_block(x, memory, self_attention, cross_attention, feed_forward_net, norm1, norm2, norm3,
+        "code": """def decoder_block(x, memory, self_attention, cross_attention, feed_forward_net, norm1, norm2, norm3,
                   src_mask=None):
     h = norm1(x + self_attention(x)[0])
     h = norm2(h + cross_attention(h, memory, mask=src_mask)[0])
     return norm3(h + feed_forward_net(h))
-''',
+""",
         "correct": False,
         "mistake": "Calls the self-attention without the causal mask, so every target token sees the future.",
         "keywords": [r"causal", r"\bmask"],
@@ -2181,7 +2231,7 @@ def merge_heads(x):
     {
         "notebook": "06_decoder",
         "cell": "ex4_decoder_block",
-        "code": '''def decoder_block(x, memory, self_attention, cross_attention, feed_forward_net, norm1, norm2, norm3,
+        "code": """def decoder_block(x, memory, self_attention, cross_attention, feed_forward_net, norm1, norm2, norm3,
                   src_mask=None):
     mask = causal_mask(x.size(1))
     a, _ = self_attention(x, mask=mask)
@@ -2189,7 +2239,7 @@ def merge_heads(x):
     c, _ = cross_attention(h, memory)
     h = norm2(h + c)
     return norm3(h + feed_forward_net(h))
-''',
+""",
         "correct": False,
         "mistake": "Does not pass src_mask to the cross-attention, so padding in the source is attended to.",
         "keywords": [r"src_mask|source mask|padding", r"cross"],
@@ -2232,10 +2282,10 @@ def merge_heads(x):
     {
         "notebook": "06_decoder",
         "cell": "ex5_shift_right",
-        "code": '''def shift_right(target, start_token):
+        "code": """def shift_right(target, start_token):
     start = torch.ones(target.size(0), 1) * start_token
     return torch.cat((start, target[:, :-1]), dim=1)
-''',
+""",
         "correct": False,
         "mistake": "Builds the start column as a float tensor, so the result comes back as floats instead of long token ids.",
         "keywords": [r"float", r"long|int|dtype"],
@@ -2244,11 +2294,11 @@ def merge_heads(x):
     {
         "notebook": "06_decoder",
         "cell": "ex5_shift_right",
-        "code": '''def shift_right(target, start_token):
+        "code": """def shift_right(target, start_token):
     shifted = target.roll(-1, dims=1)
     shifted[:, -1] = start_token
     return shifted
-''',
+""",
         "correct": False,
         "mistake": "Shifts the target left and puts the start token at the end instead of shifting right with the start token in front.",
         "keywords": [r"\bleft|wrong direction|at the end", r"front|first|\bright"],
@@ -2370,7 +2420,10 @@ def merge_heads(x):
 ''',
         "correct": False,
         "mistake": "Loops max_len − 1 times, so a sequence that never ends gets one token fewer than max_len.",
-        "keywords": [r"max_len ?- ?1|max_len ?− ?1|one (token )?(too )?few|off.by.one", r"range|loop"],
+        "keywords": [
+            r"max_len ?- ?1|max_len ?− ?1|one (token )?(too )?few|off.by.one",
+            r"range|loop",
+        ],
         "kind": "off-by-one",
     },
     {
@@ -2403,7 +2456,7 @@ def merge_heads(x):
     {
         "notebook": "06_decoder",
         "cell": "ex6_greedy_decode",
-        "code": '''@torch.no_grad()
+        "code": """@torch.no_grad()
 def greedy_decode(model, src, start_token, end_token, max_len):
     memory = model.encode(src)
     B = src.size(0)
@@ -2418,7 +2471,7 @@ def greedy_decode(model, src, start_token, end_token, max_len):
         finished = finished | best.eq(end_token)
         steps += 1
     return torch.stack(generated, dim=1)
-''',
+""",
         "correct": True,
         "mistake": "",
         "keywords": [],
@@ -2441,10 +2494,10 @@ def greedy_decode(model, src, start_token, end_token, max_len):
     {
         "notebook": "07_warmup_scheduler",
         "cell": "ex1_transformer_lr",
-        "code": '''def transformer_lr(step, d_model=512, warmup=4000):
+        "code": """def transformer_lr(step, d_model=512, warmup=4000):
     n = step + 1
     return d_model ** -0.5 * min(d_model ** -0.5, n * warmup ** -1.5)
-''',
+""",
         "correct": False,
         "mistake": "Copies the notes' misprint, d_model^-0.5 in place of n^-0.5 inside the min, so the rate never decays after the warm-up.",
         "keywords": [r"misprint", r"n\^?-0\.5|n ?\*\* ?-0\.5|n\^−0\.5|n⁻⁰·⁵|decay", r"d_model"],
@@ -2453,10 +2506,10 @@ def greedy_decode(model, src, start_token, end_token, max_len):
     {
         "notebook": "07_warmup_scheduler",
         "cell": "ex1_transformer_lr",
-        "code": '''def transformer_lr(step, d_model=512, warmup=4000):
+        "code": """def transformer_lr(step, d_model=512, warmup=4000):
     n = step + 1
     return d_model ** -0.5 * max(n ** -0.5, n * warmup ** -1.5)
-''',
+""",
         "correct": False,
         "mistake": "Takes the max of the two terms instead of the min, so the rate starts high and grows without bound after the warm-up.",
         "keywords": [r"\bmax\b", r"\bmin\b"],
@@ -2508,12 +2561,12 @@ def greedy_decode(model, src, start_token, end_token, max_len):
     {
         "notebook": "07_warmup_scheduler",
         "cell": "ex2_cosine_warmup",
-        "code": '''def cosine_warmup(step, warmup, max_iters):
+        "code": """def cosine_warmup(step, warmup, max_iters):
     cosine = 0.5 * (1 + math.cos(math.pi * step / max_iters))
     if step <= warmup:
         return cosine * (step // warmup)
     return cosine
-''',
+""",
         "correct": False,
         "mistake": "Computes the warm-up ramp with integer division step // warmup, which is 0 for every step before the end of the warm-up.",
         "keywords": [r"//|integer division|floor", r"\b0\b|zero"],
@@ -2522,10 +2575,10 @@ def greedy_decode(model, src, start_token, end_token, max_len):
     {
         "notebook": "07_warmup_scheduler",
         "cell": "ex2_cosine_warmup",
-        "code": '''def cosine_warmup(step, warmup, max_iters):
+        "code": """def cosine_warmup(step, warmup, max_iters):
     ramp = min(1.0, (step + 1) / warmup)
     return ramp * 0.5 * (1 + math.cos(math.pi * step / max_iters))
-''',
+""",
         "correct": False,
         "mistake": "Ramps with (step + 1)/warmup, so f(0) is not 0 and the warm-up runs one step ahead.",
         "keywords": [r"step ?\+ ?1|t ?\+ ?1", r"f\(0\)|off.by.one|one step|ahead"],
@@ -2542,7 +2595,10 @@ def greedy_decode(model, src, start_token, end_token, max_len):
 ''',
         "correct": False,
         "mistake": "Starts the cosine only after the warm-up, (t − warmup)/(max_iters − warmup), instead of running it over the whole run as t/max_iters.",
-        "keywords": [r"warmup|warm-up", r"whole run|t ?/ ?max_iters|from step 0|step ?/ ?max_iters"],
+        "keywords": [
+            r"warmup|warm-up",
+            r"whole run|t ?/ ?max_iters|from step 0|step ?/ ?max_iters",
+        ],
         "kind": "formula",
     },
     {
@@ -2584,7 +2640,7 @@ def greedy_decode(model, src, start_token, end_token, max_len):
     {
         "notebook": "07_warmup_scheduler",
         "cell": "ex3_learning_rates",
-        "code": '''def learning_rates(lr_lambda, base_lr, steps):
+        "code": """def learning_rates(lr_lambda, base_lr, steps):
     p = torch.zeros(1, requires_grad=True)
     rates = []
     for _ in range(steps):
@@ -2594,19 +2650,22 @@ def greedy_decode(model, src, start_token, end_token, max_len):
         optimizer.step()
         scheduler.step()
     return rates
-''',
+""",
         "correct": False,
         "mistake": "Creates a new optimiser and scheduler inside the loop, so every update reads the rate of step 0.",
-        "keywords": [r"inside the loop|every (iteration|step)|each (iteration|step)|\bnew\b|re-?creat", r"step 0|reset|first"],
+        "keywords": [
+            r"inside the loop|every (iteration|step)|each (iteration|step)|\bnew\b|re-?creat",
+            r"step 0|reset|first",
+        ],
         "kind": "state",
     },
     {
         "notebook": "07_warmup_scheduler",
         "cell": "ex3_learning_rates",
-        "code": '''def learning_rates(lr_lambda, base_lr, steps):
+        "code": """def learning_rates(lr_lambda, base_lr, steps):
     # LambdaLR sets lr = base_lr * lr_lambda(step), so no optimiser is needed
     return [lr_lambda(step) for step in range(steps)]
-''',
+""",
         "correct": False,
         "mistake": "Returns the factors lr_lambda(step) without multiplying them by base_lr.",
         "keywords": [r"base_lr|base", r"multipl|factor"],
@@ -2649,27 +2708,30 @@ def greedy_decode(model, src, start_token, end_token, max_len):
     {
         "notebook": "07_warmup_scheduler",
         "cell": "ex4_accuracies",
-        "code": '''def accuracies(generated, target):
+        "code": """def accuracies(generated, target):
     N = target.shape[0]
     correct = generated == target
     token = correct.sum().item() / N
     seq = correct.all(dim=1).sum().item() / N
     return token, seq
-''',
+""",
         "correct": False,
         "mistake": "Divides the number of equal tokens by the number of rows N instead of by the number of tokens N·L.",
-        "keywords": [r"N ?[·*×] ?L|numel|number of (tokens|positions)", r"\brows\b|\bN\b|denominator"],
+        "keywords": [
+            r"N ?[·*×] ?L|numel|number of (tokens|positions)",
+            r"\brows\b|\bN\b|denominator",
+        ],
         "kind": "denominator",
     },
     {
         "notebook": "07_warmup_scheduler",
         "cell": "ex4_accuracies",
-        "code": '''def accuracies(generated, target):
+        "code": """def accuracies(generated, target):
     hits = (generated == target)
     token_accuracy = hits.float().mean().item()
     sequence_accuracy = hits.all(dim=0).float().mean().item()
     return token_accuracy, sequence_accuracy
-''',
+""",
         "correct": False,
         "mistake": "Uses all(dim=0), whether each position is right in every row, instead of all(dim=1), whether each row is right at every position.",
         "keywords": [r"dim ?= ?0|dim ?= ?1|axis|column", r"\brows?\b"],
@@ -2919,7 +2981,10 @@ def decode(ids, vocab):
 ''',
         "correct": False,
         "mistake": "encode numbers the characters of vocab[1:] from 0, so every known character's index is one too small (the first one collides with UNKNOWN's 0).",
-        "keywords": [r"one (too )?(small|low|less)|off[- ]by[- ]one|shift", r"vocab\[1:\]|enumerate|start(s|ing)? (at|from)|numbered from"],
+        "keywords": [
+            r"one (too )?(small|low|less)|off[- ]by[- ]one|shift",
+            r"vocab\[1:\]|enumerate|start(s|ing)? (at|from)|numbered from",
+        ],
         "kind": "off-by-one",
     },
     {
@@ -3038,7 +3103,10 @@ def decode(ids, vocab):
 ''',
         "correct": False,
         "mistake": "Cuts each target as data[s + 1 : s + block_size], one character short: targets are (B, T - 1) and miss the last next character.",
-        "keywords": [r"one (character )?short|T ?- ?1|block_size ?\+ ?1|off[- ]by[- ]one|last", r"target"],
+        "keywords": [
+            r"one (character )?short|T ?- ?1|block_size ?\+ ?1|off[- ]by[- ]one|last",
+            r"target",
+        ],
         "kind": "off-by-one",
     },
     {
@@ -3070,7 +3138,10 @@ def decode(ids, vocab):
 ''',
         "correct": False,
         "mistake": "Takes the targets as data[positions] + 1, adding 1 to the character ids, instead of data[positions + 1], the characters at the next positions.",
-        "keywords": [r"values?|ids?\b|codes?|adds? 1 to|\+ ?1", r"positions? ?\+ ?1|next (character|position)|index|bracket|parenthes"],
+        "keywords": [
+            r"values?|ids?\b|codes?|adds? 1 to|\+ ?1",
+            r"positions? ?\+ ?1|next (character|position)|index|bracket|parenthes",
+        ],
         "kind": "precedence",
     },
     {
@@ -3189,7 +3260,10 @@ def decode(ids, vocab):
 ''',
         "correct": False,
         "mistake": "Projects with query @ W_q instead of query @ W_q.T: in_proj_weight's rows are PyTorch's (out, in) layout, so each third must be transposed (or used through F.linear).",
-        "keywords": [r"transpos|\.T\b|W_?q\.T|F\.linear", r"layout|\(out, ?in\)|\(in, ?out\)|rows|orientation"],
+        "keywords": [
+            r"transpos|\.T\b|W_?q\.T|F\.linear",
+            r"layout|\(out, ?in\)|\(in, ?out\)|rows|orientation",
+        ],
         "kind": "layout",
     },
     {
@@ -3309,7 +3383,10 @@ def decode(ids, vocab):
 ''',
         "correct": False,
         "mistake": "Normalises the feed-forward branch's input with norm1 again instead of norm2, so norm2 is never used.",
-        "keywords": [r"norm1|norm2|LN_?1|LN_?2|second norm|same norm", r"twice|shared|both|instead|never used|again"],
+        "keywords": [
+            r"norm1|norm2|LN_?1|LN_?2|second norm|same norm",
+            r"twice|shared|both|instead|never used|again",
+        ],
         "kind": "operand swap",
     },
     {
@@ -3381,7 +3458,10 @@ def decode(ids, vocab):
 ''',
         "correct": False,
         "mistake": "Looks the position embedding up at the character indices idx instead of at the positions 0 … T-1 (torch.arange(T)).",
-        "keywords": [r"position", r"arange|\bidx\b|token (ids|indices)|character (ids|indices)|0 ?(…|\.\.\.?) ?T"],
+        "keywords": [
+            r"position",
+            r"arange|\bidx\b|token (ids|indices)|character (ids|indices)|0 ?(…|\.\.\.?) ?T",
+        ],
         "kind": "operand swap",
     },
     {
@@ -3416,7 +3496,10 @@ def decode(ids, vocab):
 ''',
         "correct": False,
         "mistake": "Every block reads the embeddings h instead of the previous block's output, so only the last block counts: the blocks are not chained.",
-        "keywords": [r"last block|only one block|chain|previous block|embeddings", r"feed|pass|reads?|output|counts"],
+        "keywords": [
+            r"last block|only one block|chain|previous block|embeddings",
+            r"feed|pass|reads?|output|counts",
+        ],
         "kind": "structure",
     },
     {
@@ -3448,7 +3531,10 @@ def decode(ids, vocab):
 ''',
         "correct": False,
         "mistake": "Divides the loss in nats by log2(e) instead of by ln 2 (it should multiply by log2(e)), so the result is nats times ln 2, not bits.",
-        "keywords": [r"log2\(e\)|log_?2 ?e|log2\(math\.e\)|1\.44|ln ?2|log\(2\)", r"divid|multipl|conver|bits|nats"],
+        "keywords": [
+            r"log2\(e\)|log_?2 ?e|log2\(math\.e\)|1\.44|ln ?2|log\(2\)",
+            r"divid|multipl|conver|bits|nats",
+        ],
         "kind": "scale",
     },
     {
@@ -3541,7 +3627,10 @@ def decode(ids, vocab):
 ''',
         "correct": False,
         "mistake": "Evaluates when step % every == 0 instead of (step + 1) % every == 0: the held-out scores come after the first update and one step early ever after.",
-        "keywords": [r"step ?% ?every|\(step ?\+ ?1\)|off[- ]by[- ]one|one step (early|late)|first (step|update)", r"every|held[- ]out|evaluat"],
+        "keywords": [
+            r"step ?% ?every|\(step ?\+ ?1\)|off[- ]by[- ]one|one step (early|late)|first (step|update)",
+            r"every|held[- ]out|evaluat",
+        ],
         "kind": "off-by-one",
     },
     {
@@ -3619,7 +3708,10 @@ def decode(ids, vocab):
 ''',
         "correct": False,
         "mistake": "Zeroes the gradients once, before the loop, instead of at every step, so each step's gradient is added to all the earlier ones.",
-        "keywords": [r"zero_grad|zero(es|ing)? the grad", r"once|outside|accumul|every step|each step|before the loop"],
+        "keywords": [
+            r"zero_grad|zero(es|ing)? the grad",
+            r"once|outside|accumul|every step|each step|before the loop",
+        ],
         "kind": "first item only",
     },
     {
@@ -3685,7 +3777,10 @@ def decode(ids, vocab):
 ''',
         "correct": False,
         "mistake": "Takes ordered[:, top_k], the (k+1)-th largest logit, as the threshold, so top-k keeps k + 1 characters.",
-        "keywords": [r"k ?\+ ?1|off[- ]by[- ]one|one (too )?many|top_k ?- ?1|0-based|zero-based", r"top[-_ ]?k|largest|threshold|keeps"],
+        "keywords": [
+            r"k ?\+ ?1|off[- ]by[- ]one|one (too )?many|top_k ?- ?1|0-based|zero-based",
+            r"top[-_ ]?k|largest|threshold|keeps",
+        ],
         "kind": "off-by-one",
     },
     {
@@ -3704,7 +3799,10 @@ def decode(ids, vocab):
 ''',
         "correct": False,
         "mistake": "Computes the top-k threshold from the first row, logits[0], and applies it to every row, instead of each row's own k-th largest logit.",
-        "keywords": [r"first row|row 0|logits\[0\]|every row|each row|per row|own row", r"threshold|k-th|kth|top[-_ ]?k|largest"],
+        "keywords": [
+            r"first row|row 0|logits\[0\]|every row|each row|per row|own row",
+            r"threshold|k-th|kth|top[-_ ]?k|largest",
+        ],
         "kind": "first item only",
     },
     {
@@ -3722,7 +3820,10 @@ def decode(ids, vocab):
 ''',
         "correct": False,
         "mistake": "Divides the probabilities by the temperature after the softmax instead of the logits before it; multinomial renormalises them, so the temperature has no effect.",
-        "keywords": [r"probabilit|after (the )?softmax|before (the )?softmax", r"temperature|no effect|renormali|logits"],
+        "keywords": [
+            r"probabilit|after (the )?softmax|before (the )?softmax",
+            r"temperature|no effect|renormali|logits",
+        ],
         "kind": "order",
     },
     {
@@ -3764,7 +3865,10 @@ def decode(ids, vocab):
 ''',
         "correct": False,
         "mistake": "Makes the chunk's mask with .tril() instead of .tril(length): after stored text, query i of a chunk may see only keys 0 … i instead of 0 … p + i.",
-        "keywords": [r"tril\(p\)|tril\(length\)|offset|diagonal", r"\bp\b|length|stored|earlier|prompt"],
+        "keywords": [
+            r"tril\(p\)|tril\(length\)|offset|diagonal",
+            r"\bp\b|length|stored|earlier|prompt",
+        ],
         "kind": "off-by-one",
     },
     {

@@ -40,17 +40,21 @@ ANSWERS = [
 ''',
         "correct": False,
         "mistake": "Epsilon is added to the root mean square after the square root instead of to the mean square inside it, which matters for vectors of small magnitude.",
-        "keywords": [r"eps|epsilon|ε", r"inside .{0,30}(root|sqrt|√)", r"(after|outside) .{0,30}(root|sqrt|√)"],
+        "keywords": [
+            r"eps|epsilon|ε",
+            r"inside .{0,30}(root|sqrt|√)",
+            r"(after|outside) .{0,30}(root|sqrt|√)",
+        ],
         "kind": "order",
     },
     {
         "notebook": NB09,
         "cell": "ex1_rms_norm",
-        "code": '''def rms_norm(x, weight, eps=1e-5):
+        "code": """def rms_norm(x, weight, eps=1e-5):
     # mean of the squares over the features
     ms = x.pow(2).mean(dim=1, keepdim=True)
     return x * torch.rsqrt(ms + eps) * weight
-''',
+""",
         "correct": False,
         "mistake": "The mean of the squares is taken over axis 1 rather than the last (feature) axis, which is only right for 2-D inputs.",
         "keywords": [r"axis|axes|dim", r"last", r"feature", r"token|position|sequence"],
@@ -66,34 +70,45 @@ ANSWERS = [
 ''',
         "correct": False,
         "mistake": "It divides by the standard deviation (the variance, with the mean subtracted) instead of the root mean square, so it is wrong whenever the features do not have mean zero.",
-        "keywords": [r"varian|\bvar\b|standard deviation|\bstd\b", r"\bmean\b.{0,40}(subtract|remov|centr)|(subtract|remov|centr).{0,40}\bmean\b", r"layer.?norm"],
+        "keywords": [
+            r"varian|\bvar\b|standard deviation|\bstd\b",
+            r"\bmean\b.{0,40}(subtract|remov|centr)|(subtract|remov|centr).{0,40}\bmean\b",
+            r"layer.?norm",
+        ],
         "kind": "function swap",
     },
     {
         "notebook": NB09,
         "cell": "ex1_rms_norm",
-        "code": '''def rms_norm(x, weight, eps=1e-5):
+        "code": """def rms_norm(x, weight, eps=1e-5):
     sq_sum = (x * x).sum(-1, keepdim=True)
     normed = x / torch.sqrt(sq_sum + eps)
     return normed * weight
-''',
+""",
         "correct": False,
         "mistake": "It sums the squares instead of averaging them, dividing by the Euclidean norm, so the output is too small by a factor of the square root of d.",
-        "keywords": [r"\bsum(s|med|ming)?\b", r"norm of|euclidean|l2|√ ?d|sqrt\(?d\)?|square root of d|instead of (the )?(mean|averag)"],
+        "keywords": [
+            r"\bsum(s|med|ming)?\b",
+            r"norm of|euclidean|l2|√ ?d|sqrt\(?d\)?|square root of d|instead of (the )?(mean|averag)",
+        ],
         "kind": "function swap",
     },
     {
         "notebook": NB09,
         "cell": "ex1_rms_norm",
-        "code": '''def rms_norm(x, weight, eps=1e-5):
+        "code": """def rms_norm(x, weight, eps=1e-5):
     # compute in float32 for stability, like LLaMA does
     xf = x.float()
     normed = xf * torch.rsqrt(xf.pow(2).mean(-1, keepdim=True) + eps)
     return normed * weight.float()
-''',
+""",
         "correct": False,
         "mistake": "It converts the input to float32 and never converts back, so a float64 input comes back as float32 with float32 precision.",
-        "keywords": [r"float ?32|float ?64|double|single", r"dtype|precision|\btype\b", r"\.float\(\)|cast|convert"],
+        "keywords": [
+            r"float ?32|float ?64|double|single",
+            r"dtype|precision|\btype\b",
+            r"\.float\(\)|cast|convert",
+        ],
         "kind": "dtype",
     },
     # ------------------------------------------------------------------------------------------
@@ -139,7 +154,7 @@ def rotary_attention(q, k, v):
     {
         "notebook": NB09,
         "cell": "ex2_rotary",
-        "code": '''def apply_rotary(x, positions, base=10000.0):
+        "code": """def apply_rotary(x, positions, base=10000.0):
     d = x.shape[-1]
     i = torch.arange(d // 2, device=x.device, dtype=x.dtype)
     theta = positions.to(device=x.device, dtype=x.dtype)[:, None] * base ** (-i / d)
@@ -154,10 +169,15 @@ def rotary_attention(q, k, v):
 def rotary_attention(q, k, v):
     positions = torch.arange(q.shape[-2], device=q.device)
     return F.scaled_dot_product_attention(apply_rotary(q, positions), apply_rotary(k, positions), v, is_causal=True)
-''',
+""",
         "correct": False,
         "mistake": "The frequencies are base^(-i/d) instead of base^(-2i/d): the factor 2 in the exponent is missing, so every pair but the first turns at the wrong speed.",
-        "keywords": [r"frequenc", r"exponent|power", r"2i|2 ?\* ?i|factor (of )?2|twice", r"omega|ω"],
+        "keywords": [
+            r"frequenc",
+            r"exponent|power",
+            r"2i|2 ?\* ?i|factor (of )?2|twice",
+            r"omega|ω",
+        ],
         "kind": "scale",
     },
     {
@@ -180,13 +200,17 @@ def rotary_attention(q, k, v):
 ''',
         "correct": False,
         "mistake": "The pairs are rotated the wrong way (by minus the angle, notebook 04's R_p) because the signs of the sine terms are swapped.",
-        "keywords": [r"sign|minus|negat", r"direction|clockwise|opposite|wrong way|other way|backward|revers", r"R_p|transpose|inverse"],
+        "keywords": [
+            r"sign|minus|negat",
+            r"direction|clockwise|opposite|wrong way|other way|backward|revers",
+            r"R_p|transpose|inverse",
+        ],
         "kind": "sign",
     },
     {
         "notebook": NB09,
         "cell": "ex2_rotary",
-        "code": '''def apply_rotary(x, positions, base=10000.0):
+        "code": """def apply_rotary(x, positions, base=10000.0):
     d = x.shape[-1]
     half = d // 2
     inv_freq = 1.0 / (base ** (torch.arange(0, d, 2, device=x.device, dtype=x.dtype) / d))
@@ -203,16 +227,21 @@ def rotary_attention(q, k, v):
     q_rot = apply_rotary(q, pos)
     k_rot = apply_rotary(k, pos)
     return F.scaled_dot_product_attention(q_rot, k_rot, v, is_causal=True)
-''',
+""",
         "correct": False,
         "mistake": "It pairs feature i with feature i + d/2 (the first half with the second half) instead of the adjacent even and odd features 2i and 2i+1.",
-        "keywords": [r"half|halves", r"pair", r"even|odd|adjacent|interleav|neighbou?r", r"neox|rotate_half"],
+        "keywords": [
+            r"half|halves",
+            r"pair",
+            r"even|odd|adjacent|interleav|neighbou?r",
+            r"neox|rotate_half",
+        ],
         "kind": "layout",
     },
     {
         "notebook": NB09,
         "cell": "ex2_rotary",
-        "code": '''def apply_rotary(x, positions, base=10000.0):
+        "code": """def apply_rotary(x, positions, base=10000.0):
     T, d = x.shape[-2], x.shape[-1]
     pos = torch.arange(T, device=x.device, dtype=x.dtype)
     freqs = base ** (-torch.arange(0, d, 2, device=x.device, dtype=x.dtype) / d)
@@ -228,16 +257,20 @@ def rotary_attention(q, k, v):
     q = apply_rotary(q, positions)
     k = apply_rotary(k, positions)
     return F.scaled_dot_product_attention(q, k, v, is_causal=True)
-''',
+""",
         "correct": False,
         "mistake": "apply_rotary ignores its positions argument and always turns the tokens by 0 … T-1, which is wrong whenever the positions do not start at 0 (as in a cache).",
-        "keywords": [r"ignor|unused|never used|not used|discard", r"arange|0 ?(…|\.\.\.?) ?T|start(s|ing)? at (0|zero)|always", r"offset|cache|given positions|positions (argument|passed|given)"],
+        "keywords": [
+            r"ignor|unused|never used|not used|discard",
+            r"arange|0 ?(…|\.\.\.?) ?T|start(s|ing)? at (0|zero)|always",
+            r"offset|cache|given positions|positions (argument|passed|given)",
+        ],
         "kind": "ignored argument",
     },
     {
         "notebook": NB09,
         "cell": "ex2_rotary",
-        "code": '''def apply_rotary(x, positions, base=10000.0):
+        "code": """def apply_rotary(x, positions, base=10000.0):
     d = x.size(-1)
     exponents = torch.arange(0, d, 2, device=x.device, dtype=x.dtype) / d
     theta = positions.to(device=x.device, dtype=x.dtype)[:, None] / base ** exponents
@@ -250,7 +283,7 @@ def rotary_attention(q, k, v):
     pos = torch.arange(q.size(-2), device=q.device)
     q, k, v = (apply_rotary(t, pos) for t in (q, k, v))
     return F.scaled_dot_product_attention(q, k, v, is_causal=True)
-''',
+""",
         "correct": False,
         "mistake": "rotary_attention turns the values as well as the queries and keys; only q and k should be rotated.",
         "keywords": [r"value", r"\bv\b"],
@@ -259,7 +292,7 @@ def rotary_attention(q, k, v):
     {
         "notebook": NB09,
         "cell": "ex2_rotary",
-        "code": '''def apply_rotary(x, positions, base=10000.0):
+        "code": """def apply_rotary(x, positions, base=10000.0):
     d = x.shape[-1]
     idx = torch.arange(0, d, 2, device=x.device, dtype=x.dtype)
     angles = positions.to(device=x.device, dtype=x.dtype)[:, None] * base ** (-idx / d)
@@ -272,7 +305,7 @@ def rotary_attention(q, k, v):
     positions = torch.arange(q.shape[-2], device=q.device)
     q_rot, k_rot = apply_rotary(q, positions), apply_rotary(k, positions)
     return F.scaled_dot_product_attention(q_rot, k_rot, v)
-''',
+""",
         "correct": False,
         "mistake": "rotary_attention leaves out the causal mask (is_causal=True), so every query also attends to later positions.",
         "keywords": [r"causal", r"mask", r"future|later|ahead|subsequent"],
@@ -305,7 +338,7 @@ def matched_hidden_size(d_model, d_ff):
     {
         "notebook": NB09,
         "cell": "ex3_swiglu",
-        "code": '''def swiglu(x, W_gate, W_up, W_down):
+        "code": """def swiglu(x, W_gate, W_up, W_down):
     g = x @ W_gate.T
     u = x @ W_up.T
     return (g * F.silu(u)) @ W_down.T
@@ -313,10 +346,13 @@ def matched_hidden_size(d_model, d_ff):
 
 def matched_hidden_size(d_model, d_ff):
     return round(2 * d_ff / 3)
-''',
+""",
         "correct": False,
         "mistake": "SiLU is applied to the up projection instead of the gate projection.",
-        "keywords": [r"\bup\b|W_up|up.projection", r"swap|wrong (projection|branch|one|side)|instead of (the )?gate"],
+        "keywords": [
+            r"\bup\b|W_up|up.projection",
+            r"swap|wrong (projection|branch|one|side)|instead of (the )?gate",
+        ],
         "kind": "operand swap",
     },
     {
@@ -343,7 +379,7 @@ def matched_hidden_size(d_model, d_ff):
     {
         "notebook": NB09,
         "cell": "ex3_swiglu",
-        "code": '''def swiglu(x, W_gate, W_up, W_down):
+        "code": """def swiglu(x, W_gate, W_up, W_down):
     hidden = F.silu(x @ W_gate.T) * (x @ W_up.T)
     return hidden @ W_down.T
 
@@ -351,7 +387,7 @@ def matched_hidden_size(d_model, d_ff):
 def matched_hidden_size(d_model, d_ff):
     # three matrices of d_model x h hold as many weights as two of d_model x d_ff
     return int(2 * d_ff / 3)
-''',
+""",
         "correct": False,
         "mistake": "matched_hidden_size truncates 2·d_ff/3 with int() instead of rounding to the nearest integer, so it is one too small when the fraction is two thirds.",
         "keywords": [r"round", r"truncat|floor|int\(|down", r"nearest"],
@@ -360,7 +396,7 @@ def matched_hidden_size(d_model, d_ff):
     {
         "notebook": NB09,
         "cell": "ex3_swiglu",
-        "code": '''def swiglu(x, W_gate, W_up, W_down):
+        "code": """def swiglu(x, W_gate, W_up, W_down):
     a = x @ W_gate.transpose(0, 1)
     b = x @ W_up.transpose(0, 1)
     return (a * torch.sigmoid(a) * b) @ W_down.transpose(0, 1)
@@ -369,26 +405,33 @@ def matched_hidden_size(d_model, d_ff):
 def matched_hidden_size(d_model, d_ff):
     # LLaMA's 8/3 · d_model
     return round(8 * d_model / 3)
-''',
+""",
         "correct": False,
         "mistake": "matched_hidden_size ignores d_ff and returns 8/3 · d_model, which is only right when d_ff = 4 · d_model.",
-        "keywords": [r"d_ff", r"ignor|unused|not used|never used|assum", r"8 ?/ ?3|4 ?[·*x×] ?d|d_model"],
+        "keywords": [
+            r"d_ff",
+            r"ignor|unused|not used|never used|assum",
+            r"8 ?/ ?3|4 ?[·*x×] ?d|d_model",
+        ],
         "kind": "ignored argument",
     },
     {
         "notebook": NB09,
         "cell": "ex3_swiglu",
-        "code": '''def swiglu(x, W_gate, W_up, W_down):
+        "code": """def swiglu(x, W_gate, W_up, W_down):
     gated = F.silu((x @ W_gate.T) * (x @ W_up.T))
     return gated @ W_down.T
 
 
 def matched_hidden_size(d_model, d_ff):
     return round(2 * d_ff / 3)
-''',
+""",
         "correct": False,
         "mistake": "SiLU is applied to the product of the gate and up projections instead of to the gate projection alone before the product.",
-        "keywords": [r"product|multipl|gate ?[*×⊙·] ?up", r"order|after (the )?(product|multipl)|outside|whole"],
+        "keywords": [
+            r"product|multipl|gate ?[*×⊙·] ?up",
+            r"order|after (the )?(product|multipl)|outside|whole",
+        ],
         "kind": "order",
     },
     {
@@ -441,7 +484,7 @@ def matched_hidden_size(d_model, d_ff):
     {
         "notebook": NB09,
         "cell": "ex4_gqa",
-        "code": '''def grouped_query_attention(q, k, v, mask=None):
+        "code": """def grouped_query_attention(q, k, v, mask=None):
     n_rep = q.shape[1] // k.shape[1]
     k = k.repeat(1, n_rep, 1, 1)
     v = v.repeat(1, n_rep, 1, 1)
@@ -449,16 +492,20 @@ def matched_hidden_size(d_model, d_ff):
     if mask is not None:
         scores = scores.masked_fill(mask == 0, float("-inf"))
     return torch.softmax(scores, dim=-1) @ v
-''',
+""",
         "correct": False,
         "mistake": "It expands the key/value heads with repeat, which deals them out in turn, instead of repeat_interleave, so query heads are paired with the wrong key/value heads when there are several groups.",
-        "keywords": [r"repeat_interleave|interleav", r"\.repeat|repeat\(|tile|in turn|cycl|round.robin", r"group|which (key|kv)|wrong (key|kv|head)|pair|neighbou?r|consecutive|adjacent"],
+        "keywords": [
+            r"repeat_interleave|interleav",
+            r"\.repeat|repeat\(|tile|in turn|cycl|round.robin",
+            r"group|which (key|kv)|wrong (key|kv|head)|pair|neighbou?r|consecutive|adjacent",
+        ],
         "kind": "layout",
     },
     {
         "notebook": NB09,
         "cell": "ex4_gqa",
-        "code": '''def grouped_query_attention(q, k, v, mask=None):
+        "code": """def grouped_query_attention(q, k, v, mask=None):
     group = q.size(1) // k.size(1)
     k = k.repeat_interleave(group, dim=1)
     v = v.repeat_interleave(group, dim=1)
@@ -468,10 +515,13 @@ def matched_hidden_size(d_model, d_ff):
         scores = scores.masked_fill(~mask, float("-inf"))
     attn = scores.softmax(dim=-1)
     return torch.matmul(attn, v)
-''',
+""",
         "correct": False,
         "mistake": "The scores are divided by the square root of q.size(2), the number of queries T, instead of the head width d.",
-        "keywords": [r"\bT\b|length|number of (queries|tokens|positions)|size\(2\)|seq", r"wrong (scale|scaling|dimension|axis)|instead of (the )?(head )?(width|d\b|dimension)"],
+        "keywords": [
+            r"\bT\b|length|number of (queries|tokens|positions)|size\(2\)|seq",
+            r"wrong (scale|scaling|dimension|axis)|instead of (the )?(head )?(width|d\b|dimension)",
+        ],
         "kind": "scale",
     },
     {
@@ -490,13 +540,16 @@ def matched_hidden_size(d_model, d_ff):
 ''',
         "correct": False,
         "mistake": "The mask's polarity is inverted: it blocks the positions where the mask is True (allowed) instead of where it is False.",
-        "keywords": [r"polarit|invert|revers|opposite|flip|negat|~mask|not mask|logical_not", r"true|false"],
+        "keywords": [
+            r"polarit|invert|revers|opposite|flip|negat|~mask|not mask|logical_not",
+            r"true|false",
+        ],
         "kind": "mask polarity",
     },
     {
         "notebook": NB09,
         "cell": "ex4_gqa",
-        "code": '''def grouped_query_attention(q, k, v, mask=None):
+        "code": """def grouped_query_attention(q, k, v, mask=None):
     n = q.shape[1] // k.shape[1]
     keys = k.repeat_interleave(n, dim=1)
     values = v.repeat_interleave(n, dim=1)
@@ -505,7 +558,7 @@ def matched_hidden_size(d_model, d_ff):
         scores = torch.where(mask, scores, float("-inf"))
     weights = torch.softmax(scores, dim=-2)
     return torch.einsum("bhts,bhsd->bhtd", weights, values)
-''',
+""",
         "correct": False,
         "mistake": "The softmax is taken over the query axis (dim=-2) instead of over the keys (the last axis).",
         "keywords": [r"axis|dim", r"quer|column|-2", r"over (the )?keys|last"],
@@ -514,7 +567,7 @@ def matched_hidden_size(d_model, d_ff):
     {
         "notebook": NB09,
         "cell": "ex4_gqa",
-        "code": '''def grouped_query_attention(q, k, v, mask=None):
+        "code": """def grouped_query_attention(q, k, v, mask=None):
     B, H, T, d = q.shape
     H_kv = k.shape[1]
     outputs = []
@@ -526,10 +579,14 @@ def matched_hidden_size(d_model, d_ff):
             scores = scores.masked_fill(~m, float("-inf"))
         outputs.append(torch.softmax(scores, dim=-1) @ v[:, kv])
     return torch.stack(outputs, dim=1)
-''',
+""",
         "correct": False,
         "mistake": "Query head h is given key/value head h // H_kv instead of h // (H / H_kv): it divides by the number of key/value heads, not by the group size.",
-        "keywords": [r"group size|H ?/ ?H_kv|heads per group|per group", r"h ?// ?H_kv|divid", r"index|which (key|kv)|wrong (key|kv|head)|mapp|assign"],
+        "keywords": [
+            r"group size|H ?/ ?H_kv|heads per group|per group",
+            r"h ?// ?H_kv|divid",
+            r"index|which (key|kv)|wrong (key|kv|head)|mapp|assign",
+        ],
         "kind": "off-by-one",
     },
     # ------------------------------------------------------------------------------------------
@@ -614,7 +671,11 @@ def matched_hidden_size(d_model, d_ff):
 ''',
         "correct": False,
         "mistake": "The attention's output is added to the normalised h instead of to the block's input x, so the residual stream carries the normed vector instead of x.",
-        "keywords": [r"residual|skip", r"norm(ali[sz]ed|ed)? ?(h|input|output|vector)|after (the )?norm|rms_?norm\(x\)", r"instead of (the )?(input|x)|original|raw|un-?normali[sz]ed|to x"],
+        "keywords": [
+            r"residual|skip",
+            r"norm(ali[sz]ed|ed)? ?(h|input|output|vector)|after (the )?norm|rms_?norm\(x\)",
+            r"instead of (the )?(input|x)|original|raw|un-?normali[sz]ed|to x",
+        ],
         "kind": "structure",
     },
     {
@@ -809,7 +870,11 @@ def matched_hidden_size(d_model, d_ff):
 ''',
         "correct": False,
         "mistake": "The rotary embeddings are applied to the whole projections before they are split into heads, so the frequencies are those of d_model rather than of each head's width.",
-        "keywords": [r"split", r"per.head|each head|head'?s? width|d_head", r"d_model|whole (projection|vector)|full (projection|width)"],
+        "keywords": [
+            r"split",
+            r"per.head|each head|head'?s? width|d_head",
+            r"d_model|whole (projection|vector)|full (projection|width)",
+        ],
         "kind": "order",
     },
     # ------------------------------------------------------------------------------------------
@@ -837,14 +902,18 @@ def matched_hidden_size(d_model, d_ff):
     {
         "notebook": NB10,
         "cell": "ex1_online_softmax_step",
-        "code": '''def online_softmax_step(m, l, z):
+        "code": """def online_softmax_step(m, l, z):
     m_new = torch.maximum(m, z.amax(dim=-1))
     l_new = l + torch.exp(z - m_new[..., None]).sum(dim=-1)
     return m_new, l_new
-''',
+""",
         "correct": False,
         "mistake": "The old normaliser l is not rescaled by exp(m − m_new) when the maximum grows.",
-        "keywords": [r"rescal|correction|factor", r"exp ?\(? ?m ?[-−] ?m_new|e\^\(?m ?[-−]", r"old (normali[sz]er|sum|l)|previous|running"],
+        "keywords": [
+            r"rescal|correction|factor",
+            r"exp ?\(? ?m ?[-−] ?m_new|e\^\(?m ?[-−]",
+            r"old (normali[sz]er|sum|l)|previous|running",
+        ],
         "kind": "missing term",
     },
     {
@@ -859,20 +928,26 @@ def matched_hidden_size(d_model, d_ff):
 ''',
         "correct": False,
         "mistake": "The rescaling factor is exp(m_new − m) instead of exp(m − m_new): the sign of the exponent is flipped.",
-        "keywords": [r"sign|invert|revers|flip|wrong way|upside|opposite|negat", r"m_new ?[-−] ?m|exponent"],
+        "keywords": [
+            r"sign|invert|revers|flip|wrong way|upside|opposite|negat",
+            r"m_new ?[-−] ?m|exponent",
+        ],
         "kind": "sign",
     },
     {
         "notebook": NB10,
         "cell": "ex1_online_softmax_step",
-        "code": '''def online_softmax_step(m, l, z):
+        "code": """def online_softmax_step(m, l, z):
     m_new = z.amax(dim=-1)
     l_new = l * torch.exp(m - m_new) + torch.exp(z - m_new[..., None]).sum(dim=-1)
     return m_new, l_new
-''',
+""",
         "correct": False,
         "mistake": "The new maximum is the block's maximum alone, forgetting the running maximum m, so it falls when a block's scores are lower than earlier ones.",
-        "keywords": [r"running max|old max|previous max|earlier max|max(imum)? so far|torch\.maximum|forg|ignor", r"block'?s? (own )?max|only (the )?(new )?block|max(imum)? of (the )?block"],
+        "keywords": [
+            r"running max|old max|previous max|earlier max|max(imum)? so far|torch\.maximum|forg|ignor",
+            r"block'?s? (own )?max|only (the )?(new )?block|max(imum)? of (the )?block",
+        ],
         "kind": "state",
     },
     {
@@ -890,35 +965,45 @@ def matched_hidden_size(d_model, d_ff):
 ''',
         "correct": False,
         "mistake": "z.max() without a dim takes the largest score of the whole block across all rows, not each row's maximum, so batched rows get the wrong running maximum.",
-        "keywords": [r"per.row|each row|row.?wise|every row", r"global|whole (block|tensor)|all rows|across rows|without (a )?dim|no dim|dim ?= ?-1|axis"],
+        "keywords": [
+            r"per.row|each row|row.?wise|every row",
+            r"global|whole (block|tensor)|all rows|across rows|without (a )?dim|no dim|dim ?= ?-1|axis",
+        ],
         "kind": "axis",
     },
     {
         "notebook": NB10,
         "cell": "ex1_online_softmax_step",
-        "code": '''def online_softmax_step(m, l, z):
+        "code": """def online_softmax_step(m, l, z):
     m_new = torch.maximum(m, z.amax(-1))
     # add the new block to the old sum, then move the whole sum to the new maximum
     l_new = (l + torch.exp(z - m[..., None]).sum(-1)) * torch.exp(m - m_new)
     return m_new, l_new
-''',
+""",
         "correct": False,
         "mistake": "The new scores are exponentiated against the old maximum before rescaling, so exp(z − m) overflows (infinite from m = −inf on the first block) instead of every exponent staying at most 0.",
-        "keywords": [r"overflow|inf|nan|unstable|stabil", r"old max|previous max|z ?[-−] ?m\b|before (the )?rescal|order"],
+        "keywords": [
+            r"overflow|inf|nan|unstable|stabil",
+            r"old max|previous max|z ?[-−] ?m\b|before (the )?rescal|order",
+        ],
         "kind": "order",
     },
     {
         "notebook": NB10,
         "cell": "ex1_online_softmax_step",
-        "code": '''def online_softmax_step(m, l, z):
+        "code": """def online_softmax_step(m, l, z):
     m_new = torch.maximum(m, z.amax(dim=-1))
     l *= torch.exp(m - m_new)
     l += torch.exp(z - m_new.unsqueeze(-1)).sum(dim=-1)
     return m_new, l
-''',
+""",
         "correct": False,
         "mistake": "It updates l in place (l *= …, l += …), changing the caller's running normaliser, so calling it again from the same state gives a wrong result.",
-        "keywords": [r"in.place|\*=|\+=", r"mutat|modif|overwrit|clobber", r"caller'?s|(changes|changing|changed) (the )?(l\b|state|argument|running)"],
+        "keywords": [
+            r"in.place|\*=|\+=",
+            r"mutat|modif|overwrit|clobber",
+            r"caller'?s|(changes|changing|changed) (the )?(l\b|state|argument|running)",
+        ],
         "kind": "state",
     },
     # ------------------------------------------------------------------------------------------
@@ -972,7 +1057,7 @@ def matched_hidden_size(d_model, d_ff):
     {
         "notebook": NB10,
         "cell": "ex2_tiled_attention",
-        "code": '''def tiled_attention(Q, K, V, block_q, block_k, causal=False):
+        "code": """def tiled_attention(Q, K, V, block_q, block_k, causal=False):
     T, S = Q.shape[-2], K.shape[-2]
     outs, lses = [], []
     for i in range(0, T, block_q):
@@ -998,7 +1083,7 @@ def matched_hidden_size(d_model, d_ff):
         outs.append(acc / l[..., None])
         lses.append(m + torch.log(l))
     return torch.cat(outs, dim=-2), torch.cat(lses, dim=-1)
-''',
+""",
         "correct": False,
         "mistake": "The scores are never divided by √d, so both O and L are those of unscaled attention.",
         "keywords": [r"√ ?d|sqrt|square root", r"scal(e|es|ing|ed)\b"],
@@ -1037,13 +1122,16 @@ def matched_hidden_size(d_model, d_ff):
 ''',
         "correct": False,
         "mistake": "L is returned as log l without adding the running maximum m, so it is not the row's log-sum-exp.",
-        "keywords": [r"\bm ?\+|plus m|add(ing|s|ed)? (the )?(running )?(max|m\b)|without (the )?(running )?(max|m\b)|missing (the )?(running )?(max|m\b)", r"log ?\(?l\)? (only|alone)|only log"],
+        "keywords": [
+            r"\bm ?\+|plus m|add(ing|s|ed)? (the )?(running )?(max|m\b)|without (the )?(running )?(max|m\b)|missing (the )?(running )?(max|m\b)",
+            r"log ?\(?l\)? (only|alone)|only log",
+        ],
         "kind": "missing term",
     },
     {
         "notebook": NB10,
         "cell": "ex2_tiled_attention",
-        "code": '''def tiled_attention(Q, K, V, block_q, block_k, causal=False):
+        "code": """def tiled_attention(Q, K, V, block_q, block_k, causal=False):
     T, S, d = Q.shape[-2], K.shape[-2], Q.shape[-1]
     O, L = [], []
     for i in range(0, T, block_q):
@@ -1069,10 +1157,13 @@ def matched_hidden_size(d_model, d_ff):
         O.append(acc / l.unsqueeze(-1))
         L.append(m + torch.log(l))
     return torch.cat(O, -2), torch.cat(L, -1)
-''',
+""",
         "correct": False,
         "mistake": "The causal loop stops once a key block starts after the query block's first query instead of its last query, so key blocks that straddle the diagonal are wrongly skipped.",
-        "keywords": [r"first query|last query|straddl|diagonal|j ?> ?i\b", r"off.by.one|too early|too soon|prematur"],
+        "keywords": [
+            r"first query|last query|straddl|diagonal|j ?> ?i\b",
+            r"off.by.one|too early|too soon|prematur",
+        ],
         "kind": "off-by-one",
     },
     {
@@ -1108,13 +1199,16 @@ def matched_hidden_size(d_model, d_ff):
 ''',
         "correct": False,
         "mistake": "The accumulator is not rescaled by exp(m − m_new) when the maximum grows (only l is), so O is wrong whenever a later key block raises a row's maximum.",
-        "keywords": [r"accumulat|\bacc\b|numerator|weighted sum", r"(not|never|isn'?t|without) (being )?rescal"],
+        "keywords": [
+            r"accumulat|\bacc\b|numerator|weighted sum",
+            r"(not|never|isn'?t|without) (being )?rescal",
+        ],
         "kind": "missing term",
     },
     {
         "notebook": NB10,
         "cell": "ex2_tiled_attention",
-        "code": '''def tiled_attention(Q, K, V, block_q, block_k, causal=False):
+        "code": """def tiled_attention(Q, K, V, block_q, block_k, causal=False):
     T, S = Q.shape[-2], K.shape[-2]
     scale = 1 / math.sqrt(Q.shape[-1])
     outputs, logsumexps = [], []
@@ -1141,10 +1235,14 @@ def matched_hidden_size(d_model, d_ff):
         outputs.append(acc / l[..., None])
         logsumexps.append(m + torch.log(l))
     return torch.cat(outputs, dim=-2), torch.cat(logsumexps, dim=-1)
-''',
+""",
         "correct": False,
         "mistake": "The running maximum starts at 0 instead of −inf, so a row whose scores are all far below 0 underflows to l = 0 and gives NaN or infinite results.",
-        "keywords": [r"-inf|−inf|-∞|−∞|infinity", r"initiali[sz]|start|zero|\b0\b", r"underflow|nan"],
+        "keywords": [
+            r"-inf|−inf|-∞|−∞|infinity",
+            r"initiali[sz]|start|zero|\b0\b",
+            r"underflow|nan",
+        ],
         "kind": "state",
     },
     {
@@ -1186,7 +1284,7 @@ def matched_hidden_size(d_model, d_ff):
     {
         "notebook": NB10,
         "cell": "ex2_tiled_attention",
-        "code": '''def tiled_attention(Q, K, V, block_q, block_k, causal=False):
+        "code": """def tiled_attention(Q, K, V, block_q, block_k, causal=False):
     T, S = Q.shape[-2], K.shape[-2]
     sm_scale = 1.0 / math.sqrt(Q.shape[-1])
     all_O, all_L = [], []
@@ -1212,10 +1310,13 @@ def matched_hidden_size(d_model, d_ff):
         all_O.append(acc / l_i.unsqueeze(-1))
         all_L.append(m_i + torch.log(l_i))
     return torch.cat(all_O, dim=-2), torch.cat(all_L, dim=-1)
-''',
+""",
         "correct": False,
         "mistake": "The causal loop breaks only when a key block starts after i + block_q instead of after the last query i + block_q − 1, so a fully masked key block that starts just after the query block is still computed (right values, wasted matrix products).",
-        "keywords": [r"extra|wast|unnecessar|not skipped|flops|too (late|many)|one more|redundant", r"off.by.one|last query|block_q ?[-−] ?1|i ?\+ ?block_q|just after|fully masked|empt"],
+        "keywords": [
+            r"extra|wast|unnecessar|not skipped|flops|too (late|many)|one more|redundant",
+            r"off.by.one|last query|block_q ?[-−] ?1|i ?\+ ?block_q|just after|fully masked|empt",
+        ],
         "kind": "off-by-one",
     },
     # ------------------------------------------------------------------------------------------
@@ -1247,7 +1348,7 @@ def matched_hidden_size(d_model, d_ff):
     {
         "notebook": NB10,
         "cell": "ex3_attention_backward",
-        "code": '''def attention_backward(Q, K, V, P, dO):
+        "code": """def attention_backward(Q, K, V, P, dO):
     d = Q.shape[-1]
     dV = P @ dO
     dP = dO @ V.transpose(-2, -1)
@@ -1255,7 +1356,7 @@ def matched_hidden_size(d_model, d_ff):
     dQ = dS @ K / math.sqrt(d)
     dK = dS.transpose(-2, -1) @ Q / math.sqrt(d)
     return dQ, dK, dV
-''',
+""",
         "correct": False,
         "mistake": "dV is computed as P dO instead of Pᵀ dO: the weights are not transposed.",
         "keywords": [r"transpos|Pᵀ|P\^T|P\.T", r"P ?@ ?dO|P ?dO\b"],
@@ -1276,13 +1377,16 @@ def matched_hidden_size(d_model, d_ff):
 ''',
         "correct": False,
         "mistake": "The softmax's gradient leaves out the row-sum term: dS = P ⊙ dP instead of P ⊙ (dP − rowsum(P ⊙ dP)).",
-        "keywords": [r"row.?sum|p ?[·⋅] ?g|subtract|minus|D_t|\bD\b|correction", r"P ?[⊙*] ?dP (only|alone)|only (the )?diagonal|off.diagonal|p ?pᵀ|outer"],
+        "keywords": [
+            r"row.?sum|p ?[·⋅] ?g|subtract|minus|D_t|\bD\b|correction",
+            r"P ?[⊙*] ?dP (only|alone)|only (the )?diagonal|off.diagonal|p ?pᵀ|outer",
+        ],
         "kind": "missing term",
     },
     {
         "notebook": NB10,
         "cell": "ex3_attention_backward",
-        "code": '''def attention_backward(Q, K, V, P, dO):
+        "code": """def attention_backward(Q, K, V, P, dO):
     sqrt_d = math.sqrt(Q.size(-1))
     dV = P.transpose(-2, -1) @ dO
     dP = dO @ V.transpose(-2, -1)
@@ -1290,7 +1394,7 @@ def matched_hidden_size(d_model, d_ff):
     dQ = dS @ K / sqrt_d
     dK = dS.transpose(-2, -1) @ Q
     return dQ, dK, dV
-''',
+""",
         "correct": False,
         "mistake": "dK is not divided by √d (dQ is), so dK is √d times too large.",
         "keywords": [r"√ ?d|sqrt|square root|1 ?/ ?√", r"scal(e|ing|ed)\b|too large|factor"],
@@ -1299,7 +1403,7 @@ def matched_hidden_size(d_model, d_ff):
     {
         "notebook": NB10,
         "cell": "ex3_attention_backward",
-        "code": '''def attention_backward(Q, K, V, P, dO):
+        "code": """def attention_backward(Q, K, V, P, dO):
     scale = 1 / math.sqrt(Q.shape[-1])
     dV = P.transpose(-2, -1) @ dO
     dP = dO @ V.transpose(-2, -1)
@@ -1307,7 +1411,7 @@ def matched_hidden_size(d_model, d_ff):
     dQ = dS @ K * scale
     dK = dS.transpose(-2, -1) @ Q * scale
     return dQ, dK, dV
-''',
+""",
         "correct": False,
         "mistake": "The sum of P ⊙ dP is taken over the queries (dim=-2, a column sum) instead of over each row's keys (dim=-1).",
         "keywords": [r"axis|dim", r"column|-2|over (the )?quer|wrong (axis|dim)"],
@@ -1328,7 +1432,10 @@ def matched_hidden_size(d_model, d_ff):
 ''',
         "correct": False,
         "mistake": "The gradients are divided by the square root of the value width d_v instead of the query/key width d, which is only right when d_v = d.",
-        "keywords": [r"d_v|value (width|dim|size)|V\.shape|width of (the )?values", r"\bd\b instead|not d\b|query.?/?key width|d_k|Q\.shape"],
+        "keywords": [
+            r"d_v|value (width|dim|size)|V\.shape|width of (the )?values",
+            r"\bd\b instead|not d\b|query.?/?key width|d_k|Q\.shape",
+        ],
         "kind": "scale",
     },
     # ------------------------------------------------------------------------------------------
@@ -1376,7 +1483,7 @@ def matched_hidden_size(d_model, d_ff):
     {
         "notebook": NB10,
         "cell": "ex4_flash_backward",
-        "code": '''def flash_backward(Q, K, V, O, L, dO, block_q, block_k, causal=False):
+        "code": """def flash_backward(Q, K, V, O, L, dO, block_q, block_k, causal=False):
     T, S = Q.shape[-2], K.shape[-2]
     scale = 1 / math.sqrt(Q.shape[-1])
     dQ, dK, dV = torch.zeros_like(Q), torch.zeros_like(K), torch.zeros_like(V)
@@ -1400,10 +1507,13 @@ def matched_hidden_size(d_model, d_ff):
             dQ[..., i:i + block_q, :] += dS @ Kj * scale
             dK[..., j:j + block_k, :] += dS.transpose(-2, -1) @ Qi * scale
     return dQ, dK, dV
-''',
+""",
         "correct": False,
         "mistake": "The row sum D is taken from the current block's P ⊙ dP only, instead of over the whole row as rowsum(dO ⊙ O), so it is wrong whenever a row spans more than one key block.",
-        "keywords": [r"whole row|all (the )?keys|per block|each block|one block|current block|partial|local|block'?s? own", r"dO ?[⊙*·] ?O|rowsum\(dO"],
+        "keywords": [
+            r"whole row|all (the )?keys|per block|each block|one block|current block|partial|local|block'?s? own",
+            r"dO ?[⊙*·] ?O|rowsum\(dO",
+        ],
         "kind": "structure",
     },
     {
@@ -1443,7 +1553,7 @@ def matched_hidden_size(d_model, d_ff):
     {
         "notebook": NB10,
         "cell": "ex4_flash_backward",
-        "code": '''def flash_backward(Q, K, V, O, L, dO, block_q, block_k, causal=False):
+        "code": """def flash_backward(Q, K, V, O, L, dO, block_q, block_k, causal=False):
     T, S = Q.shape[-2], K.shape[-2]
     scale = Q.shape[-1] ** -0.5
     D = torch.sum(dO * O, dim=-1, keepdim=True)
@@ -1461,10 +1571,13 @@ def matched_hidden_size(d_model, d_ff):
             dQ[..., i:i + block_q, :] += dS_ij @ K_j * scale
             dK[..., j:j + block_k, :] += dS_ij.transpose(-2, -1) @ Q_i * scale
     return dQ, dK, dV
-''',
+""",
         "correct": False,
         "mistake": "With causal=True it skips the fully masked blocks but never masks the future keys inside the blocks that straddle the diagonal, so their rebuilt weights are not zero.",
-        "keywords": [r"straddl|diagonal|inside|within|partial|partly", r"(no|not|never|without|missing|forg\w*) (the )?(causal )?mask"],
+        "keywords": [
+            r"straddl|diagonal|inside|within|partial|partly",
+            r"(no|not|never|without|missing|forg\w*) (the )?(causal )?mask",
+        ],
         "kind": "missing term",
     },
     {
@@ -1500,7 +1613,7 @@ def matched_hidden_size(d_model, d_ff):
     {
         "notebook": NB10,
         "cell": "ex4_flash_backward",
-        "code": '''def flash_backward(Q, K, V, O, L, dO, block_q, block_k, causal=False):
+        "code": """def flash_backward(Q, K, V, O, L, dO, block_q, block_k, causal=False):
     T, S = Q.shape[-2], K.shape[-2]
     scale = 1 / math.sqrt(Q.shape[-1])
     D = (dO * O).sum(-1, keepdim=True)
@@ -1522,10 +1635,13 @@ def matched_hidden_size(d_model, d_ff):
             dQ[..., q_start:q_end, :] += ds @ K[..., k_start:k_end, :] * scale
             dK[..., k_start:k_end, :] += ds.transpose(-2, -1) @ Q[..., q_start:q_end, :] * scale
     return dQ, dK, dV
-''',
+""",
         "correct": False,
         "mistake": "The causal skip uses k_start >= last query instead of k_start > last query, so a key block that starts exactly at the query block's last query is skipped although that query sees its first key.",
-        "keywords": [r">=|≥|off.by.one|strict|exactly at|equal", r"starts? (exactly )?at (the )?last query|last query"],
+        "keywords": [
+            r">=|≥|off.by.one|strict|exactly at|equal",
+            r"starts? (exactly )?at (the )?last query|last query",
+        ],
         "kind": "off-by-one",
     },
     {
@@ -1647,7 +1763,10 @@ class FlashAttention(torch.autograd.Function):
 ''',
         "correct": False,
         "mistake": "AttentionFunction.forward ignores the causal flag and never masks the scores, so with causal=True queries attend to later keys.",
-        "keywords": [r"ignor|unused|never|missing|forg|without|unmasked|no mask|not (appl|mask)", r"future|later keys|attend(s|ing)? to later"],
+        "keywords": [
+            r"ignor|unused|never|missing|forg|without|unmasked|no mask|not (appl|mask)",
+            r"future|later keys|attend(s|ing)? to later",
+        ],
         "kind": "ignored argument",
     },
     {
@@ -1692,7 +1811,10 @@ class FlashAttention(torch.autograd.Function):
 ''',
         "correct": False,
         "mistake": "FlashAttention does not keep causal on ctx and calls flash_backward without it, so the backward pass of a causal call computes the gradients of unmasked attention.",
-        "keywords": [r"ctx|not (saved|stored|kept|passed)|never (saved|passed)|forg|drop|missing|without", r"unmasked|non.?causal|causal ?= ?False|default"],
+        "keywords": [
+            r"ctx|not (saved|stored|kept|passed)|never (saved|passed)|forg|drop|missing|without",
+            r"unmasked|non.?causal|causal ?= ?False|default",
+        ],
         "kind": "ignored argument",
     },
     {
@@ -1782,7 +1904,10 @@ class FlashAttention(torch.autograd.Function):
 ''',
         "correct": False,
         "mistake": "AttentionFunction builds its causal mask as a square T × T matrix from the number of queries, which only fits when there are as many keys as queries (S = T).",
-        "keywords": [r"square|T ?[×x] ?T|T ?, ?T", r"\bS\b|number of keys|keys|shape|S ?≠ ?T|T ?≠ ?S|differ"],
+        "keywords": [
+            r"square|T ?[×x] ?T|T ?, ?T",
+            r"\bS\b|number of keys|keys|shape|S ?≠ ?T|T ?≠ ?S|differ",
+        ],
         "kind": "shape",
     },
     {
@@ -1825,7 +1950,11 @@ class FlashAttention(torch.autograd.Function):
 ''',
         "correct": False,
         "mistake": "AttentionFunction applies the causal mask after the softmax by zeroing weights, so the remaining weights of each row no longer sum to 1.",
-        "keywords": [r"after (the )?softmax|before (the )?softmax|order", r"sum to (1|one)|normali[sz]|renormali[sz]", r"-inf|−inf|-∞|−∞"],
+        "keywords": [
+            r"after (the )?softmax|before (the )?softmax|order",
+            r"sum to (1|one)|normali[sz]|renormali[sz]",
+            r"-inf|−inf|-∞|−∞",
+        ],
         "kind": "order",
     },
 ]

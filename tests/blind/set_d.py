@@ -6,8 +6,8 @@ written without the grader, the solutions or the misconceptions, as different st
 
 ANSWERS = [
     {
-        "notebook": '01_vector_attention',
-        "cell": 'ex1_project',
+        "notebook": "01_vector_attention",
+        "cell": "ex1_project",
         "code": r'''def project(W, b, x):
     """Return the column W x + b.
 
@@ -17,13 +17,13 @@ ANSWERS = [
     return W.T @ x + b
 ''',
         "correct": False,
-        "mistake": 'Multiplies x by the transpose of W, computing Wᵀx + b instead of W x + b.',
-        "keywords": ['transpos', r"\bW\s*\.\s*T\b|\bW\s*\^?\s*[ᵀT]\s*x|Wᵀ"],
-        "kind": 'layout',
+        "mistake": "Multiplies x by the transpose of W, computing Wᵀx + b instead of W x + b.",
+        "keywords": ["transpos", r"\bW\s*\.\s*T\b|\bW\s*\^?\s*[ᵀT]\s*x|Wᵀ"],
+        "kind": "layout",
     },
     {
-        "notebook": '01_vector_attention',
-        "cell": 'ex2_score',
+        "notebook": "01_vector_attention",
+        "cell": "ex2_score",
         "code": r'''def score(q, k):
     """Return the scaled dot product q·k / √D as a 0-d tensor.
 
@@ -34,13 +34,16 @@ ANSWERS = [
     return dot / D
 ''',
         "correct": False,
-        "mistake": 'Divides the dot product by D instead of by the square root of D.',
-        "keywords": ['sqrt|√|square.?root', r"by D\b(?! ?\))|/ ?D\b|D rather than|instead of .{0,12}\bD\b"],
-        "kind": 'scale',
+        "mistake": "Divides the dot product by D instead of by the square root of D.",
+        "keywords": [
+            "sqrt|√|square.?root",
+            r"by D\b(?! ?\))|/ ?D\b|D rather than|instead of .{0,12}\bD\b",
+        ],
+        "kind": "scale",
     },
     {
-        "notebook": '01_vector_attention',
-        "cell": 'ex3_softmax',
+        "notebook": "01_vector_attention",
+        "cell": "ex3_softmax",
         "code": r'''def softmax(z):
     """Numerically stable softmax of a 1-D tensor.
 
@@ -51,13 +54,18 @@ ANSWERS = [
     return numerator / torch.exp(z).sum()
 ''',
         "correct": False,
-        "mistake": 'Subtracts the maximum in the numerator only; the denominator sums the unshifted exponentials, so the weights do not sum to 1 (and overflow for large scores).',
-        "keywords": ['denominator', 'numerator only|only (in|to) the numerator', 'unshifted|without (the )?shift|not shifted', "(do not|don't|doesn't|does not) sum to (1|one)"],
-        "kind": 'numerics',
+        "mistake": "Subtracts the maximum in the numerator only; the denominator sums the unshifted exponentials, so the weights do not sum to 1 (and overflow for large scores).",
+        "keywords": [
+            "denominator",
+            "numerator only|only (in|to) the numerator",
+            "unshifted|without (the )?shift|not shifted",
+            "(do not|don't|doesn't|does not) sum to (1|one)",
+        ],
+        "kind": "numerics",
     },
     {
-        "notebook": '01_vector_attention',
-        "cell": 'ex4_attention_weights',
+        "notebook": "01_vector_attention",
+        "cell": "ex4_attention_weights",
         "code": r'''def attention_weights(queries, keys):
     """Row n: softmax over the keys of the scores of query n.
 
@@ -68,14 +76,18 @@ ANSWERS = [
     return torch.stack(columns, dim=1)
 ''',
         "correct": False,
-        "mistake": 'Applies the softmax down each column (over the queries) instead of along each row (over the keys), so the columns sum to 1 rather than the rows.',
-        "keywords": ['column', '(over|across) (the )?quer|wrong (axis|dim|direction)|dim ?= ?0', "rows? (do not|don't|doesn't) sum|columns? sum to (1|one)"],
-        "kind": 'axis',
+        "mistake": "Applies the softmax down each column (over the queries) instead of along each row (over the keys), so the columns sum to 1 rather than the rows.",
+        "keywords": [
+            "column",
+            "(over|across) (the )?quer|wrong (axis|dim|direction)|dim ?= ?0",
+            "rows? (do not|don't|doesn't) sum|columns? sum to (1|one)",
+        ],
+        "kind": "axis",
     },
     {
-        "notebook": '01_vector_attention',
-        "cell": 'ex4_attention_weights',
-        "code": r'''def attention_weights(queries, keys):
+        "notebook": "01_vector_attention",
+        "cell": "ex4_attention_weights",
+        "code": r"""def attention_weights(queries, keys):
     rows = []
     for q in queries:
         scores = q.new_empty(len(keys))  # same dtype and device as the queries
@@ -83,15 +95,15 @@ ANSWERS = [
             scores[j] = score(q, k)
         rows.append(softmax(scores))
     return torch.stack(rows)
-''',
+""",
         "correct": True,
-        "mistake": '',
+        "mistake": "",
         "keywords": [],
-        "kind": 'other style',
+        "kind": "other style",
     },
     {
-        "notebook": '01_vector_attention',
-        "cell": 'ex5_weighted_sum',
+        "notebook": "01_vector_attention",
+        "cell": "ex5_weighted_sum",
         "code": r'''def weighted_sum(weights, values):
     """Return the sum over m of weights[m] * values[m].
 
@@ -103,13 +115,16 @@ ANSWERS = [
     return acc / len(values)
 ''',
         "correct": False,
-        "mistake": 'Divides the weighted sum by the number of values, taking a mean, although the weights already sum to 1.',
-        "keywords": [r"\bmean\b|averag", r"divid\w*.{0,25}by (N\b|the number|len|the count)|/ ?len\("],
-        "kind": 'function swap',
+        "mistake": "Divides the weighted sum by the number of values, taking a mean, although the weights already sum to 1.",
+        "keywords": [
+            r"\bmean\b|averag",
+            r"divid\w*.{0,25}by (N\b|the number|len|the count)|/ ?len\(",
+        ],
+        "kind": "function swap",
     },
     {
-        "notebook": '01_vector_attention',
-        "cell": 'ex6_self_attention',
+        "notebook": "01_vector_attention",
+        "cell": "ex6_self_attention",
         "code": r'''def self_attention(xs, W_q, b_q, W_k, b_k, W_v, b_v):
     """Self-attention over a list of input columns, one token at a time.
 
@@ -126,13 +141,13 @@ ANSWERS = [
     return outputs
 ''',
         "correct": False,
-        "mistake": 'Makes the values with the key bias b_k instead of b_v (W_v x + b_k).',
+        "mistake": "Makes the values with the key bias b_k instead of b_v (W_v x + b_k).",
         "keywords": [r"b_?k\b", r"b_?v\b", "(key'?s?|wrong) bias"],
-        "kind": 'argument swap',
+        "kind": "argument swap",
     },
     {
-        "notebook": '02_matrix_attention',
-        "cell": 'ex1_softmax_cols',
+        "notebook": "02_matrix_attention",
+        "cell": "ex1_softmax_cols",
         "code": r'''def softmax_cols(S):
     """Softmax of each column of S, computed without overflow.
 
@@ -143,12 +158,16 @@ ANSWERS = [
 ''',
         "correct": False,
         "mistake": "Subtracts the largest entry of the whole matrix instead of each column's maximum, so a column far below it underflows to 0/0 (NaN).",
-        "keywords": ['whole matrix|global|entire (matrix|tensor)|overall|single max|all (the )?entries', "each column'?s? (own )?max|per.column|column.?wise max", 'underflow|nan|0 ?/ ?0'],
-        "kind": 'axis',
+        "keywords": [
+            "whole matrix|global|entire (matrix|tensor)|overall|single max|all (the )?entries",
+            "each column'?s? (own )?max|per.column|column.?wise max",
+            "underflow|nan|0 ?/ ?0",
+        ],
+        "kind": "axis",
     },
     {
-        "notebook": '02_matrix_attention',
-        "cell": 'ex2_self_attention_cols',
+        "notebook": "02_matrix_attention",
+        "cell": "ex2_self_attention_cols",
         "code": r'''def self_attention_cols(X, W_q, b_q, W_k, b_k, W_v, b_v):
     """Self-attention with tokens as the columns of X.
 
@@ -163,12 +182,16 @@ ANSWERS = [
 ''',
         "correct": False,
         "mistake": "Builds the scores as QᵀK instead of KᵀQ, so column n holds key n's scores rather than query n's: the weight matrix is transposed.",
-        "keywords": [r"Q\s*\^?\s*[ᵀT]\s*K|Q\.T\s*@\s*K", r"K\s*\^?\s*[ᵀT]\s*Q|K\.T\s*@\s*Q", r"transpos|swapp?\w* (the )?(quer|key)|(quer\w*|keys?) and (quer\w*|keys?) swapped"],
-        "kind": 'layout',
+        "keywords": [
+            r"Q\s*\^?\s*[ᵀT]\s*K|Q\.T\s*@\s*K",
+            r"K\s*\^?\s*[ᵀT]\s*Q|K\.T\s*@\s*Q",
+            r"transpos|swapp?\w* (the )?(quer|key)|(quer\w*|keys?) and (quer\w*|keys?) swapped",
+        ],
+        "kind": "layout",
     },
     {
-        "notebook": '02_matrix_attention',
-        "cell": 'ex3_attention',
+        "notebook": "02_matrix_attention",
+        "cell": "ex3_attention",
         "code": r'''def attention(Q, K, V, mask=None):
     """Scaled dot-product attention over any leading batch dimensions.
 
@@ -185,28 +208,35 @@ ANSWERS = [
 ''',
         "correct": False,
         "mistake": "Fills the scores where the mask is True (the allowed keys) with −inf instead of where it is False: the mask's polarity is inverted.",
-        "keywords": ['polarit', 'invert|revers|flip|opposite|backwards|the wrong way|~ ?mask|not mask', 'allowed (positions|keys|entries|scores)'],
-        "kind": 'mask',
+        "keywords": [
+            "polarit",
+            "invert|revers|flip|opposite|backwards|the wrong way|~ ?mask|not mask",
+            "allowed (positions|keys|entries|scores)",
+        ],
+        "kind": "mask",
     },
     {
-        "notebook": '02_matrix_attention',
-        "cell": 'ex3_attention',
-        "code": r'''def attention(Q, K, V, mask=None):
+        "notebook": "02_matrix_attention",
+        "cell": "ex3_attention",
+        "code": r"""def attention(Q, K, V, mask=None):
     scale = V.shape[-1] ** -0.5
     S = Q @ K.transpose(-2, -1) * scale
     if mask is not None:
         S = S.masked_fill(~mask, float('-inf'))
     A = S.softmax(dim=-1)
     return A @ V, A
-''',
+""",
         "correct": False,
-        "mistake": 'Scales the scores by 1/√d_v, the width of the values, instead of 1/√d_k.',
-        "keywords": [r"d_?v\b", r"(width|size|dimension|length|features) of (the )?values?|values?'?s? (width|size|dimension)|V\.shape"],
-        "kind": 'scale',
+        "mistake": "Scales the scores by 1/√d_v, the width of the values, instead of 1/√d_k.",
+        "keywords": [
+            r"d_?v\b",
+            r"(width|size|dimension|length|features) of (the )?values?|values?'?s? (width|size|dimension)|V\.shape",
+        ],
+        "kind": "scale",
     },
     {
-        "notebook": '02_matrix_attention',
-        "cell": 'ex4_padding_mask',
+        "notebook": "02_matrix_attention",
+        "cell": "ex4_padding_mask",
         "code": r'''def padding_mask(lengths, seq_len):
     """True at the real tokens, False at the padding.
 
@@ -217,12 +247,16 @@ ANSWERS = [
 ''',
         "correct": False,
         "mistake": "Compares the positions with <= instead of <, an off-by-one that marks each sequence's first padding position as a real token.",
-        "keywords": ['<=|≤|less than or equal', 'off.by.one|one (too many|extra|more)', 'first padding'],
-        "kind": 'off-by-one',
+        "keywords": [
+            "<=|≤|less than or equal",
+            "off.by.one|one (too many|extra|more)",
+            "first padding",
+        ],
+        "kind": "off-by-one",
     },
     {
-        "notebook": '02_matrix_attention',
-        "cell": 'ex5_hand_built_heads',
+        "notebook": "02_matrix_attention",
+        "cell": "ex5_hand_built_heads",
         "code": r'''def previous_token_head(vocab_size, max_len, d_head, strength):
     """W_q, W_k (vocab_size + max_len, d_head), d_head >= max_len: after the 1/√d_head,
     query t scores `strength` with the key at position t - 1 and 0 with every other key."""
@@ -248,13 +282,17 @@ def same_token_head(vocab_size, max_len, d_head, strength):
 ''',
         "correct": False,
         "mistake": "The previous-token head leaves out the factor √d_head, so after attention's 1/√d_head its scores are strength/√d_head instead of strength.",
-        "keywords": ['(sqrt|√).{0,20}d_?head|d_?head.{0,25}(sqrt|√)', 'strength ?/ ?(sqrt|√)', r"(missing|without|leaves? out|forg\w*).{0,30}(factor|scal)"],
-        "kind": 'scale',
+        "keywords": [
+            "(sqrt|√).{0,20}d_?head|d_?head.{0,25}(sqrt|√)",
+            "strength ?/ ?(sqrt|√)",
+            r"(missing|without|leaves? out|forg\w*).{0,30}(factor|scal)",
+        ],
+        "kind": "scale",
     },
     {
-        "notebook": '02_matrix_attention',
-        "cell": 'ex5_hand_built_heads',
-        "code": r'''def previous_token_head(vocab_size, max_len, d_head, strength):
+        "notebook": "02_matrix_attention",
+        "cell": "ex5_hand_built_heads",
+        "code": r"""def previous_token_head(vocab_size, max_len, d_head, strength):
     rows = vocab_size + max_len
     W_q, W_k = torch.zeros(rows, d_head), torch.zeros(rows, d_head)
     c = strength * d_head ** 0.5  # undoes the 1/sqrt(d_head) of the score
@@ -272,15 +310,15 @@ def same_token_head(vocab_size, max_len, d_head, strength):
         W_q[token, token] = 1.0
         W_k[token, token] = strength * d_head ** 0.5
     return W_q, W_k
-''',
+""",
         "correct": True,
-        "mistake": '',
+        "mistake": "",
         "keywords": [],
-        "kind": 'other style',
+        "kind": "other style",
     },
     {
-        "notebook": '03_multihead_attention',
-        "cell": 'ex1_multihead_cols',
+        "notebook": "03_multihead_attention",
+        "cell": "ex1_multihead_cols",
         "code": r'''def multihead_cols(X, heads, W_c):
     """Multi-head self-attention with tokens as the columns of X.
 
@@ -299,12 +337,15 @@ def same_token_head(vocab_size, max_len, d_head, strength):
 ''',
         "correct": False,
         "mistake": "Divides every head's scores by √D, the model width, instead of √d_head, a head's width.",
-        "keywords": ["d_?head|head'?s? (width|size|dimension)|width of (a|one|each) head", r"(sqrt|√) ?\(?D\b|model (width|dimension)|d_?model|full width"],
-        "kind": 'scale',
+        "keywords": [
+            "d_?head|head'?s? (width|size|dimension)|width of (a|one|each) head",
+            r"(sqrt|√) ?\(?D\b|model (width|dimension)|d_?model|full width",
+        ],
+        "kind": "scale",
     },
     {
-        "notebook": '03_multihead_attention',
-        "cell": 'ex2_split_merge',
+        "notebook": "03_multihead_attention",
+        "cell": "ex2_split_merge",
         "code": r'''def split_heads(x, n_heads):
     """(B, T, d_model) -> (B, H, T, d_head): head h gets features h·d_head ... (h+1)·d_head - 1."""
     B, T, d_model = x.shape
@@ -318,14 +359,18 @@ def merge_heads(x):
     return x.reshape(B, T, H * d_head)
 ''',
         "correct": False,
-        "mistake": 'merge_heads reshapes (B, H, T, d_head) straight to (B, T, H·d_head) without first moving the head axis back behind the tokens, which scrambles tokens and heads.',
-        "keywords": ['transpos|permut|without (first )?(mov|swap)', 'head axis|axis of the heads|heads? (and|with) (the )?tokens', r"straight|directly|reshape\w* (only|alone)"],
-        "kind": 'layout',
+        "mistake": "merge_heads reshapes (B, H, T, d_head) straight to (B, T, H·d_head) without first moving the head axis back behind the tokens, which scrambles tokens and heads.",
+        "keywords": [
+            "transpos|permut|without (first )?(mov|swap)",
+            "head axis|axis of the heads|heads? (and|with) (the )?tokens",
+            r"straight|directly|reshape\w* (only|alone)",
+        ],
+        "kind": "layout",
     },
     {
-        "notebook": '03_multihead_attention',
-        "cell": 'ex2_split_merge',
-        "code": r'''def split_heads(x, n_heads):
+        "notebook": "03_multihead_attention",
+        "cell": "ex2_split_merge",
+        "code": r"""def split_heads(x, n_heads):
     b, t, d = x.shape
     # d = d_head * n_heads
     return x.reshape(b, t, d // n_heads, n_heads).permute(0, 3, 1, 2)
@@ -334,16 +379,20 @@ def merge_heads(x):
 def merge_heads(x):
     b, h, t, dh = x.shape
     return x.permute(0, 2, 3, 1).reshape(b, t, h * dh)
-''',
+""",
         "correct": False,
-        "mistake": 'Splits the features in the order (d_head, H), so head h gets every H-th feature (interleaved) instead of a contiguous block; merge_heads undoes it the same way.',
-        "keywords": ['interleav|every H.?th|strided|round.robin|dealt', 'contiguous|consecutive|block of', r"\(d_?head, ?(H|n_heads)\)|order of (the )?(split|reshape)|(H|n_heads) last"],
-        "kind": 'layout',
+        "mistake": "Splits the features in the order (d_head, H), so head h gets every H-th feature (interleaved) instead of a contiguous block; merge_heads undoes it the same way.",
+        "keywords": [
+            "interleav|every H.?th|strided|round.robin|dealt",
+            "contiguous|consecutive|block of",
+            r"\(d_?head, ?(H|n_heads)\)|order of (the )?(split|reshape)|(H|n_heads) last",
+        ],
+        "kind": "layout",
     },
     {
-        "notebook": '03_multihead_attention',
-        "cell": 'ex2_split_merge',
-        "code": r'''def split_heads(x, n_heads):
+        "notebook": "03_multihead_attention",
+        "cell": "ex2_split_merge",
+        "code": r"""def split_heads(x, n_heads):
     batch, seq_len, width = x.shape
     per_head = width // n_heads
     return x.reshape(batch, seq_len, n_heads, per_head).permute(0, 2, 1, 3)
@@ -352,15 +401,15 @@ def merge_heads(x):
 def merge_heads(x):
     batch, n_heads, seq_len, per_head = x.shape
     return x.permute(0, 2, 1, 3).contiguous().view(batch, seq_len, n_heads * per_head)
-''',
+""",
         "correct": True,
-        "mistake": '',
+        "mistake": "",
         "keywords": [],
-        "kind": 'other style',
+        "kind": "other style",
     },
     {
-        "notebook": '03_multihead_attention',
-        "cell": 'ex3_expand_mask',
+        "notebook": "03_multihead_attention",
+        "cell": "ex3_expand_mask",
         "code": r'''def expand_mask(mask):
     """Bring a boolean mask to 4-D so that it broadcasts over (B, H, T, S) scores.
 
@@ -371,13 +420,17 @@ def merge_heads(x):
     return mask
 ''',
         "correct": False,
-        "mistake": 'Adds the missing axes at the front, so a (B, T, S) mask becomes (1, B, T, S) and its batch axis lines up with the heads.',
-        "keywords": [r"\(1, ?B, ?T, ?S\)", r"at the (front|beginning|start|left)|axis 0|dim(ension)? 0|unsqueeze\(0\)|leading axes", 'batch .{0,30}heads|heads .{0,30}batch'],
-        "kind": 'axis',
+        "mistake": "Adds the missing axes at the front, so a (B, T, S) mask becomes (1, B, T, S) and its batch axis lines up with the heads.",
+        "keywords": [
+            r"\(1, ?B, ?T, ?S\)",
+            r"at the (front|beginning|start|left)|axis 0|dim(ension)? 0|unsqueeze\(0\)|leading axes",
+            "batch .{0,30}heads|heads .{0,30}batch",
+        ],
+        "kind": "axis",
     },
     {
-        "notebook": '03_multihead_attention',
-        "cell": 'ex4_multihead_attention',
+        "notebook": "03_multihead_attention",
+        "cell": "ex4_multihead_attention",
         "code": r'''def multihead_attention(x, in_proj_weight, in_proj_bias, out_proj_weight, out_proj_bias,
                         n_heads, mask=None):
     """Packed multi-head self-attention, PyTorch's parameter layout."""
@@ -388,14 +441,18 @@ def merge_heads(x):
     return merge_heads(out) @ out_proj_weight.T + out_proj_bias
 ''',
         "correct": False,
-        "mistake": 'Passes the mask to the attention without expand_mask, so a (B, 1, S) or (B, T, S) mask broadcasts from the right and its batch axis is paired with the heads.',
-        "keywords": ['expand_mask', 'broadcast', 'batch axis .{0,40}heads|heads .{0,40}batch|(not|never) (brought|expanded) to 4.?D|4.?D'],
-        "kind": 'mask',
+        "mistake": "Passes the mask to the attention without expand_mask, so a (B, 1, S) or (B, T, S) mask broadcasts from the right and its batch axis is paired with the heads.",
+        "keywords": [
+            "expand_mask",
+            "broadcast",
+            "batch axis .{0,40}heads|heads .{0,40}batch|(not|never) (brought|expanded) to 4.?D|4.?D",
+        ],
+        "kind": "mask",
     },
     {
-        "notebook": '03_multihead_attention',
-        "cell": 'ex4_multihead_attention',
-        "code": r'''def multihead_attention(x, in_proj_weight, in_proj_bias, out_proj_weight, out_proj_bias,
+        "notebook": "03_multihead_attention",
+        "cell": "ex4_multihead_attention",
+        "code": r"""def multihead_attention(x, in_proj_weight, in_proj_bias, out_proj_weight, out_proj_bias,
                         n_heads, mask=None):
     B, T, d_model = x.shape
     d_head = d_model // n_heads
@@ -409,16 +466,16 @@ def merge_heads(x):
     attn = torch.softmax(scores, dim=-1)
     merged = merge_heads(attn @ v)
     return merged @ out_proj_weight + out_proj_bias
-''',
+""",
         "correct": False,
-        "mistake": 'Multiplies the merged heads by out_proj_weight itself instead of its transpose (PyTorch stores it as (out, in)).',
-        "keywords": ['transpos', r"out_proj_weight|out(put)?.?proj\w*.{0,15}weight"],
-        "kind": 'layout',
+        "mistake": "Multiplies the merged heads by out_proj_weight itself instead of its transpose (PyTorch stores it as (out, in)).",
+        "keywords": ["transpos", r"out_proj_weight|out(put)?.?proj\w*.{0,15}weight"],
+        "kind": "layout",
     },
     {
-        "notebook": '03_multihead_attention',
-        "cell": 'ex4_multihead_attention',
-        "code": r'''def multihead_attention(x, in_proj_weight, in_proj_bias, out_proj_weight, out_proj_bias,
+        "notebook": "03_multihead_attention",
+        "cell": "ex4_multihead_attention",
+        "code": r"""def multihead_attention(x, in_proj_weight, in_proj_bias, out_proj_weight, out_proj_bias,
                         n_heads, mask=None):
     q, k, v = F.linear(x, in_proj_weight, in_proj_bias).chunk(3, dim=-1)
     q, k, v = (split_heads(t, n_heads) for t in (q, k, v))
@@ -428,15 +485,15 @@ def merge_heads(x):
     weights = scores.softmax(dim=-1)
     out = torch.einsum("bhts,bhsd->bhtd", weights, v)
     return F.linear(merge_heads(out), out_proj_weight, out_proj_bias)
-''',
+""",
         "correct": True,
-        "mistake": '',
+        "mistake": "",
         "keywords": [],
-        "kind": 'other style',
+        "kind": "other style",
     },
     {
-        "notebook": '03_multihead_attention',
-        "cell": 'ex5_multihead_module',
+        "notebook": "03_multihead_attention",
+        "cell": "ex5_multihead_module",
         "code": r'''class MultiHeadAttention(nn.Module):
     """Packed multi-head attention with nn.MultiheadAttention's parameters (batch_first=True)."""
 
@@ -468,13 +525,16 @@ def merge_heads(x):
 ''',
         "correct": False,
         "mistake": "Applies dropout to the module's output instead of to the attention weights after the softmax.",
-        "keywords": ['dropout .{0,40}(output|result)|(output|result) .{0,30}dropout', 'instead of (to |on )?the (attention )?weights|not (to|on) the (attention )?weights'],
-        "kind": 'structure',
+        "keywords": [
+            "dropout .{0,40}(output|result)|(output|result) .{0,30}dropout",
+            "instead of (to |on )?the (attention )?weights|not (to|on) the (attention )?weights",
+        ],
+        "kind": "structure",
     },
     {
-        "notebook": '03_multihead_attention',
-        "cell": 'ex5_multihead_module',
-        "code": r'''class MultiHeadAttention(nn.Module):
+        "notebook": "03_multihead_attention",
+        "cell": "ex5_multihead_module",
+        "code": r"""class MultiHeadAttention(nn.Module):
     def __init__(self, d_model, n_heads, dropout=0.0):
         super().__init__()
         assert d_model % n_heads == 0
@@ -501,16 +561,20 @@ def merge_heads(x):
         A = F.dropout(A, self.p)
         output = self.out_proj(merge_heads(A @ V))
         return output, (A.mean(dim=1) if need_weights else None)
-''',
+""",
         "correct": False,
-        "mistake": 'Calls F.dropout without training=self.training, so the attention weights are dropped in eval mode too: dropout is always active.',
-        "keywords": [r"training\s*=\s*self\.training|self\.training", r"eval(uation)?[ -]mode|in eval|model\.eval", '(always|also) (active|on|applied)|even (in|at) (eval|inference|test)'],
-        "kind": 'train/eval',
+        "mistake": "Calls F.dropout without training=self.training, so the attention weights are dropped in eval mode too: dropout is always active.",
+        "keywords": [
+            r"training\s*=\s*self\.training|self\.training",
+            r"eval(uation)?[ -]mode|in eval|model\.eval",
+            "(always|also) (active|on|applied)|even (in|at) (eval|inference|test)",
+        ],
+        "kind": "train/eval",
     },
     {
-        "notebook": '03_multihead_attention',
-        "cell": 'ex5_multihead_module',
-        "code": r'''class MultiHeadAttention(nn.Module):
+        "notebook": "03_multihead_attention",
+        "cell": "ex5_multihead_module",
+        "code": r"""class MultiHeadAttention(nn.Module):
     def __init__(self, d_model, n_heads, dropout=0.0):
         super().__init__()
         self.heads = n_heads
@@ -533,15 +597,18 @@ def merge_heads(x):
         if need_weights:
             return out, w.mean(1)
         return out, None
-''',
+""",
         "correct": False,
         "mistake": "Leaves out_proj's bias at nn.Linear's random start instead of setting it to 0 as nn.MultiheadAttention does.",
-        "keywords": ['out_?proj.{0,25}bias|bias of (the )?out(put)?.?proj', r"bias.{0,60}(zero|\b0\b)|(zero|\b0\b).{0,30}bias"],
-        "kind": 'init',
+        "keywords": [
+            "out_?proj.{0,25}bias|bias of (the )?out(put)?.?proj",
+            r"bias.{0,60}(zero|\b0\b)|(zero|\b0\b).{0,30}bias",
+        ],
+        "kind": "init",
     },
     {
-        "notebook": '04_positional_encoding',
-        "cell": 'ex1_pe_table_loops',
+        "notebook": "04_positional_encoding",
+        "cell": "ex1_pe_table_loops",
         "code": r'''def pe_table_loops(seq_len, d_model):
     """The sinusoidal table, one entry at a time.
 
@@ -556,13 +623,16 @@ def merge_heads(x):
     return pe
 ''',
         "correct": False,
-        "mistake": 'Loops over the even feature indices but still writes 2·i in the exponent, so pair k gets 10000^(4k/d_model): the exponent is doubled.',
-        "keywords": [r"doubl|twice|(four|4) ?times|4 ?[·*]? ?[ik]\b", r"feature index|even (feature )?ind|counts? (the )?features|steps? of 2|range\(0, ?d_model, ?2\)"],
-        "kind": 'scale',
+        "mistake": "Loops over the even feature indices but still writes 2·i in the exponent, so pair k gets 10000^(4k/d_model): the exponent is doubled.",
+        "keywords": [
+            r"doubl|twice|(four|4) ?times|4 ?[·*]? ?[ik]\b",
+            r"feature index|even (feature )?ind|counts? (the )?features|steps? of 2|range\(0, ?d_model, ?2\)",
+        ],
+        "kind": "scale",
     },
     {
-        "notebook": '04_positional_encoding',
-        "cell": 'ex2_pe_table',
+        "notebook": "04_positional_encoding",
+        "cell": "ex2_pe_table",
         "code": r'''def pe_table(seq_len, d_model):
     """The sinusoidal table without Python loops.
 
@@ -576,13 +646,16 @@ def merge_heads(x):
     return pe
 ''',
         "correct": False,
-        "mistake": 'Puts the cosines on the even features and the sines on the odd ones: sin and cos are swapped.',
-        "keywords": ['swap|the wrong way|reversed|exchanged|interchanged|mixed up', r"cos\w* on (the )?even|sin\w* on (the )?odd"],
-        "kind": 'function swap',
+        "mistake": "Puts the cosines on the even features and the sines on the odd ones: sin and cos are swapped.",
+        "keywords": [
+            "swap|the wrong way|reversed|exchanged|interchanged|mixed up",
+            r"cos\w* on (the )?even|sin\w* on (the )?odd",
+        ],
+        "kind": "function swap",
     },
     {
-        "notebook": '04_positional_encoding',
-        "cell": 'ex3_positional_encoding',
+        "notebook": "04_positional_encoding",
+        "cell": "ex3_positional_encoding",
         "code": r'''class PositionalEncoding(nn.Module):
     """x (B, T, d_model) -> x + PE[:T], the same position vectors for every sequence."""
 
@@ -594,14 +667,14 @@ def merge_heads(x):
         return x + self.table[: x.shape[1]]
 ''',
         "correct": False,
-        "mistake": 'Stores the table as an nn.Parameter, a trained weight, instead of registering it as a buffer.',
-        "keywords": [r"nn\.Parameter|\bparameter", 'buffer', 'train(ed|able)|optimi[sz]er'],
-        "kind": 'state',
+        "mistake": "Stores the table as an nn.Parameter, a trained weight, instead of registering it as a buffer.",
+        "keywords": [r"nn\.Parameter|\bparameter", "buffer", "train(ed|able)|optimi[sz]er"],
+        "kind": "state",
     },
     {
-        "notebook": '04_positional_encoding',
-        "cell": 'ex3_positional_encoding',
-        "code": r'''class PositionalEncoding(nn.Module):
+        "notebook": "04_positional_encoding",
+        "cell": "ex3_positional_encoding",
+        "code": r"""class PositionalEncoding(nn.Module):
     def __init__(self, d_model, max_len=500):
         super().__init__()
         self.register_buffer("table", sinusoidal_table(max_len, d_model), persistent=False)
@@ -609,15 +682,19 @@ def merge_heads(x):
     def forward(self, x):
         n = x.size(0)
         return x + self.table[:n].unsqueeze(1)
-''',
+""",
         "correct": False,
-        "mistake": 'Slices the table with the batch size, x.size(0), and adds one position vector to every token of a sequence, instead of PE[:T], one per token position.',
-        "keywords": ['batch', r"x\.size\(0\)|x\.shape\[0\]|size\(0\)|dim(ension)? 0|first (axis|dim)", 'per sequence|every token of|same (vector|position) for (all|every) token'],
-        "kind": 'axis',
+        "mistake": "Slices the table with the batch size, x.size(0), and adds one position vector to every token of a sequence, instead of PE[:T], one per token position.",
+        "keywords": [
+            "batch",
+            r"x\.size\(0\)|x\.shape\[0\]|size\(0\)|dim(ension)? 0|first (axis|dim)",
+            "per sequence|every token of|same (vector|position) for (all|every) token",
+        ],
+        "kind": "axis",
     },
     {
-        "notebook": '04_positional_encoding',
-        "cell": 'ex4_rotation_matrix',
+        "notebook": "04_positional_encoding",
+        "cell": "ex4_rotation_matrix",
         "code": r'''def rotation_matrix(k, d_model):
     """R with PE[pos + k] = R @ PE[pos] for every position.
 
@@ -634,14 +711,18 @@ def merge_heads(x):
     return R
 ''',
         "correct": False,
-        "mistake": 'Gets the signs of the sines the wrong way round, −sin above the diagonal and +sin below it: each 2×2 block is the transpose of the one asked for, a rotation the other way (by −kω).',
-        "keywords": ['sign', 'transpos', r"other (way|direction)|opposite|backwards|[-−] ?k ?ω|[-−]k\b|negative"],
-        "kind": 'sign',
+        "mistake": "Gets the signs of the sines the wrong way round, −sin above the diagonal and +sin below it: each 2×2 block is the transpose of the one asked for, a rotation the other way (by −kω).",
+        "keywords": [
+            "sign",
+            "transpos",
+            r"other (way|direction)|opposite|backwards|[-−] ?k ?ω|[-−]k\b|negative",
+        ],
+        "kind": "sign",
     },
     {
-        "notebook": '04_positional_encoding',
-        "cell": 'ex4_rotation_matrix',
-        "code": r'''def rotation_matrix(k, d_model):
+        "notebook": "04_positional_encoding",
+        "cell": "ex4_rotation_matrix",
+        "code": r"""def rotation_matrix(k, d_model):
     half = d_model // 2
     omega = 1.0 / 10000.0 ** (torch.arange(half, dtype=torch.float64) * 2 / d_model)
     cos, sin = torch.cos(k * omega), torch.sin(k * omega)
@@ -652,15 +733,15 @@ def merge_heads(x):
     R[even + 1, even] = -sin
     R[even + 1, even + 1] = cos
     return R.to(torch.float32)
-''',
+""",
         "correct": True,
-        "mistake": '',
+        "mistake": "",
         "keywords": [],
-        "kind": 'other style',
+        "kind": "other style",
     },
     {
-        "notebook": '05_encoder',
-        "cell": 'ex1_layer_norm',
+        "notebook": "05_encoder",
+        "cell": "ex1_layer_norm",
         "code": r'''def layer_norm(x, gamma, beta, eps=1e-5):
     """Normalise every token's features, then scale by gamma and shift by beta.
 
@@ -672,38 +753,45 @@ def merge_heads(x):
 ''',
         "correct": False,
         "mistake": "Uses torch.var's default unbiased variance, dividing by d − 1, instead of the biased variance that divides by d (it needs unbiased=False or correction=0).",
-        "keywords": ['unbiased|bessel', r"\b[dn] ?[-−] ?1\b", 'correction ?= ?0|unbiased ?= ?False'],
-        "kind": 'numerics',
+        "keywords": [
+            "unbiased|bessel",
+            r"\b[dn] ?[-−] ?1\b",
+            "correction ?= ?0|unbiased ?= ?False",
+        ],
+        "kind": "numerics",
     },
     {
-        "notebook": '05_encoder',
-        "cell": 'ex1_layer_norm',
-        "code": r'''def layer_norm(x, gamma, beta, eps=1e-5):
+        "notebook": "05_encoder",
+        "cell": "ex1_layer_norm",
+        "code": r"""def layer_norm(x, gamma, beta, eps=1e-5):
     mean = x.mean(-1, keepdim=True)
     var = ((x - mean) ** 2).mean(-1, keepdim=True)
     x_hat = (x - mean) / torch.sqrt(var + eps)
     return beta * x_hat + gamma
-''',
+""",
         "correct": False,
-        "mistake": 'Swaps γ and β: it multiplies the normalised vector by beta and adds gamma.',
-        "keywords": ['swap|exchang|interchang|the wrong way|mixed up|reversed', r"(scal|multipl)\w* by (the )?(beta|β)|add\w* (the )?(gamma|γ)|(beta|β) ?\* ?x"],
-        "kind": 'argument swap',
+        "mistake": "Swaps γ and β: it multiplies the normalised vector by beta and adds gamma.",
+        "keywords": [
+            "swap|exchang|interchang|the wrong way|mixed up|reversed",
+            r"(scal|multipl)\w* by (the )?(beta|β)|add\w* (the )?(gamma|γ)|(beta|β) ?\* ?x",
+        ],
+        "kind": "argument swap",
     },
     {
-        "notebook": '05_encoder',
-        "cell": 'ex1_layer_norm',
-        "code": r'''def layer_norm(x, gamma, beta, eps=1e-5):
+        "notebook": "05_encoder",
+        "cell": "ex1_layer_norm",
+        "code": r"""def layer_norm(x, gamma, beta, eps=1e-5):
     var, mean = torch.var_mean(x, dim=-1, correction=0, keepdim=True)
     return (x - mean) * torch.rsqrt(var + eps) * gamma + beta
-''',
+""",
         "correct": True,
-        "mistake": '',
+        "mistake": "",
         "keywords": [],
-        "kind": 'other style',
+        "kind": "other style",
     },
     {
-        "notebook": '05_encoder',
-        "cell": 'ex2_feed_forward',
+        "notebook": "05_encoder",
+        "cell": "ex2_feed_forward",
         "code": r'''def feed_forward(x, W1, b1, W2, b2):
     """Linear -> ReLU -> Linear, applied to every token.
 
@@ -714,13 +802,13 @@ def merge_heads(x):
     return hidden @ W2.T + b2
 ''',
         "correct": False,
-        "mistake": 'Uses GELU instead of ReLU between the two linear layers.',
-        "keywords": ['gelu', 'instead of (a |the )?relu|not (a )?relu|rather than (a )?relu'],
-        "kind": 'function swap',
+        "mistake": "Uses GELU instead of ReLU between the two linear layers.",
+        "keywords": ["gelu", "instead of (a |the )?relu|not (a )?relu|rather than (a )?relu"],
+        "kind": "function swap",
     },
     {
-        "notebook": '05_encoder',
-        "cell": 'ex3_encoder_block',
+        "notebook": "05_encoder",
+        "cell": "ex3_encoder_block",
         "code": r'''def encoder_block(x, attention, feed_forward_net, norm1, norm2, mask=None):
     """Post-norm encoder block: LN1(x + MHA(x)), then LN2(h + FFN(h)).
 
@@ -732,26 +820,32 @@ def merge_heads(x):
 ''',
         "correct": False,
         "mistake": "The feed-forward sublayer's residual adds the block's input x instead of h, the output of the attention sublayer.",
-        "keywords": [r"(adds?|skip|residual).{0,40}(original|block'?s|first) input|\bx \+ (ffn|feed|FFN)|instead of h\b|rather than h\b|not h\b", r"\bx\b instead of h\b|input x\b|original x\b"],
-        "kind": 'residual',
+        "keywords": [
+            r"(adds?|skip|residual).{0,40}(original|block'?s|first) input|\bx \+ (ffn|feed|FFN)|instead of h\b|rather than h\b|not h\b",
+            r"\bx\b instead of h\b|input x\b|original x\b",
+        ],
+        "kind": "residual",
     },
     {
-        "notebook": '05_encoder',
-        "cell": 'ex3_encoder_block',
-        "code": r'''def encoder_block(x, attention, feed_forward_net, norm1, norm2, mask=None):
+        "notebook": "05_encoder",
+        "cell": "ex3_encoder_block",
+        "code": r"""def encoder_block(x, attention, feed_forward_net, norm1, norm2, mask=None):
     h = x + attention(x, mask=mask)[0]
     h = norm2(h)
     out = h + feed_forward_net(h)
     return norm1(out)
-''',
+""",
         "correct": False,
-        "mistake": 'Uses norm2 after the attention and norm1 after the feed-forward layer: the two layer norms are swapped.',
-        "keywords": ['swap|the wrong way|interchang|exchang|mixed up|(wrong|reversed) order', 'norm2 .{0,30}(attention|first)|norm1 .{0,30}(feed|second|ffn)'],
-        "kind": 'order',
+        "mistake": "Uses norm2 after the attention and norm1 after the feed-forward layer: the two layer norms are swapped.",
+        "keywords": [
+            "swap|the wrong way|interchang|exchang|mixed up|(wrong|reversed) order",
+            "norm2 .{0,30}(attention|first)|norm1 .{0,30}(feed|second|ffn)",
+        ],
+        "kind": "order",
     },
     {
-        "notebook": '05_encoder',
-        "cell": 'ex4_pre_norm_block',
+        "notebook": "05_encoder",
+        "cell": "ex4_pre_norm_block",
         "code": r'''def pre_norm_block(x, attention, feed_forward_net, norm1, norm2, mask=None):
     """Pre-norm encoder block: h = x + MHA(LN1(x)), then h + FFN(LN2(h)).
 
@@ -763,26 +857,33 @@ def merge_heads(x):
     return h2 + feed_forward_net(h2)
 ''',
         "correct": False,
-        "mistake": 'Normalises the stream itself before each residual addition (x = norm1(x), then x + MHA(x)), so the residual paths carry normalised values instead of the raw input.',
-        "keywords": [r"residual.{0,60}(normali[sz]ed|norm)|(normali[sz]ed|norm\w*).{0,60}(residual|skip)", 'overwrit|reassign|x ?= ?norm', '(raw|un-?normali[sz]ed|original) (input|stream|x)'],
-        "kind": 'residual',
+        "mistake": "Normalises the stream itself before each residual addition (x = norm1(x), then x + MHA(x)), so the residual paths carry normalised values instead of the raw input.",
+        "keywords": [
+            r"residual.{0,60}(normali[sz]ed|norm)|(normali[sz]ed|norm\w*).{0,60}(residual|skip)",
+            "overwrit|reassign|x ?= ?norm",
+            "(raw|un-?normali[sz]ed|original) (input|stream|x)",
+        ],
+        "kind": "residual",
     },
     {
-        "notebook": '05_encoder',
-        "cell": 'ex4_pre_norm_block',
-        "code": r'''def pre_norm_block(x, attention, feed_forward_net, norm1, norm2, mask=None):
+        "notebook": "05_encoder",
+        "cell": "ex4_pre_norm_block",
+        "code": r"""def pre_norm_block(x, attention, feed_forward_net, norm1, norm2, mask=None):
     attn, _ = attention(norm1(x), mask=mask)
     h = x + attn
     return h + feed_forward_net(norm1(h))
-''',
+""",
         "correct": False,
-        "mistake": 'Uses norm1 before the feed-forward layer as well; norm2 is never used.',
-        "keywords": ['norm2.{0,30}(never|not|unused)|never.{0,20}norm2', r"norm1 (twice|for both|again)|same norm|shar\w* (one|the|a) norm|norm1.{0,30}(feed|second)"],
-        "kind": 'structure',
+        "mistake": "Uses norm1 before the feed-forward layer as well; norm2 is never used.",
+        "keywords": [
+            "norm2.{0,30}(never|not|unused)|never.{0,20}norm2",
+            r"norm1 (twice|for both|again)|same norm|shar\w* (one|the|a) norm|norm1.{0,30}(feed|second)",
+        ],
+        "kind": "structure",
     },
     {
-        "notebook": '05_encoder',
-        "cell": 'ex5_encode',
+        "notebook": "05_encoder",
+        "cell": "ex5_encode",
         "code": r'''def encode(x, blocks, mask=None):
     """Run the blocks in order.
 
@@ -796,39 +897,43 @@ def merge_heads(x):
 ''',
         "correct": False,
         "mistake": "Creates the list of maps inside the loop, so it is emptied at every block and only the last block's weights are returned.",
-        "keywords": ['in(side)? the loop|(at|on|for) every (iteration|block)|(at|on|for) each (iteration|block)', 'only (the )?last|one (map|entry|element)|single (map|entry)', 'reset|re-?creat|re-?initiali|emptied|overwrit'],
-        "kind": 'state',
+        "keywords": [
+            "in(side)? the loop|(at|on|for) every (iteration|block)|(at|on|for) each (iteration|block)",
+            "only (the )?last|one (map|entry|element)|single (map|entry)",
+            "reset|re-?creat|re-?initiali|emptied|overwrit",
+        ],
+        "kind": "state",
     },
     {
-        "notebook": '05_encoder',
-        "cell": 'ex5_encode',
-        "code": r'''def encode(x, blocks, mask=None):
+        "notebook": "05_encoder",
+        "cell": "ex5_encode",
+        "code": r"""def encode(x, blocks, mask=None):
     h, maps = x, []
     for blk in blocks:
         h, weights = blk(h, mask, need_weights=True)
         maps.append(weights.mean(dim=1))  # one map per block
     return h, maps
-''',
+""",
         "correct": False,
         "mistake": "Averages each block's weights over the heads, returning (B, T, T) maps instead of the (B, H, T, T) weights.",
         "keywords": [r"averag|\bmean\b", r"over (the )?heads|\(B, ?T, ?T\)|head axis"],
-        "kind": 'shape',
+        "kind": "shape",
     },
     {
-        "notebook": '06_decoder',
-        "cell": 'ex1_causal_mask',
+        "notebook": "06_decoder",
+        "cell": "ex1_causal_mask",
         "code": r'''def causal_mask(seq_len):
     """(seq_len, seq_len) boolean: entry [t, s] is True when query t may attend to key s <= t."""
     return torch.tril(torch.ones(seq_len, seq_len))
 ''',
         "correct": False,
-        "mistake": 'Returns a float tensor of ones and zeros instead of a boolean mask.',
-        "keywords": ['float', 'bool', 'dtype|1s and 0s|ones and zeros'],
-        "kind": 'dtype',
+        "mistake": "Returns a float tensor of ones and zeros instead of a boolean mask.",
+        "keywords": ["float", "bool", "dtype|1s and 0s|ones and zeros"],
+        "kind": "dtype",
     },
     {
-        "notebook": '06_decoder',
-        "cell": 'ex2_masked_self_attention',
+        "notebook": "06_decoder",
+        "cell": "ex2_masked_self_attention",
         "code": r'''def masked_self_attention(x, to_q, to_k, to_v):
     """Causally masked single-head self-attention.
 
@@ -842,14 +947,17 @@ def merge_heads(x):
     return weights @ v, weights
 ''',
         "correct": False,
-        "mistake": 'Sets the masked scores to 0 instead of −inf, so future tokens still get weight e⁰ in the softmax.',
-        "keywords": [r"(\b0\b|zero).{0,40}(instead of|not|rather than).{0,12}([-−] ?)?(inf|∞)|([-−] ?)?(inf|∞).{0,40}(\b0\b|zero)", 'future.{0,40}(still|some|nonzero|non-zero).{0,15}weight|(leak|see)s? (in )?the future'],
-        "kind": 'mask',
+        "mistake": "Sets the masked scores to 0 instead of −inf, so future tokens still get weight e⁰ in the softmax.",
+        "keywords": [
+            r"(\b0\b|zero).{0,40}(instead of|not|rather than).{0,12}([-−] ?)?(inf|∞)|([-−] ?)?(inf|∞).{0,40}(\b0\b|zero)",
+            "future.{0,40}(still|some|nonzero|non-zero).{0,15}weight|(leak|see)s? (in )?the future",
+        ],
+        "kind": "mask",
     },
     {
-        "notebook": '06_decoder',
-        "cell": 'ex2_masked_self_attention',
-        "code": r'''def masked_self_attention(x, to_q, to_k, to_v):
+        "notebook": "06_decoder",
+        "cell": "ex2_masked_self_attention",
+        "code": r"""def masked_self_attention(x, to_q, to_k, to_v):
     Q = to_q(x)
     K = to_k(x)
     V = to_v(x)
@@ -859,15 +967,18 @@ def merge_heads(x):
     S = S.masked_fill(causal_mask(T) == False, float("-inf"))  # noqa: E712
     W = torch.softmax(S, dim=-1)
     return torch.matmul(W, V), W
-''',
+""",
         "correct": False,
-        "mistake": 'Scales the scores by √d_model, the width of the input, instead of √d_k, the width of the queries and keys.',
-        "keywords": ['d_?model|model (dimension|width|size)', r"input('?s)? (width|size|dim)|width of (the )?input|x\.size\(-1\)"],
-        "kind": 'scale',
+        "mistake": "Scales the scores by √d_model, the width of the input, instead of √d_k, the width of the queries and keys.",
+        "keywords": [
+            "d_?model|model (dimension|width|size)",
+            r"input('?s)? (width|size|dim)|width of (the )?input|x\.size\(-1\)",
+        ],
+        "kind": "scale",
     },
     {
-        "notebook": '06_decoder',
-        "cell": 'ex3_cross_attention',
+        "notebook": "06_decoder",
+        "cell": "ex3_cross_attention",
         "code": r'''def cross_attention(x, memory, to_q, to_k, to_v):
     """Queries from the decoder's tokens x, keys and values from the encoder's memory.
 
@@ -880,12 +991,15 @@ def merge_heads(x):
 ''',
         "correct": False,
         "mistake": "Takes the queries from the memory and the keys and values from the decoder's tokens: the roles of x and memory are swapped.",
-        "keywords": ['swap|revers|wrong way|the other way|exchang|interchang', r"quer(y|ies) from (the )?(memory|encoder)|keys? (and values )?from (the )?(decoder|x\b)"],
-        "kind": 'argument swap',
+        "keywords": [
+            "swap|revers|wrong way|the other way|exchang|interchang",
+            r"quer(y|ies) from (the )?(memory|encoder)|keys? (and values )?from (the )?(decoder|x\b)",
+        ],
+        "kind": "argument swap",
     },
     {
-        "notebook": '06_decoder',
-        "cell": 'ex4_decoder_block',
+        "notebook": "06_decoder",
+        "cell": "ex4_decoder_block",
         "code": r'''def decoder_block(x, memory, self_attention, cross_attention, feed_forward_net, norm1, norm2, norm3,
                   src_mask=None):
     """Post-norm decoder block.
@@ -900,13 +1014,16 @@ def merge_heads(x):
 ''',
         "correct": False,
         "mistake": "Feeds the block's input x to the cross-attention instead of h1, the output of the masked self-attention sublayer.",
-        "keywords": [r"cross.?attention.{0,60}(input|\bx\b|original)|(input|\bx\b).{0,40}cross", 'instead of h_?1|rather than h_?1|skips? (the )?(first|self|masked)'],
-        "kind": 'structure',
+        "keywords": [
+            r"cross.?attention.{0,60}(input|\bx\b|original)|(input|\bx\b).{0,40}cross",
+            "instead of h_?1|rather than h_?1|skips? (the )?(first|self|masked)",
+        ],
+        "kind": "structure",
     },
     {
-        "notebook": '06_decoder',
-        "cell": 'ex4_decoder_block',
-        "code": r'''_CAUSAL = None
+        "notebook": "06_decoder",
+        "cell": "ex4_decoder_block",
+        "code": r"""_CAUSAL = None
 
 
 def decoder_block(x, memory, self_attention, cross_attention, feed_forward_net, norm1, norm2, norm3,
@@ -918,15 +1035,18 @@ def decoder_block(x, memory, self_attention, cross_attention, feed_forward_net, 
     h = norm1(x + attended)
     h = norm2(h + cross_attention(h, memory, mask=src_mask)[0])
     return norm3(h + feed_forward_net(h))
-''',
+""",
         "correct": False,
         "mistake": "Builds the causal mask once, for the first call's length, in a global and reuses it, so a later call with another T gets a mask of the wrong size.",
-        "keywords": [r"\bonce\b|cach|reus|global|first call", r"(wrong|different|other|another) (size|length|T\b)|fixed (size|length)|stale"],
-        "kind": 'state',
+        "keywords": [
+            r"\bonce\b|cach|reus|global|first call",
+            r"(wrong|different|other|another) (size|length|T\b)|fixed (size|length)|stale",
+        ],
+        "kind": "state",
     },
     {
-        "notebook": '06_decoder',
-        "cell": 'ex5_shift_right',
+        "notebook": "06_decoder",
+        "cell": "ex5_shift_right",
         "code": r'''def shift_right(target, start_token):
     """The decoder's input for teacher forcing.  target: (B, T) long  ->  (B, T) long"""
     target[:, 1:] = target[:, :-1].clone()
@@ -935,12 +1055,15 @@ def decoder_block(x, memory, self_attention, cross_attention, feed_forward_net, 
 ''',
         "correct": False,
         "mistake": "Shifts the target in place, overwriting the caller's target tensor instead of returning a new one.",
-        "keywords": ['in.place', r"overwrit|modif|mutat|chang\w* (the )?(caller'?s |input |original )?target"],
-        "kind": 'in-place',
+        "keywords": [
+            "in.place",
+            r"overwrit|modif|mutat|chang\w* (the )?(caller'?s |input |original )?target",
+        ],
+        "kind": "in-place",
     },
     {
-        "notebook": '06_decoder',
-        "cell": 'ex6_greedy_decode',
+        "notebook": "06_decoder",
+        "cell": "ex6_greedy_decode",
         "code": r'''def greedy_decode(model, src, start_token, end_token, max_len):
     """Generate with the most likely token at every step.
 
@@ -962,13 +1085,16 @@ def decoder_block(x, memory, self_attention, cross_attention, feed_forward_net, 
 ''',
         "correct": False,
         "mistake": "Takes the argmax of the first position's logits, logits[:, 0], instead of the last position's, so every step predicts from the start token alone.",
-        "keywords": [r"first position|logits\[:, ?0\]|position 0|index 0", 'instead of the last|not the last|rather than the last'],
-        "kind": 'index',
+        "keywords": [
+            r"first position|logits\[:, ?0\]|position 0|index 0",
+            "instead of the last|not the last|rather than the last",
+        ],
+        "kind": "index",
     },
     {
-        "notebook": '06_decoder',
-        "cell": 'ex6_greedy_decode',
-        "code": r'''def greedy_decode(model, src, start_token, end_token, max_len):
+        "notebook": "06_decoder",
+        "cell": "ex6_greedy_decode",
+        "code": r"""def greedy_decode(model, src, start_token, end_token, max_len):
     with torch.no_grad():
         memory = model.encode(src)
         out = torch.full((src.shape[0], 1), start_token, dtype=torch.long, device=src.device)
@@ -978,16 +1104,20 @@ def decoder_block(x, memory, self_attention, cross_attention, feed_forward_net, 
             if (out == end_token).any(dim=1).all():
                 break
     return out
-''',
+""",
         "correct": False,
-        "mistake": 'Does not force end_token after a sequence has ended: a finished sequence goes on with whatever the model predicts until all have ended.',
-        "keywords": ['after (it|a sequence|the sequence|they) (has |have )?(ended|finished|produced)', r"(keep|fill|pad|forc|repeat)\w*.{0,30}end.?token|end.?token.{0,30}(again|every later|afterwards|after)", 'finished (sequences?|rows?)'],
-        "kind": 'state',
+        "mistake": "Does not force end_token after a sequence has ended: a finished sequence goes on with whatever the model predicts until all have ended.",
+        "keywords": [
+            "after (it|a sequence|the sequence|they) (has |have )?(ended|finished|produced)",
+            r"(keep|fill|pad|forc|repeat)\w*.{0,30}end.?token|end.?token.{0,30}(again|every later|afterwards|after)",
+            "finished (sequences?|rows?)",
+        ],
+        "kind": "state",
     },
     {
-        "notebook": '06_decoder',
-        "cell": 'ex6_greedy_decode',
-        "code": r'''def greedy_decode(model, src, start_token, end_token, max_len):
+        "notebook": "06_decoder",
+        "cell": "ex6_greedy_decode",
+        "code": r"""def greedy_decode(model, src, start_token, end_token, max_len):
     B = src.shape[0]
     with torch.no_grad():
         memory = model.encode(src)
@@ -1001,40 +1131,44 @@ def decoder_block(x, memory, self_attention, cross_attention, feed_forward_net, 
             ended |= buffer[:, length] == end_token
             length += 1
         return buffer[:, :length].clone()
-''',
+""",
         "correct": True,
-        "mistake": '',
+        "mistake": "",
         "keywords": [],
-        "kind": 'other style',
+        "kind": "other style",
     },
     {
-        "notebook": '07_warmup_scheduler',
-        "cell": 'ex1_transformer_lr',
+        "notebook": "07_warmup_scheduler",
+        "cell": "ex1_transformer_lr",
         "code": r'''def transformer_lr(step, d_model=512, warmup=4000):
     """Learning rate of the original Transformer for LambdaLR's step (0 = the first update)."""
     return d_model ** -0.5 * min(step ** -0.5, step * warmup ** -1.5)
 ''',
         "correct": False,
         "mistake": "Uses LambdaLR's step as n without adding 1, so step 0 divides by zero and every later rate is one update behind the paper's.",
-        "keywords": [r"\+ ?1|plus one|adding (1|one)|n ?= ?step|step ?\+", r"zero ?division|divi\w* by zero|0 \*\* ?-0\.5", 'off.by.one|counts? from (0|zero|1)|one (update|step) (behind|late|early)'],
-        "kind": 'off-by-one',
+        "keywords": [
+            r"\+ ?1|plus one|adding (1|one)|n ?= ?step|step ?\+",
+            r"zero ?division|divi\w* by zero|0 \*\* ?-0\.5",
+            "off.by.one|counts? from (0|zero|1)|one (update|step) (behind|late|early)",
+        ],
+        "kind": "off-by-one",
     },
     {
-        "notebook": '07_warmup_scheduler',
-        "cell": 'ex1_transformer_lr',
-        "code": r'''def transformer_lr(step, d_model=512, warmup=4000):
+        "notebook": "07_warmup_scheduler",
+        "cell": "ex1_transformer_lr",
+        "code": r"""def transformer_lr(step, d_model=512, warmup=4000):
     n = torch.tensor(step + 1.0)
     lr = d_model ** -0.5 * torch.minimum(n ** -0.5, n * warmup ** -1.5)
     return lr
-''',
+""",
         "correct": False,
-        "mistake": 'Returns a 0-d torch tensor instead of a Python float.',
-        "keywords": ['tensor', r"python float|float\(|\.item\(\)|not a float"],
-        "kind": 'type',
+        "mistake": "Returns a 0-d torch tensor instead of a Python float.",
+        "keywords": ["tensor", r"python float|float\(|\.item\(\)|not a float"],
+        "kind": "type",
     },
     {
-        "notebook": '07_warmup_scheduler',
-        "cell": 'ex2_cosine_warmup',
+        "notebook": "07_warmup_scheduler",
+        "cell": "ex2_cosine_warmup",
         "code": r'''def cosine_warmup(step, warmup, max_iters):
     """The learning-rate factor: cosine decay over max_iters steps, times a linear warm-up."""
     factor = 0.5 * (1 + math.cos(math.pi * step / max_iters))
@@ -1043,27 +1177,34 @@ def decoder_block(x, memory, self_attention, cross_attention, feed_forward_net, 
     return factor
 ''',
         "correct": False,
-        "mistake": 'Uses integer division step // warmup for the warm-up, which is 0 for every step before the warm-up ends.',
-        "keywords": ['//|integer division|floor', r"(\b0\b|zero) (for|during|throughout|until)|rounds? down"],
-        "kind": 'integer division',
+        "mistake": "Uses integer division step // warmup for the warm-up, which is 0 for every step before the warm-up ends.",
+        "keywords": [
+            "//|integer division|floor",
+            r"(\b0\b|zero) (for|during|throughout|until)|rounds? down",
+        ],
+        "kind": "integer division",
     },
     {
-        "notebook": '07_warmup_scheduler',
-        "cell": 'ex2_cosine_warmup',
-        "code": r'''def cosine_warmup(step, warmup, max_iters):
+        "notebook": "07_warmup_scheduler",
+        "cell": "ex2_cosine_warmup",
+        "code": r"""def cosine_warmup(step, warmup, max_iters):
     if step < warmup:
         return step / warmup
     progress = (step - warmup) / (max_iters - warmup)
     return 0.5 * (1.0 + math.cos(math.pi * progress))
-''',
+""",
         "correct": False,
-        "mistake": 'Starts the cosine only after the warm-up, over max_iters − warmup steps, with a bare ramp before it, instead of multiplying the ramp by one cosine over the whole run.',
-        "keywords": ['after the warm.?up', '(step|t) ?[-−] ?warmup|max_iters ?[-−] ?warmup', r"(no|without|not) (the )?cos\w* (during|in) the warm|ramp alone|bare ramp|only the ramp"],
-        "kind": 'formula',
+        "mistake": "Starts the cosine only after the warm-up, over max_iters − warmup steps, with a bare ramp before it, instead of multiplying the ramp by one cosine over the whole run.",
+        "keywords": [
+            "after the warm.?up",
+            "(step|t) ?[-−] ?warmup|max_iters ?[-−] ?warmup",
+            r"(no|without|not) (the )?cos\w* (during|in) the warm|ramp alone|bare ramp|only the ramp",
+        ],
+        "kind": "formula",
     },
     {
-        "notebook": '07_warmup_scheduler',
-        "cell": 'ex3_learning_rates',
+        "notebook": "07_warmup_scheduler",
+        "cell": "ex3_learning_rates",
         "code": r'''def learning_rates(lr_lambda, base_lr, steps):
     """The learning rate each of `steps` updates uses under LambdaLR(lr_lambda)."""
     param = torch.zeros(1, requires_grad=True)
@@ -1078,12 +1219,15 @@ def decoder_block(x, memory, self_attention, cross_attention, feed_forward_net, 
 ''',
         "correct": False,
         "mistake": "Reads the learning rate after scheduler.step(), so each entry is the next update's rate: the list is shifted by one step.",
-        "keywords": ['after (the |each )?(scheduler|sched|optimi[sz]er|update|step)', 'shift|one (step|update) (late|ahead|early|off)|off.by.one|next (update|step)'],
-        "kind": 'order',
+        "keywords": [
+            "after (the |each )?(scheduler|sched|optimi[sz]er|update|step)",
+            "shift|one (step|update) (late|ahead|early|off)|off.by.one|next (update|step)",
+        ],
+        "kind": "order",
     },
     {
-        "notebook": '07_warmup_scheduler',
-        "cell": 'ex4_accuracies',
+        "notebook": "07_warmup_scheduler",
+        "cell": "ex4_accuracies",
         "code": r'''def accuracies(generated, target):
     """(N, L) long tensors  ->  (share of equal tokens, share of entirely equal rows)"""
     same = generated == target
@@ -1092,27 +1236,30 @@ def decoder_block(x, memory, self_attention, cross_attention, feed_forward_net, 
     return token_acc, seq_acc
 ''',
         "correct": False,
-        "mistake": 'Takes all() over dim 0, so the sequence accuracy counts positions that are right in every sequence instead of sequences that are right at every position.',
-        "keywords": ['dim ?=? ?0|axis ?=? ?0|wrong (axis|dim)|columns?', 'positions? (that are )?(right|correct) in every'],
-        "kind": 'axis',
+        "mistake": "Takes all() over dim 0, so the sequence accuracy counts positions that are right in every sequence instead of sequences that are right at every position.",
+        "keywords": [
+            "dim ?=? ?0|axis ?=? ?0|wrong (axis|dim)|columns?",
+            "positions? (that are )?(right|correct) in every",
+        ],
+        "kind": "axis",
     },
     {
-        "notebook": '07_warmup_scheduler',
-        "cell": 'ex4_accuracies',
-        "code": r'''def accuracies(generated, target):
+        "notebook": "07_warmup_scheduler",
+        "cell": "ex4_accuracies",
+        "code": r"""def accuracies(generated, target):
     rows = (generated == target).tolist()
     tokens = sum(sum(row) for row in rows) / sum(len(row) for row in rows)
     sequences = sum(all(row) for row in rows) / len(rows)
     return tokens, sequences
-''',
+""",
         "correct": True,
-        "mistake": '',
+        "mistake": "",
         "keywords": [],
-        "kind": 'other style',
+        "kind": "other style",
     },
     {
-        "notebook": '07_warmup_scheduler',
-        "cell": 'ex5_train_step',
+        "notebook": "07_warmup_scheduler",
+        "cell": "ex5_train_step",
         "code": r'''def train_step(model, src, target, start_token, optimizer, scheduler, clip=None):
     """One teacher-forced update. src (B, S), target (B, T) long  ->  the batch's loss, a float"""
     decoder_input = transformer.shift_right(target, start_token)
@@ -1127,13 +1274,16 @@ def decoder_block(x, memory, self_attention, cross_attention, feed_forward_net, 
     return loss.item()
 ''',
         "correct": False,
-        "mistake": 'Clips the gradients after optimizer.step(), so the update uses the unclipped gradients.',
-        "keywords": [r"clip\w*.{0,40}after|after.{0,40}clip", 'unclipped|too late|before (the )?(update|optimi[sz]er)'],
-        "kind": 'order',
+        "mistake": "Clips the gradients after optimizer.step(), so the update uses the unclipped gradients.",
+        "keywords": [
+            r"clip\w*.{0,40}after|after.{0,40}clip",
+            "unclipped|too late|before (the )?(update|optimi[sz]er)",
+        ],
+        "kind": "order",
     },
     {
-        "notebook": '08_language_model',
-        "cell": 'ex1_tokenizer',
+        "notebook": "08_language_model",
+        "cell": "ex1_tokenizer",
         "code": r'''UNKNOWN = corpus.UNKNOWN
 
 
@@ -1154,14 +1304,14 @@ def decode(ids, vocab):
     return "".join(vocab[i] for i in ids.tolist())
 ''',
         "correct": False,
-        "mistake": 'encode returns an int32 tensor instead of an int64 (torch.long) one.',
+        "mistake": "encode returns an int32 tensor instead of an int64 (torch.long) one.",
         "keywords": [r"int32|torch\.int\b", r"int64|\blong\b"],
-        "kind": 'dtype',
+        "kind": "dtype",
     },
     {
-        "notebook": '08_language_model',
-        "cell": 'ex1_tokenizer',
-        "code": r'''UNKNOWN = corpus.UNKNOWN
+        "notebook": "08_language_model",
+        "cell": "ex1_tokenizer",
+        "code": r"""UNKNOWN = corpus.UNKNOWN
 
 
 def vocabulary(text):
@@ -1177,15 +1327,15 @@ def encode(text, vocab):
 
 def decode(ids, vocab):
     return "".join(map(vocab.__getitem__, torch.as_tensor(ids).tolist()))
-''',
+""",
         "correct": True,
-        "mistake": '',
+        "mistake": "",
         "keywords": [],
-        "kind": 'other style',
+        "kind": "other style",
     },
     {
-        "notebook": '08_language_model',
-        "cell": 'ex2_random_windows',
+        "notebook": "08_language_model",
+        "cell": "ex2_random_windows",
         "code": r'''def random_windows(data, block_size, batch_size, generator=None):
     """data (N,) -> inputs (B, T), targets (B, T): random windows and the same windows one on."""
     starts = torch.randint(len(data) - block_size, (batch_size,))
@@ -1195,13 +1345,16 @@ def decode(ids, vocab):
 ''',
         "correct": False,
         "mistake": "Draws the starts from PyTorch's global random generator, ignoring the generator argument.",
-        "keywords": ['generator', r"global|default (rng|generator|random)|ignor\w* (the )?generator|generator.{0,20}(ignored|unused|not (passed|used))"],
-        "kind": 'randomness',
+        "keywords": [
+            "generator",
+            r"global|default (rng|generator|random)|ignor\w* (the )?generator|generator.{0,20}(ignored|unused|not (passed|used))",
+        ],
+        "kind": "randomness",
     },
     {
-        "notebook": '08_language_model',
-        "cell": 'ex3_multihead_module',
-        "code": r'''# Paste your class from notebook 03, exercise 5, over this whole cell.
+        "notebook": "08_language_model",
+        "cell": "ex3_multihead_module",
+        "code": r"""# Paste your class from notebook 03, exercise 5, over this whole cell.
 class MultiHeadAttention(nn.Module):
     def __init__(self, d_model, n_heads, dropout=0.0):
         super().__init__()
@@ -1223,15 +1376,18 @@ class MultiHeadAttention(nn.Module):
         weights = F.dropout(scores.softmax(-1), self.dropout, training=self.training)
         out = self.out_proj(merge_heads(weights @ v))
         return out, (weights.sum(dim=1) if need_weights else None)
-''',
+""",
         "correct": False,
-        "mistake": 'Returns the attention weights summed over the heads instead of averaged over them.',
-        "keywords": [r"summ?(ed|s|ing)? (them )?(over|across) (the )?heads|sum\(dim ?= ?1\)|\.sum\(1\)|sum (of|over) the heads", '(instead of|rather than|not) (the )?(averag|mean)'],
-        "kind": 'function swap',
+        "mistake": "Returns the attention weights summed over the heads instead of averaged over them.",
+        "keywords": [
+            r"summ?(ed|s|ing)? (them )?(over|across) (the )?heads|sum\(dim ?= ?1\)|\.sum\(1\)|sum (of|over) the heads",
+            "(instead of|rather than|not) (the )?(averag|mean)",
+        ],
+        "kind": "function swap",
     },
     {
-        "notebook": '08_language_model',
-        "cell": 'ex3_multihead_module',
+        "notebook": "08_language_model",
+        "cell": "ex3_multihead_module",
         "code": r'''# Paste your class from notebook 03, exercise 5, over this whole cell.
 class MultiHeadAttention(nn.Module):
     """Packed multi-head attention with nn.MultiheadAttention's parameters (batch_first=True)."""
@@ -1263,27 +1419,35 @@ class MultiHeadAttention(nn.Module):
         return y, None
 ''',
         "correct": False,
-        "mistake": 'Projects the query alone into queries, keys and values, ignoring the key and value arguments, so cross-attention attends over the queries instead of the memory.',
-        "keywords": [r"ignor\w* (the )?key|key and value (arguments|inputs|tensors)", '(only|just) (the )?query|from (the )?query|query (three times|for all|alone)', 'cross.?attention'],
-        "kind": 'ignored argument',
+        "mistake": "Projects the query alone into queries, keys and values, ignoring the key and value arguments, so cross-attention attends over the queries instead of the memory.",
+        "keywords": [
+            r"ignor\w* (the )?key|key and value (arguments|inputs|tensors)",
+            "(only|just) (the )?query|from (the )?query|query (three times|for all|alone)",
+            "cross.?attention",
+        ],
+        "kind": "ignored argument",
     },
     {
-        "notebook": '08_language_model',
-        "cell": 'ex4_pre_norm_block',
-        "code": r'''# Paste your function from notebook 05, exercise 4, over this whole cell.
+        "notebook": "08_language_model",
+        "cell": "ex4_pre_norm_block",
+        "code": r"""# Paste your function from notebook 05, exercise 4, over this whole cell.
 def pre_norm_block(x, attention, feed_forward_net, norm1, norm2, mask=None):
     a = attention(norm1(x), mask=mask)[0]
     f = feed_forward_net(norm2(x))
     return x + a + f
-''',
+""",
         "correct": False,
-        "mistake": 'Feeds the feed-forward layer norm2(x) instead of norm2(h): the two sublayers run in parallel on the input rather than one after the other.',
-        "keywords": ['parallel', r"norm2\(x\)|instead of (norm2\()?h\b|rather than (norm2\()?h\b", r"(block'?s )?input x .{0,30}(feed|ffn)|(feed|ffn).{0,30}(input|\bx\b)"],
-        "kind": 'structure',
+        "mistake": "Feeds the feed-forward layer norm2(x) instead of norm2(h): the two sublayers run in parallel on the input rather than one after the other.",
+        "keywords": [
+            "parallel",
+            r"norm2\(x\)|instead of (norm2\()?h\b|rather than (norm2\()?h\b",
+            r"(block'?s )?input x .{0,30}(feed|ffn)|(feed|ffn).{0,30}(input|\bx\b)",
+        ],
+        "kind": "structure",
     },
     {
-        "notebook": '08_language_model',
-        "cell": 'ex5_lm_logits',
+        "notebook": "08_language_model",
+        "cell": "ex5_lm_logits",
         "code": r'''def lm_logits(idx, token_embedding, position_embedding, blocks, final_norm):
     """idx (B, T) int64 -> logits (B, T, V), with the head tied to token_embedding."""
     B, T = idx.shape
@@ -1299,12 +1463,15 @@ def pre_norm_block(x, attention, feed_forward_net, norm1, norm2, mask=None):
 ''',
         "correct": False,
         "mistake": "Multiplies the token embeddings by √d_model before adding the positions, as notebook 06's model did; this model adds them unscaled.",
-        "keywords": [r"(sqrt|√).{0,15}d(_?model)?\b|d_?model.{0,20}(sqrt|√)", r"(scal|multipl)\w* (the )?(token )?embedding"],
-        "kind": 'scale',
+        "keywords": [
+            r"(sqrt|√).{0,15}d(_?model)?\b|d_?model.{0,20}(sqrt|√)",
+            r"(scal|multipl)\w* (the )?(token )?embedding",
+        ],
+        "kind": "scale",
     },
     {
-        "notebook": '08_language_model',
-        "cell": 'ex6_bits_per_character',
+        "notebook": "08_language_model",
+        "cell": "ex6_bits_per_character",
         "code": r'''def bits_per_character(logits, targets):
     """logits (B, T, V), targets (B, T) int64 -> () mean cross-entropy in bits."""
     V = logits.size(-1)
@@ -1312,13 +1479,16 @@ def pre_norm_block(x, attention, feed_forward_net, norm1, norm2, mask=None):
     return nats * math.log(2)
 ''',
         "correct": False,
-        "mistake": 'Multiplies the cross-entropy in nats by ln 2 instead of dividing by it.',
-        "keywords": [r"multipl\w*.{0,30}(ln|log)|(\*|×) ?(math\.)?(ln|log)", 'instead of divid|rather than divid|should divide|not divid'],
-        "kind": 'scale',
+        "mistake": "Multiplies the cross-entropy in nats by ln 2 instead of dividing by it.",
+        "keywords": [
+            r"multipl\w*.{0,30}(ln|log)|(\*|×) ?(math\.)?(ln|log)",
+            "instead of divid|rather than divid|should divide|not divid",
+        ],
+        "kind": "scale",
     },
     {
-        "notebook": '08_language_model',
-        "cell": 'ex7_train',
+        "notebook": "08_language_model",
+        "cell": "ex7_train",
         "code": r'''def train(model, optimizer, scheduler, batches, steps, evaluate=None, every=100, clip=1.0):
     """One update per step number in `steps`
     -> {"bits": [each step's loss], "held_out": [(step + 1, evaluate(model)), ...]}"""
@@ -1337,14 +1507,17 @@ def pre_norm_block(x, attention, feed_forward_net, norm1, norm2, mask=None):
     return history
 ''',
         "correct": False,
-        "mistake": 'Evaluates when step % every == 0 instead of when (step + 1) % every == 0: one update early, after the very first update and then every `every`.',
-        "keywords": [r"step ?% ?every|\(step ?\+ ?1\) ?%", 'off.by.one|one (step|update) (early|too soon|late)|after the (very )?first (update|step)'],
-        "kind": 'off-by-one',
+        "mistake": "Evaluates when step % every == 0 instead of when (step + 1) % every == 0: one update early, after the very first update and then every `every`.",
+        "keywords": [
+            r"step ?% ?every|\(step ?\+ ?1\) ?%",
+            "off.by.one|one (step|update) (early|too soon|late)|after the (very )?first (update|step)",
+        ],
+        "kind": "off-by-one",
     },
     {
-        "notebook": '08_language_model',
-        "cell": 'ex7_train',
-        "code": r'''def train(model, optimizer, scheduler, batches, steps, evaluate=None, every=100, clip=1.0):
+        "notebook": "08_language_model",
+        "cell": "ex7_train",
+        "code": r"""def train(model, optimizer, scheduler, batches, steps, evaluate=None, every=100, clip=1.0):
     bits, held = [], []
     for i, step in enumerate(steps):
         x, y = batches(i)
@@ -1358,15 +1531,19 @@ def pre_norm_block(x, attention, feed_forward_net, norm1, norm2, mask=None):
         if evaluate is not None and (step + 1) % every == 0:
             held.append((step + 1, evaluate(model)))
     return {"bits": bits, "held_out": held}
-''',
+""",
         "correct": False,
-        "mistake": 'Asks batches for the loop counter i instead of the step number, so a resumed run (range(500, 1000)) trains on the batches of steps 0, 1, … again.',
-        "keywords": [r"counter|enumerat|batches\(i\)|index (of the loop|instead)", r"resum\w*.{0,60}(batch|again|\b0\b)|(batch|again).{0,60}resum", 'step number'],
-        "kind": 'index',
+        "mistake": "Asks batches for the loop counter i instead of the step number, so a resumed run (range(500, 1000)) trains on the batches of steps 0, 1, … again.",
+        "keywords": [
+            r"counter|enumerat|batches\(i\)|index (of the loop|instead)",
+            r"resum\w*.{0,60}(batch|again|\b0\b)|(batch|again).{0,60}resum",
+            "step number",
+        ],
+        "kind": "index",
     },
     {
-        "notebook": '08_language_model',
-        "cell": 'ex8_sample_next',
+        "notebook": "08_language_model",
+        "cell": "ex8_sample_next",
         "code": r'''def sample_next(logits, temperature=1.0, top_k=None, generator=None):
     """logits (B, V) -> (B,) int64: one character per row, greedy when temperature == 0."""
     if temperature == 0:
@@ -1379,13 +1556,16 @@ def pre_norm_block(x, attention, feed_forward_net, norm1, norm2, mask=None):
     return torch.multinomial(probs, 1, generator=generator).squeeze(-1)
 ''',
         "correct": False,
-        "mistake": 'Multiplies the logits by the temperature instead of dividing by it, so a low temperature flattens the distribution instead of sharpening it.',
-        "keywords": [r"multipl\w*.{0,30}temperature|temperature.{0,30}multipl|\* ?temperature|times the temperature", 'instead of divid|rather than divid|not divid'],
-        "kind": 'scale',
+        "mistake": "Multiplies the logits by the temperature instead of dividing by it, so a low temperature flattens the distribution instead of sharpening it.",
+        "keywords": [
+            r"multipl\w*.{0,30}temperature|temperature.{0,30}multipl|\* ?temperature|times the temperature",
+            "instead of divid|rather than divid|not divid",
+        ],
+        "kind": "scale",
     },
     {
-        "notebook": '08_language_model',
-        "cell": 'ex9_attend_with_cache',
+        "notebook": "08_language_model",
+        "cell": "ex9_attend_with_cache",
         "code": r'''def attend_with_cache(q, k_new, v_new, cache_k, cache_v, length):
     """q, k_new, v_new (B, H, n, d); cache_k, cache_v (B, H, C, d) with `length` positions stored
     -> output (B, H, n, d); k_new and v_new written into the cache at length … length + n - 1"""
@@ -1400,14 +1580,17 @@ def pre_norm_block(x, attention, feed_forward_net, norm1, norm2, mask=None):
     return torch.softmax(scores, dim=-1) @ values
 ''',
         "correct": False,
-        "mistake": 'Builds the mask with tril() instead of tril(p), so new query i may see keys 0 … i rather than 0 … p + i: the mask ignores the positions already stored.',
-        "keywords": [r"tril\((p|length)\)|offset|diagonal", r"p ?\+ ?i|already (stored|cached|in the cache)|stored (keys|positions)"],
-        "kind": 'mask',
+        "mistake": "Builds the mask with tril() instead of tril(p), so new query i may see keys 0 … i rather than 0 … p + i: the mask ignores the positions already stored.",
+        "keywords": [
+            r"tril\((p|length)\)|offset|diagonal",
+            r"p ?\+ ?i|already (stored|cached|in the cache)|stored (keys|positions)",
+        ],
+        "kind": "mask",
     },
     {
-        "notebook": '08_language_model',
-        "cell": 'ex9_attend_with_cache',
-        "code": r'''def attend_with_cache(q, k_new, v_new, cache_k, cache_v, length):
+        "notebook": "08_language_model",
+        "cell": "ex9_attend_with_cache",
+        "code": r"""def attend_with_cache(q, k_new, v_new, cache_k, cache_v, length):
     n = k_new.shape[-2]
     end = length + n
     cache_k[:, :, length:end] = k_new
@@ -1419,16 +1602,19 @@ def pre_norm_block(x, attention, feed_forward_net, norm1, norm2, mask=None):
         scores = scores.masked_fill(~mask, float("-inf"))
     weights = torch.softmax(scores, dim=-1)
     return torch.matmul(weights, cache_v)
-''',
+""",
         "correct": False,
-        "mistake": 'Attends over the whole allocated cache instead of its first length + n positions: in a one-character step the query also reads the unused slots after them.',
-        "keywords": [r"whole (allocated )?cache|all C\b|entire cache|unused|left.?over|beyond|past (the )?(length|end)|garbage", r"(first )?(length|p) ?\+ ?n|slice"],
-        "kind": 'slice',
+        "mistake": "Attends over the whole allocated cache instead of its first length + n positions: in a one-character step the query also reads the unused slots after them.",
+        "keywords": [
+            r"whole (allocated )?cache|all C\b|entire cache|unused|left.?over|beyond|past (the )?(length|end)|garbage",
+            r"(first )?(length|p) ?\+ ?n|slice",
+        ],
+        "kind": "slice",
     },
     {
-        "notebook": '08_language_model',
-        "cell": 'ex9_attend_with_cache',
-        "code": r'''def attend_with_cache(q, k_new, v_new, cache_k, cache_v, length):
+        "notebook": "08_language_model",
+        "cell": "ex9_attend_with_cache",
+        "code": r"""def attend_with_cache(q, k_new, v_new, cache_k, cache_v, length):
     n = q.shape[-2]
     total = length + n
     cache_k[..., length:total, :] = k_new
@@ -1440,15 +1626,15 @@ def pre_norm_block(x, attention, feed_forward_net, norm1, norm2, mask=None):
     key_pos = torch.arange(total, device=q.device)[None, :]
     scores = scores.masked_fill(key_pos > query_pos, float("-inf"))
     return torch.einsum("bhns,bhsd->bhnd", torch.softmax(scores, dim=-1), values)
-''',
+""",
         "correct": True,
-        "mistake": '',
+        "mistake": "",
         "keywords": [],
-        "kind": 'other style',
+        "kind": "other style",
     },
     {
-        "notebook": '09_modern_decoder',
-        "cell": 'ex1_rms_norm',
+        "notebook": "09_modern_decoder",
+        "cell": "ex1_rms_norm",
         "code": r'''def rms_norm(x, weight, eps=1e-5):
     """Divide every token's features by their root mean square, then scale by weight.
 
@@ -1458,13 +1644,17 @@ def pre_norm_block(x, attention, feed_forward_net, norm1, norm2, mask=None):
     return x / norm * weight
 ''',
         "correct": False,
-        "mistake": 'Divides by the square root of the sum of the squares (the L2 norm) instead of the mean of the squares, so the result is √d times too small.',
-        "keywords": [r"\bsum\b.{0,30}squares?|L2|euclid|\.norm\(", 'mean of (the )?squares?|instead of (the )?mean|not (the )?mean', r"(√|sqrt) ?\(?d\b"],
-        "kind": 'scale',
+        "mistake": "Divides by the square root of the sum of the squares (the L2 norm) instead of the mean of the squares, so the result is √d times too small.",
+        "keywords": [
+            r"\bsum\b.{0,30}squares?|L2|euclid|\.norm\(",
+            "mean of (the )?squares?|instead of (the )?mean|not (the )?mean",
+            r"(√|sqrt) ?\(?d\b",
+        ],
+        "kind": "scale",
     },
     {
-        "notebook": '09_modern_decoder',
-        "cell": 'ex2_rotary',
+        "notebook": "09_modern_decoder",
+        "cell": "ex2_rotary",
         "code": r'''def apply_rotary(x, positions, base=10000.0):
     """Turn features (2i, 2i+1) of the token at position p by the angle p · base^(-2i/d).
 
@@ -1488,14 +1678,17 @@ def rotary_attention(q, k, v):
     return F.scaled_dot_product_attention(apply_rotary(q, pos), apply_rotary(k, pos), v, is_causal=True)
 ''',
         "correct": False,
-        "mistake": 'Pairs feature i with feature i + d/2 (the two halves of the vector) instead of the neighbouring features (2i, 2i+1).',
-        "keywords": [r"halv|\bhalf\b|i ?\+ ?d ?/ ?2|rotate_half", r"\(2i, ?2i ?\+ ?1\)|neighbou?r|adjacent|interleav|even and odd|0::2"],
-        "kind": 'layout',
+        "mistake": "Pairs feature i with feature i + d/2 (the two halves of the vector) instead of the neighbouring features (2i, 2i+1).",
+        "keywords": [
+            r"halv|\bhalf\b|i ?\+ ?d ?/ ?2|rotate_half",
+            r"\(2i, ?2i ?\+ ?1\)|neighbou?r|adjacent|interleav|even and odd|0::2",
+        ],
+        "kind": "layout",
     },
     {
-        "notebook": '09_modern_decoder',
-        "cell": 'ex2_rotary',
-        "code": r'''def apply_rotary(x, positions, base=10000.0):
+        "notebook": "09_modern_decoder",
+        "cell": "ex2_rotary",
+        "code": r"""def apply_rotary(x, positions, base=10000.0):
     T, d = x.shape[-2], x.shape[-1]
     pos = torch.arange(T, device=x.device, dtype=torch.float64)
     freqs = base ** (-torch.arange(0, d, 2, device=x.device, dtype=torch.float64) / d)
@@ -1512,15 +1705,18 @@ def rotary_attention(q, k, v):
     positions = torch.arange(q.shape[-2], device=q.device)
     q, k = apply_rotary(q, positions), apply_rotary(k, positions)
     return F.scaled_dot_product_attention(q, k, v, is_causal=True)
-''',
+""",
         "correct": False,
-        "mistake": 'apply_rotary ignores its positions argument and always turns the tokens by 0 … T − 1, which is wrong for tokens that do not start at position 0 (as in a cache).',
-        "keywords": [r"ignor\w*.{0,20}positions|positions.{0,30}(ignored|unused|not used)", r"arange\(T\)|0 ?(…|\.\.\.|to) ?T ?[-−] ?1|always (from|start\w*) (at )?(0|zero)"],
-        "kind": 'ignored argument',
+        "mistake": "apply_rotary ignores its positions argument and always turns the tokens by 0 … T − 1, which is wrong for tokens that do not start at position 0 (as in a cache).",
+        "keywords": [
+            r"ignor\w*.{0,20}positions|positions.{0,30}(ignored|unused|not used)",
+            r"arange\(T\)|0 ?(…|\.\.\.|to) ?T ?[-−] ?1|always (from|start\w*) (at )?(0|zero)",
+        ],
+        "kind": "ignored argument",
     },
     {
-        "notebook": '09_modern_decoder',
-        "cell": 'ex3_swiglu',
+        "notebook": "09_modern_decoder",
+        "cell": "ex3_swiglu",
         "code": r'''def swiglu(x, W_gate, W_up, W_down):
     """The gated feed-forward layer: (silu(x W_gate^T) * x W_up^T) W_down^T.
 
@@ -1536,14 +1732,17 @@ def matched_hidden_size(d_model, d_ff):
     return round(2 * d_ff / 3)
 ''',
         "correct": False,
-        "mistake": 'Swaps the roles of gate and up: SiLU is applied to the up projection instead of the gate, silu(x W_upᵀ) ⊙ x W_gateᵀ.',
-        "keywords": ['swap|exchang|interchang|wrong (one|projection)|other way|mixed up', r"silu.{0,30}\bup\b|\bup\b.{0,30}silu|instead of (to )?the gate"],
-        "kind": 'function swap',
+        "mistake": "Swaps the roles of gate and up: SiLU is applied to the up projection instead of the gate, silu(x W_upᵀ) ⊙ x W_gateᵀ.",
+        "keywords": [
+            "swap|exchang|interchang|wrong (one|projection)|other way|mixed up",
+            r"silu.{0,30}\bup\b|\bup\b.{0,30}silu|instead of (to )?the gate",
+        ],
+        "kind": "function swap",
     },
     {
-        "notebook": '09_modern_decoder',
-        "cell": 'ex3_swiglu',
-        "code": r'''def swiglu(x, W_gate, W_up, W_down):
+        "notebook": "09_modern_decoder",
+        "cell": "ex3_swiglu",
+        "code": r"""def swiglu(x, W_gate, W_up, W_down):
     z = x @ W_gate.T
     return ((z * torch.sigmoid(z)) * (x @ W_up.T)) @ W_down.T
 
@@ -1551,15 +1750,15 @@ def matched_hidden_size(d_model, d_ff):
 def matched_hidden_size(d_model, d_ff):
     # 3·d·h = 2·d·d_ff  ->  h = 2·d_ff / 3
     return 2 * d_ff // 3
-''',
+""",
         "correct": False,
-        "mistake": 'Rounds 2·d_ff/3 down with integer division (//) instead of to the nearest whole number.',
-        "keywords": [r"//|floor|integer division|round\w* down|truncat", 'nearest'],
-        "kind": 'integer division',
+        "mistake": "Rounds 2·d_ff/3 down with integer division (//) instead of to the nearest whole number.",
+        "keywords": [r"//|floor|integer division|round\w* down|truncat", "nearest"],
+        "kind": "integer division",
     },
     {
-        "notebook": '09_modern_decoder',
-        "cell": 'ex4_gqa',
+        "notebook": "09_modern_decoder",
+        "cell": "ex4_gqa",
         "code": r'''def grouped_query_attention(q, k, v, mask=None):
     """Attention where groups of query heads share a key/value head.
 
@@ -1579,14 +1778,17 @@ def matched_hidden_size(d_model, d_ff):
     return torch.stack(outputs, dim=1)
 ''',
         "correct": False,
-        "mistake": 'Gives query head h the key/value head h % H_kv (heads dealt out in turn) instead of h // (H / H_kv), so neighbouring query heads do not share a key/value head.',
-        "keywords": [r"%|modulo|\bmod\b|dealt|in turn|round.robin|cycl|\.repeat\(", r"h ?// ?\(?H|neighbou?r|repeat_interleave|consecutive|groups? of (neighbou?ring|consecutive|adjacent)"],
-        "kind": 'layout',
+        "mistake": "Gives query head h the key/value head h % H_kv (heads dealt out in turn) instead of h // (H / H_kv), so neighbouring query heads do not share a key/value head.",
+        "keywords": [
+            r"%|modulo|\bmod\b|dealt|in turn|round.robin|cycl|\.repeat\(",
+            r"h ?// ?\(?H|neighbou?r|repeat_interleave|consecutive|groups? of (neighbou?ring|consecutive|adjacent)",
+        ],
+        "kind": "layout",
     },
     {
-        "notebook": '09_modern_decoder',
-        "cell": 'ex4_gqa',
-        "code": r'''def grouped_query_attention(q, k, v, mask=None):
+        "notebook": "09_modern_decoder",
+        "cell": "ex4_gqa",
+        "code": r"""def grouped_query_attention(q, k, v, mask=None):
     B, H, T, d = q.shape
     H_kv = k.shape[1]
     g = H // H_kv
@@ -1598,15 +1800,15 @@ def matched_hidden_size(d_model, d_ff):
     weights = torch.softmax(scores, dim=-1)
     out = torch.einsum("bkgts,bksd->bkgtd", weights, v)
     return out.reshape(B, H, T, d)
-''',
+""",
         "correct": True,
-        "mistake": '',
+        "mistake": "",
         "keywords": [],
-        "kind": 'other style',
+        "kind": "other style",
     },
     {
-        "notebook": '09_modern_decoder',
-        "cell": 'ex5_modern_block',
+        "notebook": "09_modern_decoder",
+        "cell": "ex5_modern_block",
         "code": r'''class ModernBlock(nn.Module):
     """Pre-norm causal decoder block: RMSNorm, rotary grouped-query attention, RMSNorm, SwiGLU.
 
@@ -1640,13 +1842,16 @@ def matched_hidden_size(d_model, d_ff):
         return x + swiglu(h, ff.gate.weight, ff.up.weight, ff.down.weight)
 ''',
         "correct": False,
-        "mistake": 'Turns only the queries with the rotary embedding and forgets to turn the keys.',
-        "keywords": [r"keys?.{0,30}(not|never|without|un)\w*.{0,20}(rotat|turn)|(not|never|forg\w*).{0,30}(rotat|turn)\w* (the )?keys?", 'only (the )?quer'],
-        "kind": 'structure',
+        "mistake": "Turns only the queries with the rotary embedding and forgets to turn the keys.",
+        "keywords": [
+            r"keys?.{0,30}(not|never|without|un)\w*.{0,20}(rotat|turn)|(not|never|forg\w*).{0,30}(rotat|turn)\w* (the )?keys?",
+            "only (the )?quer",
+        ],
+        "kind": "structure",
     },
     {
-        "notebook": '09_modern_decoder',
-        "cell": 'ex5_modern_block',
+        "notebook": "09_modern_decoder",
+        "cell": "ex5_modern_block",
         "code": r'''class ModernBlock(nn.Module):
     """Pre-norm causal decoder block: RMSNorm, rotary grouped-query attention, RMSNorm, SwiGLU.
 
@@ -1680,12 +1885,15 @@ def matched_hidden_size(d_model, d_ff):
 ''',
         "correct": False,
         "mistake": "Uses norm1's weight for the second RMSNorm as well; norm2's weight is never used.",
-        "keywords": ['norm2.{0,30}(never|not|unused)', 'norm1.{0,40}(twice|both|second|again)|same (norm|weight)'],
-        "kind": 'state',
+        "keywords": [
+            "norm2.{0,30}(never|not|unused)",
+            "norm1.{0,40}(twice|both|second|again)|same (norm|weight)",
+        ],
+        "kind": "state",
     },
     {
-        "notebook": '10_attention_at_scale',
-        "cell": 'ex1_online_softmax_step',
+        "notebook": "10_attention_at_scale",
+        "cell": "ex1_online_softmax_step",
         "code": r'''def online_softmax_step(m, l, z):
     """Fold a block of scores into the running maximum and normaliser of each row.
 
@@ -1698,27 +1906,33 @@ def matched_hidden_size(d_model, d_ff):
 ''',
         "correct": False,
         "mistake": "Adds the new block's sum to l without rescaling the old normaliser by exp(m − m_new) when the maximum moves.",
-        "keywords": [r"rescal|exp\(m ?[-−] ?m_?new\)|e\^\{?\(?m ?[-−]", r"old (sum|normali[sz]er|l\b)"],
-        "kind": 'missing step',
+        "keywords": [
+            r"rescal|exp\(m ?[-−] ?m_?new\)|e\^\{?\(?m ?[-−]",
+            r"old (sum|normali[sz]er|l\b)",
+        ],
+        "kind": "missing step",
     },
     {
-        "notebook": '10_attention_at_scale',
-        "cell": 'ex1_online_softmax_step',
-        "code": r'''def online_softmax_step(m, l, z):
+        "notebook": "10_attention_at_scale",
+        "cell": "ex1_online_softmax_step",
+        "code": r"""def online_softmax_step(m, l, z):
     block_max = z.max(dim=-1).values
     m_new = torch.maximum(m, block_max)
     l *= torch.exp(m - m_new)
     l += torch.exp(z - m_new.unsqueeze(-1)).sum(-1)
     return m_new, l
-''',
+""",
         "correct": False,
         "mistake": "Updates l in place (l *= …, l += …), changing the caller's tensor, which the exercise forbids.",
-        "keywords": ['in.place', r"\*=|\+=|modif|mutat|overwrit|chang\w* (the )?(caller'?s |input )?(tensor|l\b)"],
-        "kind": 'in-place',
+        "keywords": [
+            "in.place",
+            r"\*=|\+=|modif|mutat|overwrit|chang\w* (the )?(caller'?s |input )?(tensor|l\b)",
+        ],
+        "kind": "in-place",
     },
     {
-        "notebook": '10_attention_at_scale',
-        "cell": 'ex2_tiled_attention',
+        "notebook": "10_attention_at_scale",
+        "cell": "ex2_tiled_attention",
         "code": r'''def tiled_attention(Q, K, V, block_q, block_k, causal=False):
     """softmax(Q Kᵀ / √d) V, one (block_q × block_k) block of scores at a time.
 
@@ -1753,13 +1967,16 @@ def matched_hidden_size(d_model, d_ff):
 ''',
         "correct": False,
         "mistake": "Stops the causal loop at a key block that starts at the query block's last query (j >= last query) instead of only after it, skipping a block that the last query can still see.",
-        "keywords": ['>=|≥|off.by.one|one block (too )?early|too early', "starts? (exactly )?at (the|its|the query block's) last query|last query('?s)? (own key|itself)|diagonal|last query can (still )?see"],
-        "kind": 'off-by-one',
+        "keywords": [
+            ">=|≥|off.by.one|one block (too )?early|too early",
+            "starts? (exactly )?at (the|its|the query block's) last query|last query('?s)? (own key|itself)|diagonal|last query can (still )?see",
+        ],
+        "kind": "off-by-one",
     },
     {
-        "notebook": '10_attention_at_scale',
-        "cell": 'ex2_tiled_attention',
-        "code": r'''def tiled_attention(Q, K, V, block_q, block_k, causal=False):
+        "notebook": "10_attention_at_scale",
+        "cell": "ex2_tiled_attention",
+        "code": r"""def tiled_attention(Q, K, V, block_q, block_k, causal=False):
     T, S = Q.shape[-2], K.shape[-2]
     scale = Q.shape[-1] ** -0.5
     O_blocks, L_blocks = [], []
@@ -1785,15 +2002,18 @@ def matched_hidden_size(d_model, d_ff):
         O_blocks.append(acc / l[..., None])
         L_blocks.append(m + l.log())
     return torch.cat(O_blocks, -2), torch.cat(L_blocks, -1)
-''',
+""",
         "correct": False,
-        "mistake": 'Rescales l when the maximum grows but not the accumulator, which is never rescaled: acc needs the same factor exp(m − m_new) too.',
-        "keywords": [r"acc(umulator)?.{0,40}(not|never|without) (being )?(re)?scal|(not|never|forg\w*).{0,30}(re)?scal\w*.{0,20}acc", r"acc(umulator)? ?\* ?(exp|alpha|rescale)|acc(umulator)? needs the (same )?factor"],
-        "kind": 'missing step',
+        "mistake": "Rescales l when the maximum grows but not the accumulator, which is never rescaled: acc needs the same factor exp(m − m_new) too.",
+        "keywords": [
+            r"acc(umulator)?.{0,40}(not|never|without) (being )?(re)?scal|(not|never|forg\w*).{0,30}(re)?scal\w*.{0,20}acc",
+            r"acc(umulator)? ?\* ?(exp|alpha|rescale)|acc(umulator)? needs the (same )?factor",
+        ],
+        "kind": "missing step",
     },
     {
-        "notebook": '10_attention_at_scale',
-        "cell": 'ex3_attention_backward',
+        "notebook": "10_attention_at_scale",
+        "cell": "ex3_attention_backward",
         "code": r'''def attention_backward(Q, K, V, P, dO):
     """Gradients of O = P V, P = softmax(Q Kᵀ / √d), without the softmax's Jacobian.
 
@@ -1809,14 +2029,17 @@ def matched_hidden_size(d_model, d_ff):
     return dQ, dK, dV
 ''',
         "correct": False,
-        "mistake": 'Sums P ⊙ dP over the queries (dim=-2) instead of along each row over the keys (dim=-1).',
-        "keywords": ['dim ?= ?-2|columns?|over (the )?quer', 'wrong (axis|dim)|instead of .{0,20}(row|dim ?= ?-1)'],
-        "kind": 'axis',
+        "mistake": "Sums P ⊙ dP over the queries (dim=-2) instead of along each row over the keys (dim=-1).",
+        "keywords": [
+            "dim ?= ?-2|columns?|over (the )?quer",
+            "wrong (axis|dim)|instead of .{0,20}(row|dim ?= ?-1)",
+        ],
+        "kind": "axis",
     },
     {
-        "notebook": '10_attention_at_scale',
-        "cell": 'ex3_attention_backward',
-        "code": r'''def attention_backward(Q, K, V, P, dO):
+        "notebook": "10_attention_at_scale",
+        "cell": "ex3_attention_backward",
+        "code": r"""def attention_backward(Q, K, V, P, dO):
     c = Q.shape[-1] ** -0.5
     dV = torch.einsum("...ts,...tv->...sv", P, dO)
     dP = torch.einsum("...tv,...sv->...ts", dO, V)
@@ -1825,15 +2048,15 @@ def matched_hidden_size(d_model, d_ff):
     dQ = torch.einsum("...ts,...sd->...td", dS, K) * c
     dK = torch.einsum("...ts,...td->...sd", dS, Q) * c
     return dQ, dK, dV
-''',
+""",
         "correct": True,
-        "mistake": '',
+        "mistake": "",
         "keywords": [],
-        "kind": 'other style',
+        "kind": "other style",
     },
     {
-        "notebook": '10_attention_at_scale',
-        "cell": 'ex4_flash_backward',
+        "notebook": "10_attention_at_scale",
+        "cell": "ex4_flash_backward",
         "code": r'''def flash_backward(Q, K, V, O, L, dO, block_q, block_k, causal=False):
     """The backward pass of tiled attention, rebuilding each block of weights from L.
 
@@ -1864,12 +2087,15 @@ def matched_hidden_size(d_model, d_ff):
 ''',
         "correct": False,
         "mistake": "Skips a pair of blocks whenever the key block starts after the query block's first query (j > i) instead of after its last, losing blocks that straddle the diagonal.",
-        "keywords": [r"j ?> ?i\b|first query|(compar\w*|block) starts?", 'last query|straddl|diagonal'],
-        "kind": 'off-by-one',
+        "keywords": [
+            r"j ?> ?i\b|first query|(compar\w*|block) starts?",
+            "last query|straddl|diagonal",
+        ],
+        "kind": "off-by-one",
     },
     {
-        "notebook": '10_attention_at_scale',
-        "cell": 'ex5_autograd_functions',
+        "notebook": "10_attention_at_scale",
+        "cell": "ex5_autograd_functions",
         "code": r'''class AttentionFunction(torch.autograd.Function):
     """AttentionFunction.apply(Q, K, V, causal) -> O; saves the weights for the backward pass."""
 
@@ -1910,7 +2136,10 @@ class FlashAttention(torch.autograd.Function):
 ''',
         "correct": False,
         "mistake": "FlashAttention.backward returns five values for forward's six arguments: one None is missing, so autograd rejects the number of gradients.",
-        "keywords": ['(five|5) (values|gradients|outputs|items)|(six|6) (arguments|inputs)|number of (gradients|values|outputs)', 'None.{0,30}missing|missing.{0,30}None|one (more )?None|too few'],
-        "kind": 'return type',
+        "keywords": [
+            "(five|5) (values|gradients|outputs|items)|(six|6) (arguments|inputs)|number of (gradients|values|outputs)",
+            "None.{0,30}missing|missing.{0,30}None|one (more )?None|too few",
+        ],
+        "kind": "return type",
     },
 ]

@@ -11,12 +11,17 @@ and "kind", a short class of the mistake. "correct" True: a right answer in anot
 
 ANSWERS = [
     {
-        "notebook": '01_vector_attention',
-        "cell": 'ex1_project',
+        "notebook": "01_vector_attention",
+        "cell": "ex1_project",
         "correct": False,
-        "kind": 'layout',
+        "kind": "layout",
         "mistake": "project multiplies by the transpose W.T @ x instead of W @ x, treating W's rows as its columns (wrong numbers, and an error whenever D_out differs from D_in).",
-        "keywords": [r'transpos', r'W\.T|Wᵀ|W\^T|W\.t\(\)', r'rows?.{0,30}columns?|columns?.{0,30}rows?', r'layout|\(in, ?out\)|\(out, ?in\)|wrong way|other way|swap|order'],
+        "keywords": [
+            r"transpos",
+            r"W\.T|Wᵀ|W\^T|W\.t\(\)",
+            r"rows?.{0,30}columns?|columns?.{0,30}rows?",
+            r"layout|\(in, ?out\)|\(out, ?in\)|wrong way|other way|swap|order",
+        ],
         "code": '''def project(W, b, x):
     """Return the column W x + b.
 
@@ -26,12 +31,12 @@ ANSWERS = [
 ''',
     },
     {
-        "notebook": '01_vector_attention',
-        "cell": 'ex1_project',
+        "notebook": "01_vector_attention",
+        "cell": "ex1_project",
         "correct": False,
-        "kind": 'missing term',
-        "mistake": 'project returns W @ x and never adds the bias b.',
-        "keywords": [r'bias', r'\bb\b', r'\+ ?b', r'offset|intercept'],
+        "kind": "missing term",
+        "mistake": "project returns W @ x and never adds the bias b.",
+        "keywords": [r"bias", r"\bb\b", r"\+ ?b", r"offset|intercept"],
         "code": '''def project(W, b, x):
     """Return the column W x + b.
 
@@ -42,12 +47,15 @@ ANSWERS = [
 ''',
     },
     {
-        "notebook": '01_vector_attention',
-        "cell": 'ex1_project',
+        "notebook": "01_vector_attention",
+        "cell": "ex1_project",
         "correct": False,
-        "kind": 'function swap',
-        "mistake": 'project uses the elementwise product W * x, which broadcasts to a (D_out, D_in) matrix, instead of the matrix product W @ x.',
-        "keywords": [r'element[- ]?wise|hadamard|broadcast|\bW ?\* ?x|\*', r'matmul|matrix (product|multipl)|@'],
+        "kind": "function swap",
+        "mistake": "project uses the elementwise product W * x, which broadcasts to a (D_out, D_in) matrix, instead of the matrix product W @ x.",
+        "keywords": [
+            r"element[- ]?wise|hadamard|broadcast|\bW ?\* ?x|\*",
+            r"matmul|matrix (product|multipl)|@",
+        ],
         "code": '''def project(W, b, x):
     """Return the column W x + b.
 
@@ -58,8 +66,8 @@ ANSWERS = [
 ''',
     },
     {
-        "notebook": '01_vector_attention',
-        "cell": 'ex1_project',
+        "notebook": "01_vector_attention",
+        "cell": "ex1_project",
         "correct": True,
         "kind": "another style",
         "mistake": "",
@@ -74,12 +82,15 @@ ANSWERS = [
 ''',
     },
     {
-        "notebook": '01_vector_attention',
-        "cell": 'ex2_score',
+        "notebook": "01_vector_attention",
+        "cell": "ex2_score",
         "correct": False,
-        "kind": 'scale',
-        "mistake": 'score divides the dot product by D instead of by √D.',
-        "keywords": [r'sqrt|√|root', r'by D\b|by d\b|1 ?/ ?D\b|divid\w* by (the )?(dimension|length|size)'],
+        "kind": "scale",
+        "mistake": "score divides the dot product by D instead of by √D.",
+        "keywords": [
+            r"sqrt|√|root",
+            r"by D\b|by d\b|1 ?/ ?D\b|divid\w* by (the )?(dimension|length|size)",
+        ],
         "code": '''def score(q, k):
     """Return the scaled dot product q·k / √D as a 0-d tensor.
 
@@ -90,12 +101,16 @@ ANSWERS = [
 ''',
     },
     {
-        "notebook": '01_vector_attention',
-        "cell": 'ex2_score',
+        "notebook": "01_vector_attention",
+        "cell": "ex2_score",
         "correct": False,
-        "kind": 'axis',
-        "mistake": 'score reads D from q.shape[1], which is 1 for a (D, 1) column, so the dot product is divided by √1 and never scaled.',
-        "keywords": [r'shape\[1\]|shape\[-1\]|second (axis|dim)|wrong (axis|dim)|columns?|number of columns', r'not scaled|no scal|unscaled|never scal|without (the )?(scal|1/|√)|√1|sqrt\(1\)|by 1\b|plain dot', r'sqrt|√|root|scal'],
+        "kind": "axis",
+        "mistake": "score reads D from q.shape[1], which is 1 for a (D, 1) column, so the dot product is divided by √1 and never scaled.",
+        "keywords": [
+            r"shape\[1\]|shape\[-1\]|second (axis|dim)|wrong (axis|dim)|columns?|number of columns",
+            r"not scaled|no scal|unscaled|never scal|without (the )?(scal|1/|√)|√1|sqrt\(1\)|by 1\b|plain dot",
+            r"sqrt|√|root|scal",
+        ],
         "code": '''def score(q, k):
     """Return the scaled dot product q·k / √D as a 0-d tensor.
 
@@ -107,12 +122,17 @@ ANSWERS = [
 ''',
     },
     {
-        "notebook": '01_vector_attention',
-        "cell": 'ex2_score',
+        "notebook": "01_vector_attention",
+        "cell": "ex2_score",
         "correct": False,
-        "kind": 'layout',
-        "mistake": 'score sums the D×D outer product q kᵀ (every q_i k_j) instead of taking the inner product qᵀ k.',
-        "keywords": [r'outer', r'q ?@ ?k\.T|q ?kᵀ|q ?k\^T|k\.T', r'inner|q\.T ?@ ?k|qᵀ ?k|every (pair|product)|all (pairs|products)|cross', r'q_i ?k_j|all i,? ?j|i ?≠ ?j|off-diagonal'],
+        "kind": "layout",
+        "mistake": "score sums the D×D outer product q kᵀ (every q_i k_j) instead of taking the inner product qᵀ k.",
+        "keywords": [
+            r"outer",
+            r"q ?@ ?k\.T|q ?kᵀ|q ?k\^T|k\.T",
+            r"inner|q\.T ?@ ?k|qᵀ ?k|every (pair|product)|all (pairs|products)|cross",
+            r"q_i ?k_j|all i,? ?j|i ?≠ ?j|off-diagonal",
+        ],
         "code": '''def score(q, k):
     """Return the scaled dot product q·k / √D as a 0-d tensor.
 
@@ -122,8 +142,8 @@ ANSWERS = [
 ''',
     },
     {
-        "notebook": '01_vector_attention',
-        "cell": 'ex2_score',
+        "notebook": "01_vector_attention",
+        "cell": "ex2_score",
         "correct": True,
         "kind": "another style",
         "mistake": "",
@@ -138,12 +158,12 @@ ANSWERS = [
 ''',
     },
     {
-        "notebook": '01_vector_attention',
-        "cell": 'ex3_softmax',
+        "notebook": "01_vector_attention",
+        "cell": "ex3_softmax",
         "correct": False,
-        "kind": 'missing term',
-        "mistake": 'softmax exponentiates the raw scores without subtracting the maximum first, so large scores overflow to inf and give NaN.',
-        "keywords": [r'max', r'shift|subtract|overflow|stab|nan|inf'],
+        "kind": "missing term",
+        "mistake": "softmax exponentiates the raw scores without subtracting the maximum first, so large scores overflow to inf and give NaN.",
+        "keywords": [r"max", r"shift|subtract|overflow|stab|nan|inf"],
         "code": '''def softmax(z):
     """Numerically stable softmax of a 1-D tensor.
 
@@ -154,12 +174,16 @@ ANSWERS = [
 ''',
     },
     {
-        "notebook": '01_vector_attention',
-        "cell": 'ex3_softmax',
+        "notebook": "01_vector_attention",
+        "cell": "ex3_softmax",
         "correct": False,
-        "kind": 'missing term',
-        "mistake": 'softmax subtracts the maximum in the numerator but not in the denominator, so the weights are off by a factor e^(-max) and do not sum to 1 (and overflow for large scores).',
-        "keywords": [r'denominator|bottom|normali[sz]', r'numerator|only .{0,20}(top|one)', r'sum to (1|one)|don.t sum|do not sum'],
+        "kind": "missing term",
+        "mistake": "softmax subtracts the maximum in the numerator but not in the denominator, so the weights are off by a factor e^(-max) and do not sum to 1 (and overflow for large scores).",
+        "keywords": [
+            r"denominator|bottom|normali[sz]",
+            r"numerator|only .{0,20}(top|one)",
+            r"sum to (1|one)|don.t sum|do not sum",
+        ],
         "code": '''def softmax(z):
     """Numerically stable softmax of a 1-D tensor.
 
@@ -171,12 +195,12 @@ ANSWERS = [
 ''',
     },
     {
-        "notebook": '01_vector_attention',
-        "cell": 'ex3_softmax',
+        "notebook": "01_vector_attention",
+        "cell": "ex3_softmax",
         "correct": False,
-        "kind": 'function swap',
-        "mistake": 'softmax divides the exponentials by their maximum instead of by their sum, so the largest weight is 1 and the weights do not sum to 1.',
-        "keywords": [r'max', r'sum', r'normali[sz]'],
+        "kind": "function swap",
+        "mistake": "softmax divides the exponentials by their maximum instead of by their sum, so the largest weight is 1 and the weights do not sum to 1.",
+        "keywords": [r"max", r"sum", r"normali[sz]"],
         "code": '''def softmax(z):
     """Numerically stable softmax of a 1-D tensor.
 
@@ -188,8 +212,8 @@ ANSWERS = [
 ''',
     },
     {
-        "notebook": '01_vector_attention',
-        "cell": 'ex3_softmax',
+        "notebook": "01_vector_attention",
+        "cell": "ex3_softmax",
         "correct": True,
         "kind": "another style",
         "mistake": "",
@@ -205,12 +229,16 @@ ANSWERS = [
 ''',
     },
     {
-        "notebook": '01_vector_attention',
-        "cell": 'ex4_attention_weights',
+        "notebook": "01_vector_attention",
+        "cell": "ex4_attention_weights",
         "correct": False,
-        "kind": 'axis',
-        "mistake": 'attention_weights applies the softmax down each column (over the queries) instead of along each row (over the keys), so the columns sum to 1 and the rows do not.',
-        "keywords": [r'columns?', r'axis|dim\b|dimension|direction|wrong way', r'over (the )?queries|rows? (do not|don.t) sum'],
+        "kind": "axis",
+        "mistake": "attention_weights applies the softmax down each column (over the queries) instead of along each row (over the keys), so the columns sum to 1 and the rows do not.",
+        "keywords": [
+            r"columns?",
+            r"axis|dim\b|dimension|direction|wrong way",
+            r"over (the )?queries|rows? (do not|don.t) sum",
+        ],
         "code": '''def attention_weights(queries, keys):
     """Row n: softmax over the keys of the scores of query n.
 
@@ -222,12 +250,16 @@ ANSWERS = [
 ''',
     },
     {
-        "notebook": '01_vector_attention',
-        "cell": 'ex4_attention_weights',
+        "notebook": "01_vector_attention",
+        "cell": "ex4_attention_weights",
         "correct": False,
-        "kind": 'scale',
-        "mistake": 'attention_weights scores with the plain dot product (q * k).sum() and leaves out the division by √D that score does.',
-        "keywords": [r'sqrt|√|root', r'scal', r'plain dot|raw dot|unscaled|score\(\)? (function|is not used)|own score'],
+        "kind": "scale",
+        "mistake": "attention_weights scores with the plain dot product (q * k).sum() and leaves out the division by √D that score does.",
+        "keywords": [
+            r"sqrt|√|root",
+            r"scal",
+            r"plain dot|raw dot|unscaled|score\(\)? (function|is not used)|own score",
+        ],
         "code": '''def attention_weights(queries, keys):
     """Row n: softmax over the keys of the scores of query n.
 
@@ -241,12 +273,15 @@ ANSWERS = [
 ''',
     },
     {
-        "notebook": '01_vector_attention',
-        "cell": 'ex4_attention_weights',
+        "notebook": "01_vector_attention",
+        "cell": "ex4_attention_weights",
         "correct": False,
-        "kind": 'axis',
+        "kind": "axis",
         "mistake": "attention_weights takes one softmax over the whole flattened table of scores instead of one softmax per row, so the entire matrix sums to 1 rather than each query's row.",
-        "keywords": [r'whole|entire|all (the )?(scores|entries)|flatten|global|one softmax|single softmax', r'each (row|query)|per (row|query)|row[- ]wise|rows?'],
+        "keywords": [
+            r"whole|entire|all (the )?(scores|entries)|flatten|global|one softmax|single softmax",
+            r"each (row|query)|per (row|query)|row[- ]wise|rows?",
+        ],
         "code": '''def attention_weights(queries, keys):
     """Row n: softmax over the keys of the scores of query n.
 
@@ -261,8 +296,8 @@ ANSWERS = [
 ''',
     },
     {
-        "notebook": '01_vector_attention',
-        "cell": 'ex4_attention_weights',
+        "notebook": "01_vector_attention",
+        "cell": "ex4_attention_weights",
         "correct": True,
         "kind": "another style",
         "mistake": "",
@@ -280,12 +315,12 @@ ANSWERS = [
 ''',
     },
     {
-        "notebook": '01_vector_attention',
-        "cell": 'ex5_weighted_sum',
+        "notebook": "01_vector_attention",
+        "cell": "ex5_weighted_sum",
         "correct": False,
-        "kind": 'off-by-one',
+        "kind": "off-by-one",
         "mistake": "weighted_sum starts its loop at m = 1, so the first value's term weights[0] * values[0] is left out of the sum.",
-        "keywords": [r'first', r'index 0|\[0\]|m ?= ?0|range\(1|off[- ]by[- ]one|skip'],
+        "keywords": [r"first", r"index 0|\[0\]|m ?= ?0|range\(1|off[- ]by[- ]one|skip"],
         "code": '''def weighted_sum(weights, values):
     """Return the sum over m of weights[m] * values[m].
 
@@ -298,12 +333,12 @@ ANSWERS = [
 ''',
     },
     {
-        "notebook": '01_vector_attention',
-        "cell": 'ex5_weighted_sum',
+        "notebook": "01_vector_attention",
+        "cell": "ex5_weighted_sum",
         "correct": False,
-        "kind": 'argument ignored',
-        "mistake": 'weighted_sum returns the plain mean of the values and ignores the weights.',
-        "keywords": [r'weights?', r'mean|average|ignor|uniform|equal'],
+        "kind": "argument ignored",
+        "mistake": "weighted_sum returns the plain mean of the values and ignores the weights.",
+        "keywords": [r"weights?", r"mean|average|ignor|uniform|equal"],
         "code": '''def weighted_sum(weights, values):
     """Return the sum over m of weights[m] * values[m].
 
@@ -314,12 +349,15 @@ ANSWERS = [
 ''',
     },
     {
-        "notebook": '01_vector_attention',
-        "cell": 'ex5_weighted_sum',
+        "notebook": "01_vector_attention",
+        "cell": "ex5_weighted_sum",
         "correct": False,
-        "kind": 'first item only',
-        "mistake": 'weighted_sum multiplies every value by weights[0] instead of by its own weight weights[m].',
-        "keywords": [r'weights?\[0\]|first weight|same weight|one weight|single weight|own weight|weights\[m\]|index|every value', r'first|wrong weight|ignor\w* (the )?(other|rest)|weights?\b'],
+        "kind": "first item only",
+        "mistake": "weighted_sum multiplies every value by weights[0] instead of by its own weight weights[m].",
+        "keywords": [
+            r"weights?\[0\]|first weight|same weight|one weight|single weight|own weight|weights\[m\]|index|every value",
+            r"first|wrong weight|ignor\w* (the )?(other|rest)|weights?\b",
+        ],
         "code": '''def weighted_sum(weights, values):
     """Return the sum over m of weights[m] * values[m].
 
@@ -332,8 +370,8 @@ ANSWERS = [
 ''',
     },
     {
-        "notebook": '01_vector_attention',
-        "cell": 'ex5_weighted_sum',
+        "notebook": "01_vector_attention",
+        "cell": "ex5_weighted_sum",
         "correct": True,
         "kind": "another style",
         "mistake": "",
@@ -348,12 +386,12 @@ ANSWERS = [
 ''',
     },
     {
-        "notebook": '01_vector_attention',
-        "cell": 'ex6_self_attention',
+        "notebook": "01_vector_attention",
+        "cell": "ex6_self_attention",
         "correct": False,
-        "kind": 'function swap',
-        "mistake": 'self_attention mixes the keys instead of the values: it never computes v = W_v x + b_v and passes the keys to weighted_sum.',
-        "keywords": [r'keys?', r'values?|W_v|\bv\b'],
+        "kind": "function swap",
+        "mistake": "self_attention mixes the keys instead of the values: it never computes v = W_v x + b_v and passes the keys to weighted_sum.",
+        "keywords": [r"keys?", r"values?|W_v|\bv\b"],
         "code": '''def self_attention(xs, W_q, b_q, W_k, b_k, W_v, b_v):
     """Self-attention over a list of input columns, one token at a time.
 
@@ -367,12 +405,12 @@ ANSWERS = [
 ''',
     },
     {
-        "notebook": '01_vector_attention',
-        "cell": 'ex6_self_attention',
+        "notebook": "01_vector_attention",
+        "cell": "ex6_self_attention",
         "correct": False,
-        "kind": 'axis',
-        "mistake": 'self_attention mixes the values with column n of the weight matrix, A[:, n], instead of row n, the weights of query n (the transposed weights).',
-        "keywords": [r'column', r'transpos', r'A\[:, ?n\]|weights\[:, ?n\]|row n|row of'],
+        "kind": "axis",
+        "mistake": "self_attention mixes the values with column n of the weight matrix, A[:, n], instead of row n, the weights of query n (the transposed weights).",
+        "keywords": [r"column", r"transpos", r"A\[:, ?n\]|weights\[:, ?n\]|row n|row of"],
         "code": '''def self_attention(xs, W_q, b_q, W_k, b_k, W_v, b_v):
     """Self-attention over a list of input columns, one token at a time.
 
@@ -390,12 +428,12 @@ ANSWERS = [
 ''',
     },
     {
-        "notebook": '01_vector_attention',
-        "cell": 'ex6_self_attention',
+        "notebook": "01_vector_attention",
+        "cell": "ex6_self_attention",
         "correct": False,
-        "kind": 'argument order',
-        "mistake": 'self_attention makes the values with the key bias, project(W_v, b_k, x), instead of the value bias b_v.',
-        "keywords": [r'b_k|b_v|bias', r'key|value|wrong (bias|argument)|swap|copy'],
+        "kind": "argument order",
+        "mistake": "self_attention makes the values with the key bias, project(W_v, b_k, x), instead of the value bias b_v.",
+        "keywords": [r"b_k|b_v|bias", r"key|value|wrong (bias|argument)|swap|copy"],
         "code": '''def self_attention(xs, W_q, b_q, W_k, b_k, W_v, b_v):
     """Self-attention over a list of input columns, one token at a time.
 
@@ -410,8 +448,8 @@ ANSWERS = [
 ''',
     },
     {
-        "notebook": '01_vector_attention',
-        "cell": 'ex6_self_attention',
+        "notebook": "01_vector_attention",
+        "cell": "ex6_self_attention",
         "correct": True,
         "kind": "another style",
         "mistake": "",
@@ -435,12 +473,12 @@ ANSWERS = [
 ''',
     },
     {
-        "notebook": '02_matrix_attention',
-        "cell": 'ex1_softmax_cols',
+        "notebook": "02_matrix_attention",
+        "cell": "ex1_softmax_cols",
         "correct": False,
-        "kind": 'axis',
-        "mistake": 'softmax_cols takes the maximum and the sum along dim=1, so it normalises each row instead of each column.',
-        "keywords": [r'rows?', r'dim ?= ?1|axis|dim\b|dimension|direction|wrong way'],
+        "kind": "axis",
+        "mistake": "softmax_cols takes the maximum and the sum along dim=1, so it normalises each row instead of each column.",
+        "keywords": [r"rows?", r"dim ?= ?1|axis|dim\b|dimension|direction|wrong way"],
         "code": '''def softmax_cols(S):
     """Softmax of each column of S, computed without overflow.
 
@@ -452,12 +490,15 @@ ANSWERS = [
 ''',
     },
     {
-        "notebook": '02_matrix_attention',
-        "cell": 'ex1_softmax_cols',
+        "notebook": "02_matrix_attention",
+        "cell": "ex1_softmax_cols",
         "correct": False,
-        "kind": 'axis',
+        "kind": "axis",
         "mistake": "softmax_cols subtracts the single largest entry of the whole matrix instead of each column's own maximum, so a column far below the global maximum underflows to 0/0 = NaN.",
-        "keywords": [r'global|whole|entire|overall|single (max|largest)|S\.max\(\)|all entries', "each column|per[- ]column|column'?s? (own )?max|column[- ]wise"],
+        "keywords": [
+            r"global|whole|entire|overall|single (max|largest)|S\.max\(\)|all entries",
+            "each column|per[- ]column|column'?s? (own )?max|column[- ]wise",
+        ],
         "code": '''def softmax_cols(S):
     """Softmax of each column of S, computed without overflow.
 
@@ -468,12 +509,15 @@ ANSWERS = [
 ''',
     },
     {
-        "notebook": '02_matrix_attention',
-        "cell": 'ex1_softmax_cols',
+        "notebook": "02_matrix_attention",
+        "cell": "ex1_softmax_cols",
         "correct": False,
-        "kind": 'tuple as tensor',
-        "mistake": 'softmax_cols subtracts S.max(dim=0, keepdim=True) itself, a (values, indices) tuple, instead of its .values, so the subtraction fails.',
-        "keywords": [r'tuple|namedtuple|\.values|indices|return_types', r'max\(|values|TypeError|error|subtract'],
+        "kind": "tuple as tensor",
+        "mistake": "softmax_cols subtracts S.max(dim=0, keepdim=True) itself, a (values, indices) tuple, instead of its .values, so the subtraction fails.",
+        "keywords": [
+            r"tuple|namedtuple|\.values|indices|return_types",
+            r"max\(|values|TypeError|error|subtract",
+        ],
         "code": '''def softmax_cols(S):
     """Softmax of each column of S, computed without overflow.
 
@@ -485,8 +529,8 @@ ANSWERS = [
 ''',
     },
     {
-        "notebook": '02_matrix_attention',
-        "cell": 'ex1_softmax_cols',
+        "notebook": "02_matrix_attention",
+        "cell": "ex1_softmax_cols",
         "correct": True,
         "kind": "another style",
         "mistake": "",
@@ -505,12 +549,16 @@ ANSWERS = [
 ''',
     },
     {
-        "notebook": '02_matrix_attention',
-        "cell": 'ex2_self_attention_cols',
+        "notebook": "02_matrix_attention",
+        "cell": "ex2_self_attention_cols",
         "correct": False,
-        "kind": 'layout',
+        "kind": "layout",
         "mistake": "self_attention_cols builds the scores as Qᵀ K instead of Kᵀ Q, so column n holds key n's scores against every query (the transposed score matrix) before the column softmax.",
-        "keywords": [r'Q\.T ?@ ?K|Qᵀ ?K|Q\^T ?K|K\.T ?@ ?Q|Kᵀ ?Q', r'transpos', r'order|swap|wrong way round'],
+        "keywords": [
+            r"Q\.T ?@ ?K|Qᵀ ?K|Q\^T ?K|K\.T ?@ ?Q|Kᵀ ?Q",
+            r"transpos",
+            r"order|swap|wrong way round",
+        ],
         "code": '''def self_attention_cols(X, W_q, b_q, W_k, b_k, W_v, b_v):
     """Self-attention with tokens as the columns of X.
 
@@ -524,12 +572,12 @@ ANSWERS = [
 ''',
     },
     {
-        "notebook": '02_matrix_attention',
-        "cell": 'ex2_self_attention_cols',
+        "notebook": "02_matrix_attention",
+        "cell": "ex2_self_attention_cols",
         "correct": False,
-        "kind": 'scale',
-        "mistake": 'self_attention_cols scales by √D_in, the length of an input (X.shape[0]), instead of √d_k, the length of a key (D_out).',
-        "keywords": [r'D_in|X\.shape\[0\]|input', r'd_k|D_out|key|K\.shape|query'],
+        "kind": "scale",
+        "mistake": "self_attention_cols scales by √D_in, the length of an input (X.shape[0]), instead of √d_k, the length of a key (D_out).",
+        "keywords": [r"D_in|X\.shape\[0\]|input", r"d_k|D_out|key|K\.shape|query"],
         "code": '''def self_attention_cols(X, W_q, b_q, W_k, b_k, W_v, b_v):
     """Self-attention with tokens as the columns of X.
 
@@ -541,12 +589,12 @@ ANSWERS = [
 ''',
     },
     {
-        "notebook": '02_matrix_attention',
-        "cell": 'ex2_self_attention_cols',
+        "notebook": "02_matrix_attention",
+        "cell": "ex2_self_attention_cols",
         "correct": False,
-        "kind": 'order',
-        "mistake": 'self_attention_cols adds each bias to X before the matrix product, W (X + b), instead of after it, W X + b.',
-        "keywords": [r'bias', r'before|after|inside|order|parenthes|W ?\(X ?\+ ?b|W_\w ?@ ?\(X'],
+        "kind": "order",
+        "mistake": "self_attention_cols adds each bias to X before the matrix product, W (X + b), instead of after it, W X + b.",
+        "keywords": [r"bias", r"before|after|inside|order|parenthes|W ?\(X ?\+ ?b|W_\w ?@ ?\(X"],
         "code": '''def self_attention_cols(X, W_q, b_q, W_k, b_k, W_v, b_v):
     """Self-attention with tokens as the columns of X.
 
@@ -560,8 +608,8 @@ ANSWERS = [
 ''',
     },
     {
-        "notebook": '02_matrix_attention',
-        "cell": 'ex2_self_attention_cols',
+        "notebook": "02_matrix_attention",
+        "cell": "ex2_self_attention_cols",
         "correct": True,
         "kind": "another style",
         "mistake": "",
@@ -579,12 +627,15 @@ ANSWERS = [
 ''',
     },
     {
-        "notebook": '02_matrix_attention',
-        "cell": 'ex3_attention',
+        "notebook": "02_matrix_attention",
+        "cell": "ex3_attention",
         "correct": False,
-        "kind": 'mask',
+        "kind": "mask",
         "mistake": "attention fills the scores with -inf where the mask is True, i.e. where attending is allowed, instead of where it is False (~mask): the mask's polarity is inverted.",
-        "keywords": [r'invert|polarity|~ ?mask|opposite|flip|revers|wrong way', r'True|False|allowed|forbidden'],
+        "keywords": [
+            r"invert|polarity|~ ?mask|opposite|flip|revers|wrong way",
+            r"True|False|allowed|forbidden",
+        ],
         "code": '''def attention(Q, K, V, mask=None):
     """Scaled dot-product attention over any leading batch dimensions.
 
@@ -600,12 +651,12 @@ ANSWERS = [
 ''',
     },
     {
-        "notebook": '02_matrix_attention',
-        "cell": 'ex3_attention',
+        "notebook": "02_matrix_attention",
+        "cell": "ex3_attention",
         "correct": False,
-        "kind": 'scale',
-        "mistake": 'attention divides the scores by √d_v, the width of the values (V.shape[-1]), instead of √d_k, the width of the queries and keys.',
-        "keywords": [r'd_v|V\.shape|values?', r'd_k|Q\.shape|K\.shape|quer|keys?'],
+        "kind": "scale",
+        "mistake": "attention divides the scores by √d_v, the width of the values (V.shape[-1]), instead of √d_k, the width of the queries and keys.",
+        "keywords": [r"d_v|V\.shape|values?", r"d_k|Q\.shape|K\.shape|quer|keys?"],
         "code": '''def attention(Q, K, V, mask=None):
     """Scaled dot-product attention over any leading batch dimensions.
 
@@ -622,12 +673,12 @@ ANSWERS = [
 ''',
     },
     {
-        "notebook": '02_matrix_attention',
-        "cell": 'ex3_attention',
+        "notebook": "02_matrix_attention",
+        "cell": "ex3_attention",
         "correct": False,
-        "kind": 'mask',
-        "mistake": 'attention sets the masked scores to 0 instead of -inf, so after the softmax the forbidden keys still get weight e^0.',
-        "keywords": [r'-? ?inf|∞|infinit', r'\b0\b|zero'],
+        "kind": "mask",
+        "mistake": "attention sets the masked scores to 0 instead of -inf, so after the softmax the forbidden keys still get weight e^0.",
+        "keywords": [r"-? ?inf|∞|infinit", r"\b0\b|zero"],
         "code": '''def attention(Q, K, V, mask=None):
     """Scaled dot-product attention over any leading batch dimensions.
 
@@ -644,12 +695,12 @@ ANSWERS = [
 ''',
     },
     {
-        "notebook": '02_matrix_attention',
-        "cell": 'ex3_attention',
+        "notebook": "02_matrix_attention",
+        "cell": "ex3_attention",
         "correct": False,
-        "kind": 'axis',
+        "kind": "axis",
         "mistake": "attention takes the softmax along dim=-2, over the queries, instead of dim=-1, over the keys, so the weights' columns sum to 1 rather than each query's row.",
-        "keywords": [r'dim ?= ?-2|dim ?= ?-1|axis|dimension|columns?', r'quer|keys?|rows?'],
+        "keywords": [r"dim ?= ?-2|dim ?= ?-1|axis|dimension|columns?", r"quer|keys?|rows?"],
         "code": '''def attention(Q, K, V, mask=None):
     """Scaled dot-product attention over any leading batch dimensions.
 
@@ -666,8 +717,8 @@ ANSWERS = [
 ''',
     },
     {
-        "notebook": '02_matrix_attention',
-        "cell": 'ex3_attention',
+        "notebook": "02_matrix_attention",
+        "cell": "ex3_attention",
         "correct": True,
         "kind": "another style",
         "mistake": "",
@@ -690,12 +741,15 @@ ANSWERS = [
 ''',
     },
     {
-        "notebook": '02_matrix_attention',
-        "cell": 'ex4_padding_mask',
+        "notebook": "02_matrix_attention",
+        "cell": "ex4_padding_mask",
         "correct": False,
-        "kind": 'off-by-one',
-        "mistake": 'padding_mask compares positions <= lengths, which also marks position lengths[b], the first padding token, as real (off by one).',
-        "keywords": [r'<=|≤|less than or equal|off[- ]by[- ]one|one (too )?(many|more|extra)|extra|first padding|lengths?\[b\]|includ', r'<|≤|comparison|boundary|padding'],
+        "kind": "off-by-one",
+        "mistake": "padding_mask compares positions <= lengths, which also marks position lengths[b], the first padding token, as real (off by one).",
+        "keywords": [
+            r"<=|≤|less than or equal|off[- ]by[- ]one|one (too )?(many|more|extra)|extra|first padding|lengths?\[b\]|includ",
+            r"<|≤|comparison|boundary|padding",
+        ],
         "code": '''def padding_mask(lengths, seq_len):
     """True at the real tokens, False at the padding.
 
@@ -706,12 +760,15 @@ ANSWERS = [
 ''',
     },
     {
-        "notebook": '02_matrix_attention',
-        "cell": 'ex4_padding_mask',
+        "notebook": "02_matrix_attention",
+        "cell": "ex4_padding_mask",
         "correct": False,
-        "kind": 'layout',
-        "mistake": 'padding_mask broadcasts the positions as a column against the lengths as a row, so it returns the transposed (seq_len, B) mask instead of (B, seq_len).',
-        "keywords": [r'transpos|\(seq_len, ?B\)|shape|column.{0,40}row|row.{0,40}column|orientation|swap', r'\(B, ?seq_len\)|B ?× ?seq_len|\[:, ?None\]|\[None, ?:\]|broadcast|wrong (way|axis|axes)'],
+        "kind": "layout",
+        "mistake": "padding_mask broadcasts the positions as a column against the lengths as a row, so it returns the transposed (seq_len, B) mask instead of (B, seq_len).",
+        "keywords": [
+            r"transpos|\(seq_len, ?B\)|shape|column.{0,40}row|row.{0,40}column|orientation|swap",
+            r"\(B, ?seq_len\)|B ?× ?seq_len|\[:, ?None\]|\[None, ?:\]|broadcast|wrong (way|axis|axes)",
+        ],
         "code": '''def padding_mask(lengths, seq_len):
     """True at the real tokens, False at the padding.
 
@@ -721,12 +778,15 @@ ANSWERS = [
 ''',
     },
     {
-        "notebook": '02_matrix_attention',
-        "cell": 'ex4_padding_mask',
+        "notebook": "02_matrix_attention",
+        "cell": "ex4_padding_mask",
         "correct": False,
-        "kind": 'dtype',
-        "mistake": 'padding_mask returns a float tensor of 0s and 1s (torch.zeros) instead of a boolean mask.',
-        "keywords": [r'bool|dtype|float|zeros|0s? and 1s?|ones and zeros', r'boolean|True|False|type'],
+        "kind": "dtype",
+        "mistake": "padding_mask returns a float tensor of 0s and 1s (torch.zeros) instead of a boolean mask.",
+        "keywords": [
+            r"bool|dtype|float|zeros|0s? and 1s?|ones and zeros",
+            r"boolean|True|False|type",
+        ],
         "code": '''def padding_mask(lengths, seq_len):
     """True at the real tokens, False at the padding.
 
@@ -740,8 +800,8 @@ ANSWERS = [
 ''',
     },
     {
-        "notebook": '02_matrix_attention',
-        "cell": 'ex4_padding_mask',
+        "notebook": "02_matrix_attention",
+        "cell": "ex4_padding_mask",
         "correct": True,
         "kind": "another style",
         "mistake": "",
@@ -759,12 +819,15 @@ ANSWERS = [
 ''',
     },
     {
-        "notebook": '02_matrix_attention',
-        "cell": 'ex5_hand_built_heads',
+        "notebook": "02_matrix_attention",
+        "cell": "ex5_hand_built_heads",
         "correct": False,
-        "kind": 'off-by-one',
-        "mistake": 'previous_token_head points the query of position p at position p + 1 instead of p - 1, so it builds a next-token head.',
-        "keywords": [r'p ?\+ ?1|t ?\+ ?1|next|following|wrong direction|shift\w* the wrong way|forward|after', r'p ?- ?1|t ?- ?1|previous|preceding|wrong (position|column|key)|offset|shift'],
+        "kind": "off-by-one",
+        "mistake": "previous_token_head points the query of position p at position p + 1 instead of p - 1, so it builds a next-token head.",
+        "keywords": [
+            r"p ?\+ ?1|t ?\+ ?1|next|following|wrong direction|shift\w* the wrong way|forward|after",
+            r"p ?- ?1|t ?- ?1|previous|preceding|wrong (position|column|key)|offset|shift",
+        ],
         "code": '''def previous_token_head(vocab_size, max_len, d_head, strength):
     """W_q, W_k (vocab_size + max_len, d_head), d_head >= max_len: after the 1/√d_head,
     query t scores `strength` with the key at position t - 1 and 0 with every other key."""
@@ -789,12 +852,12 @@ def same_token_head(vocab_size, max_len, d_head, strength):
 ''',
     },
     {
-        "notebook": '02_matrix_attention',
-        "cell": 'ex5_hand_built_heads',
+        "notebook": "02_matrix_attention",
+        "cell": "ex5_hand_built_heads",
         "correct": False,
-        "kind": 'scale',
+        "kind": "scale",
         "mistake": "same_token_head leaves out the factor √d_head, so after attention's division by √d_head its scores are strength/√d_head instead of strength.",
-        "keywords": [r'sqrt|√|root', r'd_head', r'scal|factor'],
+        "keywords": [r"sqrt|√|root", r"d_head", r"scal|factor"],
         "code": '''def previous_token_head(vocab_size, max_len, d_head, strength):
     """W_q, W_k (vocab_size + max_len, d_head), d_head >= max_len: after the 1/√d_head,
     query t scores `strength` with the key at position t - 1 and 0 with every other key."""
@@ -820,12 +883,15 @@ def same_token_head(vocab_size, max_len, d_head, strength):
 ''',
     },
     {
-        "notebook": '02_matrix_attention',
-        "cell": 'ex5_hand_built_heads',
+        "notebook": "02_matrix_attention",
+        "cell": "ex5_hand_built_heads",
         "correct": False,
-        "kind": 'off-by-one',
-        "mistake": 'previous_token_head builds the shift with torch.roll, which wraps round: position 0 scores strength with the last position instead of 0 with every key.',
-        "keywords": [r'wrap|roll|circular|cyclic', r'position 0|first position|last position|max_len ?- ?1'],
+        "kind": "off-by-one",
+        "mistake": "previous_token_head builds the shift with torch.roll, which wraps round: position 0 scores strength with the last position instead of 0 with every key.",
+        "keywords": [
+            r"wrap|roll|circular|cyclic",
+            r"position 0|first position|last position|max_len ?- ?1",
+        ],
         "code": '''def previous_token_head(vocab_size, max_len, d_head, strength):
     """W_q, W_k (vocab_size + max_len, d_head), d_head >= max_len: after the 1/√d_head,
     query t scores `strength` with the key at position t - 1 and 0 with every other key."""
@@ -852,12 +918,12 @@ def same_token_head(vocab_size, max_len, d_head, strength):
 ''',
     },
     {
-        "notebook": '02_matrix_attention',
-        "cell": 'ex5_hand_built_heads',
+        "notebook": "02_matrix_attention",
+        "cell": "ex5_hand_built_heads",
         "correct": False,
-        "kind": 'structure',
-        "mistake": 'same_token_head fills the rows of the position block instead of the token block, so it matches tokens at the same position (only itself) rather than tokens with the same identity.',
-        "keywords": [r'position', r'token (block|rows|identity|id)|block|rows?|one[- ]hot'],
+        "kind": "structure",
+        "mistake": "same_token_head fills the rows of the position block instead of the token block, so it matches tokens at the same position (only itself) rather than tokens with the same identity.",
+        "keywords": [r"position", r"token (block|rows|identity|id)|block|rows?|one[- ]hot"],
         "code": '''def previous_token_head(vocab_size, max_len, d_head, strength):
     """W_q, W_k (vocab_size + max_len, d_head), d_head >= max_len: after the 1/√d_head,
     query t scores `strength` with the key at position t - 1 and 0 with every other key."""
@@ -883,8 +949,8 @@ def same_token_head(vocab_size, max_len, d_head, strength):
 ''',
     },
     {
-        "notebook": '02_matrix_attention',
-        "cell": 'ex5_hand_built_heads',
+        "notebook": "02_matrix_attention",
+        "cell": "ex5_hand_built_heads",
         "correct": True,
         "kind": "another style",
         "mistake": "",
@@ -911,12 +977,15 @@ def same_token_head(vocab_size, max_len, d_head, strength):
 ''',
     },
     {
-        "notebook": '03_multihead_attention',
-        "cell": 'ex1_multihead_cols',
+        "notebook": "03_multihead_attention",
+        "cell": "ex1_multihead_cols",
         "correct": False,
-        "kind": 'scale',
+        "kind": "scale",
         "mistake": "multihead_cols divides each head's scores by √D, the full model width (X.shape[0]), instead of √d_head, the width of one head.",
-        "keywords": [r'\bD\b|d_model|X\.shape\[0\]|full|whole|model width', "d_head|one head|head'?s? (width|size)|K\\.shape\\[0\\]|D ?/ ?H"],
+        "keywords": [
+            r"\bD\b|d_model|X\.shape\[0\]|full|whole|model width",
+            "d_head|one head|head'?s? (width|size)|K\\.shape\\[0\\]|D ?/ ?H",
+        ],
         "code": '''def multihead_cols(X, heads, W_c):
     """Multi-head self-attention with tokens as the columns of X.
 
@@ -935,12 +1004,12 @@ def same_token_head(vocab_size, max_len, d_head, strength):
 ''',
     },
     {
-        "notebook": '03_multihead_attention',
-        "cell": 'ex1_multihead_cols',
+        "notebook": "03_multihead_attention",
+        "cell": "ex1_multihead_cols",
         "correct": False,
-        "kind": 'axis',
-        "mistake": 'multihead_cols calls softmax without dim=0, so it normalises each row of Kᵀ Q (over the queries) instead of each column (over the keys).',
-        "keywords": [r'dim ?= ?0|dim ?= ?-1|axis|dimension', r'rows?|columns?'],
+        "kind": "axis",
+        "mistake": "multihead_cols calls softmax without dim=0, so it normalises each row of Kᵀ Q (over the queries) instead of each column (over the keys).",
+        "keywords": [r"dim ?= ?0|dim ?= ?-1|axis|dimension", r"rows?|columns?"],
         "code": '''def multihead_cols(X, heads, W_c):
     """Multi-head self-attention with tokens as the columns of X.
 
@@ -959,12 +1028,15 @@ def same_token_head(vocab_size, max_len, d_head, strength):
 ''',
     },
     {
-        "notebook": '03_multihead_attention',
-        "cell": 'ex1_multihead_cols',
+        "notebook": "03_multihead_attention",
+        "cell": "ex1_multihead_cols",
         "correct": False,
-        "kind": 'first item only',
+        "kind": "first item only",
         "mistake": "multihead_cols uses heads[0]'s parameters for every head (p = heads[0] inside the loop), so all heads compute the same output.",
-        "keywords": [r'heads\[0\]|first head|same (parameters|head|weights)|every head|identical|heads\[h\]', r'first|loop|same|all heads|one head'],
+        "keywords": [
+            r"heads\[0\]|first head|same (parameters|head|weights)|every head|identical|heads\[h\]",
+            r"first|loop|same|all heads|one head",
+        ],
         "code": '''def multihead_cols(X, heads, W_c):
     """Multi-head self-attention with tokens as the columns of X.
 
@@ -984,8 +1056,8 @@ def same_token_head(vocab_size, max_len, d_head, strength):
 ''',
     },
     {
-        "notebook": '03_multihead_attention',
-        "cell": 'ex1_multihead_cols',
+        "notebook": "03_multihead_attention",
+        "cell": "ex1_multihead_cols",
         "correct": True,
         "kind": "another style",
         "mistake": "",
@@ -1007,12 +1079,12 @@ def same_token_head(vocab_size, max_len, d_head, strength):
 ''',
     },
     {
-        "notebook": '03_multihead_attention',
-        "cell": 'ex2_split_merge',
+        "notebook": "03_multihead_attention",
+        "cell": "ex2_split_merge",
         "correct": False,
-        "kind": 'layout',
-        "mistake": 'split_heads reshapes (B, T, d_model) straight to (B, H, T, d_head) without splitting the last axis and transposing, so the heads hold the wrong features (mixtures of tokens).',
-        "keywords": [r'reshap\w*|view', r'transpos|permute|swap|axis|order'],
+        "kind": "layout",
+        "mistake": "split_heads reshapes (B, T, d_model) straight to (B, H, T, d_head) without splitting the last axis and transposing, so the heads hold the wrong features (mixtures of tokens).",
+        "keywords": [r"reshap\w*|view", r"transpos|permute|swap|axis|order"],
         "code": '''def split_heads(x, n_heads):
     """(B, T, d_model) -> (B, H, T, d_head): head h gets features h·d_head ... (h+1)·d_head - 1."""
     B, T, d_model = x.shape
@@ -1027,12 +1099,12 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '03_multihead_attention',
-        "cell": 'ex2_split_merge',
+        "notebook": "03_multihead_attention",
+        "cell": "ex2_split_merge",
         "correct": False,
-        "kind": 'layout',
-        "mistake": 'merge_heads reshapes (B, H, T, d_head) to (B, T, H·d_head) without first moving the head axis back behind the tokens (transpose(1, 2)), so tokens and heads are mixed up.',
-        "keywords": [r'transpos|permute|swap|move', r'reshap\w*|view|head axis|axis'],
+        "kind": "layout",
+        "mistake": "merge_heads reshapes (B, H, T, d_head) to (B, T, H·d_head) without first moving the head axis back behind the tokens (transpose(1, 2)), so tokens and heads are mixed up.",
+        "keywords": [r"transpos|permute|swap|move", r"reshap\w*|view|head axis|axis"],
         "code": '''def split_heads(x, n_heads):
     """(B, T, d_model) -> (B, H, T, d_head): head h gets features h·d_head ... (h+1)·d_head - 1."""
     B, T, d_model = x.shape
@@ -1046,12 +1118,15 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '03_multihead_attention',
-        "cell": 'ex2_split_merge',
+        "notebook": "03_multihead_attention",
+        "cell": "ex2_split_merge",
         "correct": False,
-        "kind": 'layout',
-        "mistake": 'split_heads splits the last axis as (d_head, H) instead of (H, d_head), so head h gets every H-th feature (interleaved) rather than the contiguous block h·d_head … (h+1)·d_head − 1.',
-        "keywords": [r'interleav|every H|strid|contiguous|d_head, ?(H|n_heads)\)|(H|n_heads), ?d_head\)|order of the (split|factors)|h ?\+ ?H|wrong order|permut', r'block|features? h|wrong features'],
+        "kind": "layout",
+        "mistake": "split_heads splits the last axis as (d_head, H) instead of (H, d_head), so head h gets every H-th feature (interleaved) rather than the contiguous block h·d_head … (h+1)·d_head − 1.",
+        "keywords": [
+            r"interleav|every H|strid|contiguous|d_head, ?(H|n_heads)\)|(H|n_heads), ?d_head\)|order of the (split|factors)|h ?\+ ?H|wrong order|permut",
+            r"block|features? h|wrong features",
+        ],
         "code": '''def split_heads(x, n_heads):
     """(B, T, d_model) -> (B, H, T, d_head): head h gets features h·d_head ... (h+1)·d_head - 1."""
     B, T, D = x.shape
@@ -1066,8 +1141,8 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '03_multihead_attention',
-        "cell": 'ex2_split_merge',
+        "notebook": "03_multihead_attention",
+        "cell": "ex2_split_merge",
         "correct": True,
         "kind": "another style",
         "mistake": "",
@@ -1083,12 +1158,15 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '03_multihead_attention',
-        "cell": 'ex3_expand_mask',
+        "notebook": "03_multihead_attention",
+        "cell": "ex3_expand_mask",
         "correct": False,
-        "kind": 'axis',
-        "mistake": 'expand_mask turns a (B, T, S) mask into (1, B, T, S) by adding the new axis in front (mask[None]) instead of after the batch axis, (B, 1, T, S).',
-        "keywords": [r'mask\[None\]|\(1, ?B, ?T, ?S\)|front|first|position|wrong (place|axis)|dim ?= ?0|unsqueeze\(0\)', r'\(B, ?1, ?T, ?S\)|mask\[:, ?None\]|unsqueeze\(1\)|after the batch|head axis'],
+        "kind": "axis",
+        "mistake": "expand_mask turns a (B, T, S) mask into (1, B, T, S) by adding the new axis in front (mask[None]) instead of after the batch axis, (B, 1, T, S).",
+        "keywords": [
+            r"mask\[None\]|\(1, ?B, ?T, ?S\)|front|first|position|wrong (place|axis)|dim ?= ?0|unsqueeze\(0\)",
+            r"\(B, ?1, ?T, ?S\)|mask\[:, ?None\]|unsqueeze\(1\)|after the batch|head axis",
+        ],
         "code": '''def expand_mask(mask):
     """Bring a boolean mask to 4-D so that it broadcasts over (B, H, T, S) scores.
 
@@ -1102,12 +1180,15 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '03_multihead_attention',
-        "cell": 'ex3_expand_mask',
+        "notebook": "03_multihead_attention",
+        "cell": "ex3_expand_mask",
         "correct": False,
-        "kind": 'axis',
-        "mistake": 'expand_mask always inserts the new axes at position 1, so a (T, S) mask becomes (T, 1, 1, S) instead of (1, 1, T, S).',
-        "keywords": [r'\(T, ?1, ?1, ?S\)|\(1, ?1, ?T, ?S\)|unsqueeze\(1\)|position 1|2-?D|\(T, ?S\)', r'front|leading|wrong (place|position|axis)'],
+        "kind": "axis",
+        "mistake": "expand_mask always inserts the new axes at position 1, so a (T, S) mask becomes (T, 1, 1, S) instead of (1, 1, T, S).",
+        "keywords": [
+            r"\(T, ?1, ?1, ?S\)|\(1, ?1, ?T, ?S\)|unsqueeze\(1\)|position 1|2-?D|\(T, ?S\)",
+            r"front|leading|wrong (place|position|axis)",
+        ],
         "code": '''def expand_mask(mask):
     """Bring a boolean mask to 4-D so that it broadcasts over (B, H, T, S) scores.
 
@@ -1119,12 +1200,15 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '03_multihead_attention',
-        "cell": 'ex3_expand_mask',
+        "notebook": "03_multihead_attention",
+        "cell": "ex3_expand_mask",
         "correct": False,
-        "kind": 'structure',
-        "mistake": 'expand_mask adds a head axis to every mask that is not 2-D, so a 4-D (B, H, T, S) mask becomes 5-D instead of being returned unchanged.',
-        "keywords": [r'4-?D|four|\(B, ?H, ?T, ?S\)|already', r'5-?D|five|unchanged|extra axis|too many'],
+        "kind": "structure",
+        "mistake": "expand_mask adds a head axis to every mask that is not 2-D, so a 4-D (B, H, T, S) mask becomes 5-D instead of being returned unchanged.",
+        "keywords": [
+            r"4-?D|four|\(B, ?H, ?T, ?S\)|already",
+            r"5-?D|five|unchanged|extra axis|too many",
+        ],
         "code": '''def expand_mask(mask):
     """Bring a boolean mask to 4-D so that it broadcasts over (B, H, T, S) scores.
 
@@ -1136,8 +1220,8 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '03_multihead_attention',
-        "cell": 'ex3_expand_mask',
+        "notebook": "03_multihead_attention",
+        "cell": "ex3_expand_mask",
         "correct": True,
         "kind": "another style",
         "mistake": "",
@@ -1155,12 +1239,12 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '03_multihead_attention',
-        "cell": 'ex4_multihead_attention',
+        "notebook": "03_multihead_attention",
+        "cell": "ex4_multihead_attention",
         "correct": False,
-        "kind": 'scale',
-        "mistake": 'multihead_attention divides q by √d_head before calling F.scaled_dot_product_attention, which scales by 1/√d_head itself, so the scores are scaled twice.',
-        "keywords": [r'twice|double|two times|again|already scal', r'sqrt|√|scal'],
+        "kind": "scale",
+        "mistake": "multihead_attention divides q by √d_head before calling F.scaled_dot_product_attention, which scales by 1/√d_head itself, so the scores are scaled twice.",
+        "keywords": [r"twice|double|two times|again|already scal", r"sqrt|√|scal"],
         "code": '''def multihead_attention(x, in_proj_weight, in_proj_bias, out_proj_weight, out_proj_bias,
                         n_heads, mask=None):
     """Packed multi-head self-attention, PyTorch's parameter layout.
@@ -1180,12 +1264,12 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '03_multihead_attention',
-        "cell": 'ex4_multihead_attention',
+        "notebook": "03_multihead_attention",
+        "cell": "ex4_multihead_attention",
         "correct": False,
-        "kind": 'axis',
-        "mistake": 'multihead_attention passes the mask to the attention without expand_mask, so a (B, T, S) or (B, 1, S) mask lines up its batch axis with the heads axis of the (B, H, T, S) scores.',
-        "keywords": [r'expand_mask|4-?D|head axis|unsqueeze|broadcast', r'batch|heads?'],
+        "kind": "axis",
+        "mistake": "multihead_attention passes the mask to the attention without expand_mask, so a (B, T, S) or (B, 1, S) mask lines up its batch axis with the heads axis of the (B, H, T, S) scores.",
+        "keywords": [r"expand_mask|4-?D|head axis|unsqueeze|broadcast", r"batch|heads?"],
         "code": '''def multihead_attention(x, in_proj_weight, in_proj_bias, out_proj_weight, out_proj_bias,
                         n_heads, mask=None):
     """Packed multi-head self-attention, PyTorch's parameter layout.
@@ -1202,12 +1286,12 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '03_multihead_attention',
-        "cell": 'ex4_multihead_attention',
+        "notebook": "03_multihead_attention",
+        "cell": "ex4_multihead_attention",
         "correct": False,
-        "kind": 'order',
-        "mistake": 'multihead_attention unpacks the three chunks as k, q, v, so the rows meant for the queries are used as keys and the key rows as queries.',
-        "keywords": [r'order|swap|k, ?q, ?v|q, ?k, ?v|chunk', r'quer|keys?'],
+        "kind": "order",
+        "mistake": "multihead_attention unpacks the three chunks as k, q, v, so the rows meant for the queries are used as keys and the key rows as queries.",
+        "keywords": [r"order|swap|k, ?q, ?v|q, ?k, ?v|chunk", r"quer|keys?"],
         "code": '''def multihead_attention(x, in_proj_weight, in_proj_bias, out_proj_weight, out_proj_bias,
                         n_heads, mask=None):
     """Packed multi-head self-attention, PyTorch's parameter layout.
@@ -1226,12 +1310,15 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '03_multihead_attention',
-        "cell": 'ex4_multihead_attention',
+        "notebook": "03_multihead_attention",
+        "cell": "ex4_multihead_attention",
         "correct": False,
-        "kind": 'layout',
+        "kind": "layout",
         "mistake": "multihead_attention applies the output projection as merged @ out_proj_weight instead of @ out_proj_weight.T, using PyTorch's (out, in) weight the wrong way round.",
-        "keywords": [r'transpos|\.T\b|\(out, ?in\)|\(in, ?out\)|layout|wrong way', r'out_proj|output projection|W_o|\.T|transpose'],
+        "keywords": [
+            r"transpos|\.T\b|\(out, ?in\)|\(in, ?out\)|layout|wrong way",
+            r"out_proj|output projection|W_o|\.T|transpose",
+        ],
         "code": '''def multihead_attention(x, in_proj_weight, in_proj_bias, out_proj_weight, out_proj_bias,
                         n_heads, mask=None):
     """Packed multi-head self-attention, PyTorch's parameter layout.
@@ -1250,8 +1337,8 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '03_multihead_attention',
-        "cell": 'ex4_multihead_attention',
+        "notebook": "03_multihead_attention",
+        "cell": "ex4_multihead_attention",
         "correct": True,
         "kind": "another style",
         "mistake": "",
@@ -1279,12 +1366,12 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '03_multihead_attention',
-        "cell": 'ex5_multihead_module',
+        "notebook": "03_multihead_attention",
+        "cell": "ex5_multihead_module",
         "correct": False,
-        "kind": 'train/eval',
-        "mistake": 'forward calls F.dropout(weights, p) without training=self.training, and F.dropout defaults to training=True, so the attention weights are dropped out in eval mode too.',
-        "keywords": [r'training|self\.training|eval', r'dropout'],
+        "kind": "train/eval",
+        "mistake": "forward calls F.dropout(weights, p) without training=self.training, and F.dropout defaults to training=True, so the attention weights are dropped out in eval mode too.",
+        "keywords": [r"training|self\.training|eval", r"dropout"],
         "code": '''class MultiHeadAttention(nn.Module):
     """Packed multi-head attention with nn.MultiheadAttention's parameters (batch_first=True).
 
@@ -1320,12 +1407,12 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '03_multihead_attention',
-        "cell": 'ex5_multihead_module',
+        "notebook": "03_multihead_attention",
+        "cell": "ex5_multihead_module",
         "correct": False,
-        "kind": 'state',
+        "kind": "state",
         "mistake": "__init__ never sets out_proj's bias to zero, so a new module starts with nn.Linear's small random bias instead of PyTorch's zeros.",
-        "keywords": [r'bias', r'zero|0\b|init|start'],
+        "keywords": [r"bias", r"zero|0\b|init|start"],
         "code": '''class MultiHeadAttention(nn.Module):
     """Packed multi-head attention with nn.MultiheadAttention's parameters (batch_first=True).
 
@@ -1360,12 +1447,12 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '03_multihead_attention',
-        "cell": 'ex5_multihead_module',
+        "notebook": "03_multihead_attention",
+        "cell": "ex5_multihead_module",
         "correct": False,
-        "kind": 'axis',
-        "mistake": 'forward averages the weights over dim=0, the batch, instead of dim=1, the heads, so it returns (H, T, S) weights instead of (B, T, S).',
-        "keywords": [r'dim ?= ?0|dim ?= ?1|batch|axis|dimension', r'heads?'],
+        "kind": "axis",
+        "mistake": "forward averages the weights over dim=0, the batch, instead of dim=1, the heads, so it returns (H, T, S) weights instead of (B, T, S).",
+        "keywords": [r"dim ?= ?0|dim ?= ?1|batch|axis|dimension", r"heads?"],
         "code": '''class MultiHeadAttention(nn.Module):
     """Packed multi-head attention with nn.MultiheadAttention's parameters (batch_first=True).
 
@@ -1401,12 +1488,12 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '03_multihead_attention',
-        "cell": 'ex5_multihead_module',
+        "notebook": "03_multihead_attention",
+        "cell": "ex5_multihead_module",
         "correct": False,
-        "kind": 'scale',
-        "mistake": 'forward divides the scores by √d_model instead of √d_head, the width of one head.',
-        "keywords": [r'd_model|model width|full width', "d_head|one head|head'?s? (width|size)"],
+        "kind": "scale",
+        "mistake": "forward divides the scores by √d_model instead of √d_head, the width of one head.",
+        "keywords": [r"d_model|model width|full width", "d_head|one head|head'?s? (width|size)"],
         "code": '''class MultiHeadAttention(nn.Module):
     """Packed multi-head attention with nn.MultiheadAttention's parameters (batch_first=True).
 
@@ -1442,8 +1529,8 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '03_multihead_attention',
-        "cell": 'ex5_multihead_module',
+        "notebook": "03_multihead_attention",
+        "cell": "ex5_multihead_module",
         "correct": True,
         "kind": "another style",
         "mistake": "",
@@ -1493,12 +1580,15 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '04_positional_encoding',
-        "cell": 'ex1_pe_table_loops',
+        "notebook": "04_positional_encoding",
+        "cell": "ex1_pe_table_loops",
         "correct": False,
-        "kind": 'scale',
-        "mistake": 'pe_table_loops uses the exponent i / d_model instead of 2i / d_model, so every pair after the first turns too fast.',
-        "keywords": [r'2 ?\*? ?i|2i|factor (of )?2|twice|missing 2|i ?/ ?d', r'exponent|frequenc|wavelength'],
+        "kind": "scale",
+        "mistake": "pe_table_loops uses the exponent i / d_model instead of 2i / d_model, so every pair after the first turns too fast.",
+        "keywords": [
+            r"2 ?\*? ?i|2i|factor (of )?2|twice|missing 2|i ?/ ?d",
+            r"exponent|frequenc|wavelength",
+        ],
         "code": '''def pe_table_loops(seq_len, d_model):
     """The sinusoidal table, one entry at a time.
 
@@ -1514,12 +1604,15 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '04_positional_encoding',
-        "cell": 'ex1_pe_table_loops',
+        "notebook": "04_positional_encoding",
+        "cell": "ex1_pe_table_loops",
         "correct": False,
-        "kind": 'off-by-one',
-        "mistake": 'pe_table_loops counts positions from 1 (pos + 1), so row 0 holds PE_1 instead of sin 0 = 0 and cos 0 = 1.',
-        "keywords": [r'pos ?\+ ?1|from 1|from one|off[- ]by[- ]one|shift|position 0|start\w* at 1', r'position|pos|row 0|start'],
+        "kind": "off-by-one",
+        "mistake": "pe_table_loops counts positions from 1 (pos + 1), so row 0 holds PE_1 instead of sin 0 = 0 and cos 0 = 1.",
+        "keywords": [
+            r"pos ?\+ ?1|from 1|from one|off[- ]by[- ]one|shift|position 0|start\w* at 1",
+            r"position|pos|row 0|start",
+        ],
         "code": '''def pe_table_loops(seq_len, d_model):
     """The sinusoidal table, one entry at a time.
 
@@ -1535,12 +1628,15 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '04_positional_encoding',
-        "cell": 'ex1_pe_table_loops',
+        "notebook": "04_positional_encoding",
+        "cell": "ex1_pe_table_loops",
         "correct": False,
-        "kind": 'integer division',
-        "mistake": 'pe_table_loops computes the exponent with integer division, 2 * i // d_model, which is always 0, so every pair has frequency 1.',
-        "keywords": [r'integer division|//|floor|rounds? (down )?to 0|truncat', r'exponent|frequenc|always 0|zero'],
+        "kind": "integer division",
+        "mistake": "pe_table_loops computes the exponent with integer division, 2 * i // d_model, which is always 0, so every pair has frequency 1.",
+        "keywords": [
+            r"integer division|//|floor|rounds? (down )?to 0|truncat",
+            r"exponent|frequenc|always 0|zero",
+        ],
         "code": '''def pe_table_loops(seq_len, d_model):
     """The sinusoidal table, one entry at a time.
 
@@ -1556,12 +1652,12 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '04_positional_encoding',
-        "cell": 'ex1_pe_table_loops',
+        "notebook": "04_positional_encoding",
+        "cell": "ex1_pe_table_loops",
         "correct": False,
-        "kind": 'function swap',
-        "mistake": 'pe_table_loops puts the cosine on the even features and the sine on the odd ones, the other way round.',
-        "keywords": [r'swap|other way|reversed|exchang|wrong (order|way)', r'sin|cos|even|odd'],
+        "kind": "function swap",
+        "mistake": "pe_table_loops puts the cosine on the even features and the sine on the odd ones, the other way round.",
+        "keywords": [r"swap|other way|reversed|exchang|wrong (order|way)", r"sin|cos|even|odd"],
         "code": '''def pe_table_loops(seq_len, d_model):
     """The sinusoidal table, one entry at a time.
 
@@ -1577,8 +1673,8 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '04_positional_encoding',
-        "cell": 'ex1_pe_table_loops',
+        "notebook": "04_positional_encoding",
+        "cell": "ex1_pe_table_loops",
         "correct": True,
         "kind": "another style",
         "mistake": "",
@@ -1598,12 +1694,15 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '04_positional_encoding',
-        "cell": 'ex2_pe_table',
+        "notebook": "04_positional_encoding",
+        "cell": "ex2_pe_table",
         "correct": False,
-        "kind": 'layout',
-        "mistake": 'pe_table puts all the sines in the first half of the features and all the cosines in the second half, instead of interleaving them on the even (0::2) and odd (1::2) features.',
-        "keywords": [r'interleav|even|odd|0::2|1::2|alternat', r'half|halves|block|first .{0,20}second|concaten'],
+        "kind": "layout",
+        "mistake": "pe_table puts all the sines in the first half of the features and all the cosines in the second half, instead of interleaving them on the even (0::2) and odd (1::2) features.",
+        "keywords": [
+            r"interleav|even|odd|0::2|1::2|alternat",
+            r"half|halves|block|first .{0,20}second|concaten",
+        ],
         "code": '''def pe_table(seq_len, d_model):
     """The sinusoidal table without Python loops.
 
@@ -1620,12 +1719,15 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '04_positional_encoding',
-        "cell": 'ex2_pe_table',
+        "notebook": "04_positional_encoding",
+        "cell": "ex2_pe_table",
         "correct": False,
-        "kind": 'function swap',
-        "mistake": 'pe_table multiplies the positions by 10000^(2i/d_model) instead of dividing by it, so the angles grow with the pair index instead of shrinking.',
-        "keywords": [r'recipro|inver|multipl\w* instead of divid|instead of divid|negative exponent|1 ?/|sign|positive|divid', r'exponent|frequenc|10000|angle|wavelength'],
+        "kind": "function swap",
+        "mistake": "pe_table multiplies the positions by 10000^(2i/d_model) instead of dividing by it, so the angles grow with the pair index instead of shrinking.",
+        "keywords": [
+            r"recipro|inver|multipl\w* instead of divid|instead of divid|negative exponent|1 ?/|sign|positive|divid",
+            r"exponent|frequenc|10000|angle|wavelength",
+        ],
         "code": '''def pe_table(seq_len, d_model):
     """The sinusoidal table without Python loops.
 
@@ -1642,12 +1744,15 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '04_positional_encoding',
-        "cell": 'ex2_pe_table',
+        "notebook": "04_positional_encoding",
+        "cell": "ex2_pe_table",
         "correct": False,
-        "kind": 'off-by-one',
-        "mistake": 'pe_table numbers the pairs from 1 (torch.arange(1, d_model // 2 + 1)) instead of from 0, so pair i gets the frequency of pair i + 1 and the first pair does not turn at 1 radian per position.',
-        "keywords": [r'from 1|from one|off[- ]by[- ]one|arange\(1|i ?\+ ?1|start\w* at 1|shift', r'pair|frequenc'],
+        "kind": "off-by-one",
+        "mistake": "pe_table numbers the pairs from 1 (torch.arange(1, d_model // 2 + 1)) instead of from 0, so pair i gets the frequency of pair i + 1 and the first pair does not turn at 1 radian per position.",
+        "keywords": [
+            r"from 1|from one|off[- ]by[- ]one|arange\(1|i ?\+ ?1|start\w* at 1|shift",
+            r"pair|frequenc",
+        ],
         "code": '''def pe_table(seq_len, d_model):
     """The sinusoidal table without Python loops.
 
@@ -1664,8 +1769,8 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '04_positional_encoding',
-        "cell": 'ex2_pe_table',
+        "notebook": "04_positional_encoding",
+        "cell": "ex2_pe_table",
         "correct": True,
         "kind": "another style",
         "mistake": "",
@@ -1682,12 +1787,12 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '04_positional_encoding',
-        "cell": 'ex3_positional_encoding',
+        "notebook": "04_positional_encoding",
+        "cell": "ex3_positional_encoding",
         "correct": False,
-        "kind": 'state',
-        "mistake": 'PositionalEncoding stores the table as an nn.Parameter, so it becomes a trained parameter instead of a registered (non-persistent) buffer.',
-        "keywords": [r'parameter', r'buffer|register_buffer|trained|optimi[sz]er|learn'],
+        "kind": "state",
+        "mistake": "PositionalEncoding stores the table as an nn.Parameter, so it becomes a trained parameter instead of a registered (non-persistent) buffer.",
+        "keywords": [r"parameter", r"buffer|register_buffer|trained|optimi[sz]er|learn"],
         "code": '''class PositionalEncoding(nn.Module):
     """x (B, T, d_model) -> x + PE[:T], the same position vectors for every sequence."""
 
@@ -1701,12 +1806,12 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '04_positional_encoding',
-        "cell": 'ex3_positional_encoding',
+        "notebook": "04_positional_encoding",
+        "cell": "ex3_positional_encoding",
         "correct": False,
-        "kind": 'axis',
-        "mistake": 'forward slices the table with x.shape[0], the batch size, instead of x.shape[1], the sequence length T.',
-        "keywords": [r'shape\[0\]|shape\[1\]|batch', r'sequence length|\bT\b|tokens|positions'],
+        "kind": "axis",
+        "mistake": "forward slices the table with x.shape[0], the batch size, instead of x.shape[1], the sequence length T.",
+        "keywords": [r"shape\[0\]|shape\[1\]|batch", r"sequence length|\bT\b|tokens|positions"],
         "code": '''class PositionalEncoding(nn.Module):
     """x (B, T, d_model) -> x + PE[:T], the same position vectors for every sequence."""
 
@@ -1720,12 +1825,15 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '04_positional_encoding',
-        "cell": 'ex3_positional_encoding',
+        "notebook": "04_positional_encoding",
+        "cell": "ex3_positional_encoding",
         "correct": False,
-        "kind": 'argument order',
-        "mistake": '__init__ calls sinusoidal_table(d_model, max_len) with the arguments swapped, building a (d_model, max_len) table instead of (max_len, d_model).',
-        "keywords": [r'swap|order|revers|wrong way|other way', r'argument|sinusoidal_table\(d_model|\(d_model, ?max_len\)|\(max_len, ?d_model\)|transpos'],
+        "kind": "argument order",
+        "mistake": "__init__ calls sinusoidal_table(d_model, max_len) with the arguments swapped, building a (d_model, max_len) table instead of (max_len, d_model).",
+        "keywords": [
+            r"swap|order|revers|wrong way|other way",
+            r"argument|sinusoidal_table\(d_model|\(d_model, ?max_len\)|\(max_len, ?d_model\)|transpos",
+        ],
         "code": '''class PositionalEncoding(nn.Module):
     """x (B, T, d_model) -> x + PE[:T], the same position vectors for every sequence."""
 
@@ -1739,12 +1847,15 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '04_positional_encoding',
-        "cell": 'ex3_positional_encoding',
+        "notebook": "04_positional_encoding",
+        "cell": "ex3_positional_encoding",
         "correct": False,
-        "kind": 'state',
+        "kind": "state",
         "mistake": "forward adds the table in place (x += ...), which overwrites the caller's input tensor (and breaks autograd on leaf inputs) instead of returning a new tensor x + PE.",
-        "keywords": [r'in[- ]place|\+=|overwrit|modif|mutat|chang\w* (the )?(caller|input)', r'input|x\b|side[- ]effect|autograd|new tensor|copy'],
+        "keywords": [
+            r"in[- ]place|\+=|overwrit|modif|mutat|chang\w* (the )?(caller|input)",
+            r"input|x\b|side[- ]effect|autograd|new tensor|copy",
+        ],
         "code": '''class PositionalEncoding(nn.Module):
     """x (B, T, d_model) -> x + PE[:T], the same position vectors for every sequence."""
 
@@ -1758,8 +1869,8 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '04_positional_encoding',
-        "cell": 'ex3_positional_encoding',
+        "notebook": "04_positional_encoding",
+        "cell": "ex3_positional_encoding",
         "correct": True,
         "kind": "another style",
         "mistake": "",
@@ -1778,12 +1889,12 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '04_positional_encoding',
-        "cell": 'ex4_rotation_matrix',
+        "notebook": "04_positional_encoding",
+        "cell": "ex4_rotation_matrix",
         "correct": False,
-        "kind": 'sign',
-        "mistake": 'rotation_matrix puts -sin in the top-right and +sin in the bottom-left of each block, the opposite signs, so it rotates by -kω_i and moves k positions back instead of forward.',
-        "keywords": [r'sign|minus|negative|-s|opposite|backward|transpos|invers', r'sin'],
+        "kind": "sign",
+        "mistake": "rotation_matrix puts -sin in the top-right and +sin in the bottom-left of each block, the opposite signs, so it rotates by -kω_i and moves k positions back instead of forward.",
+        "keywords": [r"sign|minus|negative|-s|opposite|backward|transpos|invers", r"sin"],
         "code": '''def rotation_matrix(k, d_model):
     """R with PE[pos + k] = R @ PE[pos] for every position.
 
@@ -1799,12 +1910,12 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '04_positional_encoding',
-        "cell": 'ex4_rotation_matrix',
+        "notebook": "04_positional_encoding",
+        "cell": "ex4_rotation_matrix",
         "correct": False,
-        "kind": 'argument ignored',
-        "mistake": 'rotation_matrix uses the angle ω_i instead of k·ω_i, ignoring k, so it always moves one position along.',
-        "keywords": [r'\bk\b|offset', r'ignor|k ?\* ?w|k·ω|kω|times k|multipl|one (position|step)'],
+        "kind": "argument ignored",
+        "mistake": "rotation_matrix uses the angle ω_i instead of k·ω_i, ignoring k, so it always moves one position along.",
+        "keywords": [r"\bk\b|offset", r"ignor|k ?\* ?w|k·ω|kω|times k|multipl|one (position|step)"],
         "code": '''def rotation_matrix(k, d_model):
     """R with PE[pos + k] = R @ PE[pos] for every position.
 
@@ -1820,12 +1931,15 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '04_positional_encoding',
-        "cell": 'ex4_rotation_matrix',
+        "notebook": "04_positional_encoding",
+        "cell": "ex4_rotation_matrix",
         "correct": False,
-        "kind": 'off-by-one',
-        "mistake": 'rotation_matrix loops over the feature index i = 0, 2, 4, … but uses it as the pair index in the exponent, 2i/d_model, so block i gets the frequency of pair 2i instead of pair i.',
-        "keywords": [r'feature index|pair index|2 ?\* ?i|2i|doubl|twice|counts? (features|pairs)|range\(0, ?d_model, ?2\)|step 2', r'frequenc|exponent|omega|ω'],
+        "kind": "off-by-one",
+        "mistake": "rotation_matrix loops over the feature index i = 0, 2, 4, … but uses it as the pair index in the exponent, 2i/d_model, so block i gets the frequency of pair 2i instead of pair i.",
+        "keywords": [
+            r"feature index|pair index|2 ?\* ?i|2i|doubl|twice|counts? (features|pairs)|range\(0, ?d_model, ?2\)|step 2",
+            r"frequenc|exponent|omega|ω",
+        ],
         "code": '''def rotation_matrix(k, d_model):
     """R with PE[pos + k] = R @ PE[pos] for every position.
 
@@ -1841,8 +1955,8 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '04_positional_encoding',
-        "cell": 'ex4_rotation_matrix',
+        "notebook": "04_positional_encoding",
+        "cell": "ex4_rotation_matrix",
         "correct": True,
         "kind": "another style",
         "mistake": "",
@@ -1861,12 +1975,12 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '05_encoder',
-        "cell": 'ex1_layer_norm',
+        "notebook": "05_encoder",
+        "cell": "ex1_layer_norm",
         "correct": False,
-        "kind": 'scale',
+        "kind": "scale",
         "mistake": "layer_norm uses torch.var's default unbiased variance, dividing by d − 1 instead of d.",
-        "keywords": [r'unbiased|bessel|correction', r'd ?- ?1|n ?- ?1|divid\w* by d\b|biased'],
+        "keywords": [r"unbiased|bessel|correction", r"d ?- ?1|n ?- ?1|divid\w* by d\b|biased"],
         "code": '''def layer_norm(x, gamma, beta, eps=1e-5):
     """Normalise every token's features, then scale by gamma and shift by beta.
 
@@ -1879,12 +1993,12 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '05_encoder',
-        "cell": 'ex1_layer_norm',
+        "notebook": "05_encoder",
+        "cell": "ex1_layer_norm",
         "correct": False,
-        "kind": 'order',
-        "mistake": 'layer_norm adds ε to the standard deviation, (σ + ε), instead of inside the square root, √(σ² + ε).',
-        "keywords": [r'eps|ε|epsilon', r'inside|outside|square root|sqrt|√|standard deviation|std'],
+        "kind": "order",
+        "mistake": "layer_norm adds ε to the standard deviation, (σ + ε), instead of inside the square root, √(σ² + ε).",
+        "keywords": [r"eps|ε|epsilon", r"inside|outside|square root|sqrt|√|standard deviation|std"],
         "code": '''def layer_norm(x, gamma, beta, eps=1e-5):
     """Normalise every token's features, then scale by gamma and shift by beta.
 
@@ -1896,12 +2010,15 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '05_encoder',
-        "cell": 'ex1_layer_norm',
+        "notebook": "05_encoder",
+        "cell": "ex1_layer_norm",
         "correct": False,
-        "kind": 'axis',
-        "mistake": 'layer_norm computes the mean and variance over dim=1 (the tokens of a (B, T, d) batch) instead of the last axis, the features of each token.',
-        "keywords": [r'dim ?= ?1|dim ?= ?-1|axis|dimension|last', r'tokens?|features?|sequence|\bT\b'],
+        "kind": "axis",
+        "mistake": "layer_norm computes the mean and variance over dim=1 (the tokens of a (B, T, d) batch) instead of the last axis, the features of each token.",
+        "keywords": [
+            r"dim ?= ?1|dim ?= ?-1|axis|dimension|last",
+            r"tokens?|features?|sequence|\bT\b",
+        ],
         "code": '''def layer_norm(x, gamma, beta, eps=1e-5):
     """Normalise every token's features, then scale by gamma and shift by beta.
 
@@ -1914,12 +2031,12 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '05_encoder',
-        "cell": 'ex1_layer_norm',
+        "notebook": "05_encoder",
+        "cell": "ex1_layer_norm",
         "correct": False,
-        "kind": 'order',
-        "mistake": 'layer_norm adds beta before multiplying by gamma, gamma * (x̂ + beta), instead of gamma * x̂ + beta, so the shift is scaled too.',
-        "keywords": [r'beta|β|shift', r'gamma|γ|scal|parenthes|order|before'],
+        "kind": "order",
+        "mistake": "layer_norm adds beta before multiplying by gamma, gamma * (x̂ + beta), instead of gamma * x̂ + beta, so the shift is scaled too.",
+        "keywords": [r"beta|β|shift", r"gamma|γ|scal|parenthes|order|before"],
         "code": '''def layer_norm(x, gamma, beta, eps=1e-5):
     """Normalise every token's features, then scale by gamma and shift by beta.
 
@@ -1932,8 +2049,8 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '05_encoder',
-        "cell": 'ex1_layer_norm',
+        "notebook": "05_encoder",
+        "cell": "ex1_layer_norm",
         "correct": True,
         "kind": "another style",
         "mistake": "",
@@ -1948,12 +2065,12 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '05_encoder',
-        "cell": 'ex2_feed_forward',
+        "notebook": "05_encoder",
+        "cell": "ex2_feed_forward",
         "correct": False,
-        "kind": 'structure',
-        "mistake": 'feed_forward applies a ReLU after the second layer too, so the output can never be negative.',
-        "keywords": [r'relu|activation', r'second|output|last|after|twice|both'],
+        "kind": "structure",
+        "mistake": "feed_forward applies a ReLU after the second layer too, so the output can never be negative.",
+        "keywords": [r"relu|activation", r"second|output|last|after|twice|both"],
         "code": '''def feed_forward(x, W1, b1, W2, b2):
     """Linear -> ReLU -> Linear, applied to every token.
 
@@ -1965,12 +2082,12 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '05_encoder',
-        "cell": 'ex2_feed_forward',
+        "notebook": "05_encoder",
+        "cell": "ex2_feed_forward",
         "correct": False,
-        "kind": 'function swap',
-        "mistake": 'feed_forward uses GELU between the two layers instead of ReLU.',
-        "keywords": [r'gelu', r'relu'],
+        "kind": "function swap",
+        "mistake": "feed_forward uses GELU between the two layers instead of ReLU.",
+        "keywords": [r"gelu", r"relu"],
         "code": '''def feed_forward(x, W1, b1, W2, b2):
     """Linear -> ReLU -> Linear, applied to every token.
 
@@ -1982,12 +2099,12 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '05_encoder',
-        "cell": 'ex2_feed_forward',
+        "notebook": "05_encoder",
+        "cell": "ex2_feed_forward",
         "correct": False,
-        "kind": 'missing term',
+        "kind": "missing term",
         "mistake": "feed_forward leaves out the first layer's bias b1.",
-        "keywords": [r'b1|b_1|bias', r'first (layer|linear)|missing|omit|forg|left out|without'],
+        "keywords": [r"b1|b_1|bias", r"first (layer|linear)|missing|omit|forg|left out|without"],
         "code": '''def feed_forward(x, W1, b1, W2, b2):
     """Linear -> ReLU -> Linear, applied to every token.
 
@@ -2000,8 +2117,8 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '05_encoder',
-        "cell": 'ex2_feed_forward',
+        "notebook": "05_encoder",
+        "cell": "ex2_feed_forward",
         "correct": True,
         "kind": "another style",
         "mistake": "",
@@ -2016,12 +2133,15 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '05_encoder',
-        "cell": 'ex3_encoder_block',
+        "notebook": "05_encoder",
+        "cell": "ex3_encoder_block",
         "correct": False,
-        "kind": 'argument order',
-        "mistake": 'encoder_block applies norm1 after both sublayers and never uses norm2.',
-        "keywords": [r'norm1|norm2|LN ?1|LN ?2|first norm|second norm|same norm|twice', r'norm|layer ?norm|LN|second|never used'],
+        "kind": "argument order",
+        "mistake": "encoder_block applies norm1 after both sublayers and never uses norm2.",
+        "keywords": [
+            r"norm1|norm2|LN ?1|LN ?2|first norm|second norm|same norm|twice",
+            r"norm|layer ?norm|LN|second|never used",
+        ],
         "code": '''def encoder_block(x, attention, feed_forward_net, norm1, norm2, mask=None):
     """Post-norm encoder block: LN1(x + MHA(x)), then LN2(h + FFN(h)).
 
@@ -2033,12 +2153,12 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '05_encoder',
-        "cell": 'ex3_encoder_block',
+        "notebook": "05_encoder",
+        "cell": "ex3_encoder_block",
         "correct": False,
-        "kind": 'structure',
+        "kind": "structure",
         "mistake": "encoder_block's second residual adds the block's input x instead of h, the output of the first sublayer: norm2(x + FFN(h)).",
-        "keywords": [r'residual|skip', r'\bx\b|input|\bh\b'],
+        "keywords": [r"residual|skip", r"\bx\b|input|\bh\b"],
         "code": '''def encoder_block(x, attention, feed_forward_net, norm1, norm2, mask=None):
     """Post-norm encoder block: LN1(x + MHA(x)), then LN2(h + FFN(h)).
 
@@ -2050,12 +2170,12 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '05_encoder',
-        "cell": 'ex3_encoder_block',
+        "notebook": "05_encoder",
+        "cell": "ex3_encoder_block",
         "correct": False,
-        "kind": 'mask',
-        "mistake": 'encoder_block calls the attention without passing mask on, so padding is attended to.',
-        "keywords": [r'mask', r'pass|ignor|forgot|never|not (given|used)|drop'],
+        "kind": "mask",
+        "mistake": "encoder_block calls the attention without passing mask on, so padding is attended to.",
+        "keywords": [r"mask", r"pass|ignor|forgot|never|not (given|used)|drop"],
         "code": '''def encoder_block(x, attention, feed_forward_net, norm1, norm2, mask=None):
     """Post-norm encoder block: LN1(x + MHA(x)), then LN2(h + FFN(h)).
 
@@ -2067,12 +2187,15 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '05_encoder',
-        "cell": 'ex3_encoder_block',
+        "notebook": "05_encoder",
+        "cell": "ex3_encoder_block",
         "correct": False,
-        "kind": 'tuple as tensor',
-        "mistake": 'encoder_block adds the whole (output, weights) pair returned by the attention to x instead of taking its output [0], so the addition fails.',
-        "keywords": [r'tuple|pair|\[0\]|weights|first element|returns two', "output|index|unpack|TypeError|error|attention'?s? (result|return)"],
+        "kind": "tuple as tensor",
+        "mistake": "encoder_block adds the whole (output, weights) pair returned by the attention to x instead of taking its output [0], so the addition fails.",
+        "keywords": [
+            r"tuple|pair|\[0\]|weights|first element|returns two",
+            "output|index|unpack|TypeError|error|attention'?s? (result|return)",
+        ],
         "code": '''def encoder_block(x, attention, feed_forward_net, norm1, norm2, mask=None):
     """Post-norm encoder block: LN1(x + MHA(x)), then LN2(h + FFN(h)).
 
@@ -2084,8 +2207,8 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '05_encoder',
-        "cell": 'ex3_encoder_block',
+        "notebook": "05_encoder",
+        "cell": "ex3_encoder_block",
         "correct": True,
         "kind": "another style",
         "mistake": "",
@@ -2103,12 +2226,15 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '05_encoder',
-        "cell": 'ex4_pre_norm_block',
+        "notebook": "05_encoder",
+        "cell": "ex4_pre_norm_block",
         "correct": False,
-        "kind": 'structure',
+        "kind": "structure",
         "mistake": "pre_norm_block feeds the feed-forward network norm2(x), the normalised block input, instead of norm2(h), the stream after the attention's residual.",
-        "keywords": [r'norm2\(x\)|norm2\(h\)|LN ?2\(x\)|LN ?2\(h\)', r'\bh\b|\bx\b|input|after the (attention|first)'],
+        "keywords": [
+            r"norm2\(x\)|norm2\(h\)|LN ?2\(x\)|LN ?2\(h\)",
+            r"\bh\b|\bx\b|input|after the (attention|first)",
+        ],
         "code": '''def pre_norm_block(x, attention, feed_forward_net, norm1, norm2, mask=None):
     """Pre-norm encoder block: h = x + MHA(LN1(x)), then h + FFN(LN2(h)).
 
@@ -2119,12 +2245,12 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '05_encoder',
-        "cell": 'ex4_pre_norm_block',
+        "notebook": "05_encoder",
+        "cell": "ex4_pre_norm_block",
         "correct": False,
-        "kind": 'structure',
+        "kind": "structure",
         "mistake": "pre_norm_block adds the attention's output to the normalised input norm1(x) instead of to x itself, so the residual path goes through the norm.",
-        "keywords": [r'residual|skip|identity', r'norm1\(x\)|normali[sz]ed|\bx\b'],
+        "keywords": [r"residual|skip|identity", r"norm1\(x\)|normali[sz]ed|\bx\b"],
         "code": '''def pre_norm_block(x, attention, feed_forward_net, norm1, norm2, mask=None):
     """Pre-norm encoder block: h = x + MHA(LN1(x)), then h + FFN(LN2(h)).
 
@@ -2136,12 +2262,12 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '05_encoder',
-        "cell": 'ex4_pre_norm_block',
+        "notebook": "05_encoder",
+        "cell": "ex4_pre_norm_block",
         "correct": False,
-        "kind": 'argument order',
-        "mistake": 'pre_norm_block swaps the two norms: norm2 goes before the attention and norm1 before the feed-forward network.',
-        "keywords": [r'swap|exchang|other way|wrong order|mix', r'norm1|norm2|norms'],
+        "kind": "argument order",
+        "mistake": "pre_norm_block swaps the two norms: norm2 goes before the attention and norm1 before the feed-forward network.",
+        "keywords": [r"swap|exchang|other way|wrong order|mix", r"norm1|norm2|norms"],
         "code": '''def pre_norm_block(x, attention, feed_forward_net, norm1, norm2, mask=None):
     """Pre-norm encoder block: h = x + MHA(LN1(x)), then h + FFN(LN2(h)).
 
@@ -2153,8 +2279,8 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '05_encoder',
-        "cell": 'ex4_pre_norm_block',
+        "notebook": "05_encoder",
+        "cell": "ex4_pre_norm_block",
         "correct": True,
         "kind": "another style",
         "mistake": "",
@@ -2171,12 +2297,15 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '05_encoder',
-        "cell": 'ex5_encode',
+        "notebook": "05_encoder",
+        "cell": "ex5_encode",
         "correct": False,
-        "kind": 'state',
+        "kind": "state",
         "mistake": "encode creates the list maps anew inside the loop, so only the last block's weights are returned.",
-        "keywords": [r'inside the loop|in the loop|each iteration|re-?creat|re-?initiali[sz]|reset|anew', r'last|only one|single'],
+        "keywords": [
+            r"inside the loop|in the loop|each iteration|re-?creat|re-?initiali[sz]|reset|anew",
+            r"last|only one|single",
+        ],
         "code": '''def encode(x, blocks, mask=None):
     """Run the blocks in order.
 
@@ -2190,12 +2319,15 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '05_encoder',
-        "cell": 'ex5_encode',
+        "notebook": "05_encoder",
+        "cell": "ex5_encode",
         "correct": False,
-        "kind": 'state',
+        "kind": "state",
         "mistake": "encode applies every block to the original input x instead of to the previous block's output, so only the last block's output is returned and the maps are all of x.",
-        "keywords": [r'original|same input|input x|\bx\b instead|previous|chain|each block', "output|block'?s? (input|output)|update|overwrit|reassign|feed"],
+        "keywords": [
+            r"original|same input|input x|\bx\b instead|previous|chain|each block",
+            "output|block'?s? (input|output)|update|overwrit|reassign|feed",
+        ],
         "code": '''def encode(x, blocks, mask=None):
     """Run the blocks in order.
 
@@ -2210,12 +2342,12 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '05_encoder',
-        "cell": 'ex5_encode',
+        "notebook": "05_encoder",
+        "cell": "ex5_encode",
         "correct": False,
-        "kind": 'mask',
-        "mistake": 'encode never passes mask on to the blocks.',
-        "keywords": [r'mask', r'padding|pass|ignor|forgot|never|not (given|used)|drop'],
+        "kind": "mask",
+        "mistake": "encode never passes mask on to the blocks.",
+        "keywords": [r"mask", r"padding|pass|ignor|forgot|never|not (given|used)|drop"],
         "code": '''def encode(x, blocks, mask=None):
     """Run the blocks in order.
 
@@ -2229,12 +2361,12 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '05_encoder',
-        "cell": 'ex5_encode',
+        "notebook": "05_encoder",
+        "cell": "ex5_encode",
         "correct": False,
-        "kind": 'argument ignored',
-        "mistake": 'encode calls each block without need_weights=True, so the blocks return None for their weights and the list holds Nones instead of attention maps.',
-        "keywords": [r'need_weights', r'None|no weights|weights'],
+        "kind": "argument ignored",
+        "mistake": "encode calls each block without need_weights=True, so the blocks return None for their weights and the list holds Nones instead of attention maps.",
+        "keywords": [r"need_weights", r"None|no weights|weights"],
         "code": '''def encode(x, blocks, mask=None):
     """Run the blocks in order.
 
@@ -2248,8 +2380,8 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '05_encoder',
-        "cell": 'ex5_encode',
+        "notebook": "05_encoder",
+        "cell": "ex5_encode",
         "correct": True,
         "kind": "another style",
         "mistake": "",
@@ -2267,24 +2399,27 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '06_decoder',
-        "cell": 'ex1_causal_mask',
+        "notebook": "06_decoder",
+        "cell": "ex1_causal_mask",
         "correct": False,
-        "kind": 'mask',
-        "mistake": 'causal_mask keeps the upper triangle (torch.triu) instead of the lower one, so each token may attend to itself and the future instead of the past.',
-        "keywords": [r'triu|upper|above', r'tril|lower|below|future|transpos'],
+        "kind": "mask",
+        "mistake": "causal_mask keeps the upper triangle (torch.triu) instead of the lower one, so each token may attend to itself and the future instead of the past.",
+        "keywords": [r"triu|upper|above", r"tril|lower|below|future|transpos"],
         "code": '''def causal_mask(seq_len):
     """(seq_len, seq_len) boolean: entry [t, s] is True when query t may attend to key s <= t."""
     return torch.triu(torch.ones(seq_len, seq_len, dtype=torch.bool))
 ''',
     },
     {
-        "notebook": '06_decoder',
-        "cell": 'ex1_causal_mask',
+        "notebook": "06_decoder",
+        "cell": "ex1_causal_mask",
         "correct": False,
-        "kind": 'off-by-one',
-        "mistake": 'causal_mask uses tril(diagonal=-1), which leaves the diagonal False, so a token may not attend to itself (and token 0 attends to nothing).',
-        "keywords": [r'diagonal|itself|self|-1', r'tril|strict|off[- ]by[- ]one|below|own (token|position)|token 0'],
+        "kind": "off-by-one",
+        "mistake": "causal_mask uses tril(diagonal=-1), which leaves the diagonal False, so a token may not attend to itself (and token 0 attends to nothing).",
+        "keywords": [
+            r"diagonal|itself|self|-1",
+            r"tril|strict|off[- ]by[- ]one|below|own (token|position)|token 0",
+        ],
         "code": '''def causal_mask(seq_len):
     """(seq_len, seq_len) boolean: entry [t, s] is True when query t may attend to key s <= t."""
     ones = torch.ones(seq_len, seq_len, dtype=torch.bool)
@@ -2292,20 +2427,23 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '06_decoder',
-        "cell": 'ex1_causal_mask',
+        "notebook": "06_decoder",
+        "cell": "ex1_causal_mask",
         "correct": False,
-        "kind": 'dtype',
-        "mistake": 'causal_mask returns a float tensor of 1s and 0s (torch.ones is float) instead of a boolean mask.',
-        "keywords": [r'bool|dtype|float|1s? and 0s?|ones and zeros', r'boolean|torch\.bool|True|False|type'],
+        "kind": "dtype",
+        "mistake": "causal_mask returns a float tensor of 1s and 0s (torch.ones is float) instead of a boolean mask.",
+        "keywords": [
+            r"bool|dtype|float|1s? and 0s?|ones and zeros",
+            r"boolean|torch\.bool|True|False|type",
+        ],
         "code": '''def causal_mask(seq_len):
     """(seq_len, seq_len) boolean: entry [t, s] is True when query t may attend to key s <= t."""
     return torch.tril(torch.ones(seq_len, seq_len))
 ''',
     },
     {
-        "notebook": '06_decoder',
-        "cell": 'ex1_causal_mask',
+        "notebook": "06_decoder",
+        "cell": "ex1_causal_mask",
         "correct": True,
         "kind": "another style",
         "mistake": "",
@@ -2317,12 +2455,12 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '06_decoder',
-        "cell": 'ex2_masked_self_attention',
+        "notebook": "06_decoder",
+        "cell": "ex2_masked_self_attention",
         "correct": False,
-        "kind": 'mask',
-        "mistake": 'masked_self_attention sets the future scores to 0 instead of -inf, so after the softmax the future tokens still get weight.',
-        "keywords": [r'-? ?inf|∞|infinit', r'\b0\b|zero'],
+        "kind": "mask",
+        "mistake": "masked_self_attention sets the future scores to 0 instead of -inf, so after the softmax the future tokens still get weight.",
+        "keywords": [r"-? ?inf|∞|infinit", r"\b0\b|zero"],
         "code": '''def masked_self_attention(x, to_q, to_k, to_v):
     """Causally masked single-head self-attention.
 
@@ -2337,12 +2475,12 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '06_decoder',
-        "cell": 'ex2_masked_self_attention',
+        "notebook": "06_decoder",
+        "cell": "ex2_masked_self_attention",
         "correct": False,
-        "kind": 'scale',
-        "mistake": 'masked_self_attention divides the scores by √d_model, the width of x, instead of √d_k, the width of the queries and keys.',
-        "keywords": [r'd_model|x\.shape|input width|width of x', r'd_k|quer|keys?|q\.shape'],
+        "kind": "scale",
+        "mistake": "masked_self_attention divides the scores by √d_model, the width of x, instead of √d_k, the width of the queries and keys.",
+        "keywords": [r"d_model|x\.shape|input width|width of x", r"d_k|quer|keys?|q\.shape"],
         "code": '''def masked_self_attention(x, to_q, to_k, to_v):
     """Causally masked single-head self-attention.
 
@@ -2357,12 +2495,12 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '06_decoder',
-        "cell": 'ex2_masked_self_attention',
+        "notebook": "06_decoder",
+        "cell": "ex2_masked_self_attention",
         "correct": False,
-        "kind": 'order',
-        "mistake": 'masked_self_attention takes the softmax first and then zeroes the future weights, so the remaining weights of each row no longer sum to 1 (the mask must set the scores to -inf before the softmax).',
-        "keywords": [r'before|after|order|renormali[sz]|sum to (1|one)', r'softmax'],
+        "kind": "order",
+        "mistake": "masked_self_attention takes the softmax first and then zeroes the future weights, so the remaining weights of each row no longer sum to 1 (the mask must set the scores to -inf before the softmax).",
+        "keywords": [r"before|after|order|renormali[sz]|sum to (1|one)", r"softmax"],
         "code": '''def masked_self_attention(x, to_q, to_k, to_v):
     """Causally masked single-head self-attention.
 
@@ -2376,8 +2514,8 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '06_decoder',
-        "cell": 'ex2_masked_self_attention',
+        "notebook": "06_decoder",
+        "cell": "ex2_masked_self_attention",
         "correct": True,
         "kind": "another style",
         "mistake": "",
@@ -2400,12 +2538,15 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '06_decoder',
-        "cell": 'ex3_cross_attention',
+        "notebook": "06_decoder",
+        "cell": "ex3_cross_attention",
         "correct": False,
-        "kind": 'argument order',
+        "kind": "argument order",
         "mistake": "cross_attention takes the queries from the memory and the keys and values from the decoder's tokens x, the roles the other way round.",
-        "keywords": [r'swap|other way|revers|roles|wrong (way|side)|opposite', r'memory|encoder|decoder|\bx\b'],
+        "keywords": [
+            r"swap|other way|revers|roles|wrong (way|side)|opposite",
+            r"memory|encoder|decoder|\bx\b",
+        ],
         "code": '''def cross_attention(x, memory, to_q, to_k, to_v):
     """Queries from the decoder's tokens x, keys and values from the encoder's memory.
 
@@ -2418,12 +2559,12 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '06_decoder',
-        "cell": 'ex3_cross_attention',
+        "notebook": "06_decoder",
+        "cell": "ex3_cross_attention",
         "correct": False,
-        "kind": 'argument order',
+        "kind": "argument order",
         "mistake": "cross_attention makes the values from the decoder's tokens, to_v(x), instead of from the memory, to_v(memory).",
-        "keywords": [r'values?|to_v', r'memory|encoder|\bx\b|decoder'],
+        "keywords": [r"values?|to_v", r"memory|encoder|\bx\b|decoder"],
         "code": '''def cross_attention(x, memory, to_q, to_k, to_v):
     """Queries from the decoder's tokens x, keys and values from the encoder's memory.
 
@@ -2434,12 +2575,12 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '06_decoder',
-        "cell": 'ex3_cross_attention',
+        "notebook": "06_decoder",
+        "cell": "ex3_cross_attention",
         "correct": False,
-        "kind": 'function swap',
-        "mistake": 'cross_attention makes the values with to_k instead of to_v, so the values are copies of the keys.',
-        "keywords": [r'to_k|to_v|keys?', r'values?'],
+        "kind": "function swap",
+        "mistake": "cross_attention makes the values with to_k instead of to_v, so the values are copies of the keys.",
+        "keywords": [r"to_k|to_v|keys?", r"values?"],
         "code": '''def cross_attention(x, memory, to_q, to_k, to_v):
     """Queries from the decoder's tokens x, keys and values from the encoder's memory.
 
@@ -2454,8 +2595,8 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '06_decoder',
-        "cell": 'ex3_cross_attention',
+        "notebook": "06_decoder",
+        "cell": "ex3_cross_attention",
         "correct": True,
         "kind": "another style",
         "mistake": "",
@@ -2474,12 +2615,15 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '06_decoder',
-        "cell": 'ex4_decoder_block',
+        "notebook": "06_decoder",
+        "cell": "ex4_decoder_block",
         "correct": False,
-        "kind": 'mask',
-        "mistake": 'decoder_block builds the causal mask but never passes it to the self-attention, so every token attends to the future.',
-        "keywords": [r'causal|future|mask', r'self[- ]attention|pass|never|ignor|forgot|not (given|used)|attends? to (the )?(future|later)'],
+        "kind": "mask",
+        "mistake": "decoder_block builds the causal mask but never passes it to the self-attention, so every token attends to the future.",
+        "keywords": [
+            r"causal|future|mask",
+            r"self[- ]attention|pass|never|ignor|forgot|not (given|used)|attends? to (the )?(future|later)",
+        ],
         "code": '''def decoder_block(x, memory, self_attention, cross_attention, feed_forward_net, norm1, norm2, norm3,
                   src_mask=None):
     """Post-norm decoder block.
@@ -2494,12 +2638,15 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '06_decoder',
-        "cell": 'ex4_decoder_block',
+        "notebook": "06_decoder",
+        "cell": "ex4_decoder_block",
         "correct": False,
-        "kind": 'structure',
+        "kind": "structure",
         "mistake": "decoder_block gives the cross-attention the block's input x as its queries instead of h1, the output of the first sublayer.",
-        "keywords": ["\\bx\\b|input|h1|h_1|first sublayer|self-attention'?s? output", r'cross[- ]attention|quer|norm1|h ?1|residual|output'],
+        "keywords": [
+            "\\bx\\b|input|h1|h_1|first sublayer|self-attention'?s? output",
+            r"cross[- ]attention|quer|norm1|h ?1|residual|output",
+        ],
         "code": '''def decoder_block(x, memory, self_attention, cross_attention, feed_forward_net, norm1, norm2, norm3,
                   src_mask=None):
     """Post-norm decoder block.
@@ -2514,12 +2661,12 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '06_decoder',
-        "cell": 'ex4_decoder_block',
+        "notebook": "06_decoder",
+        "cell": "ex4_decoder_block",
         "correct": False,
-        "kind": 'argument order',
+        "kind": "argument order",
         "mistake": "decoder_block swaps norm2 and norm3: the cross-attention's residual is normalised by norm3 and the feed-forward's by norm2.",
-        "keywords": [r'swap|exchang|other way|wrong order|mix', r'norm2|norm3|norms'],
+        "keywords": [r"swap|exchang|other way|wrong order|mix", r"norm2|norm3|norms"],
         "code": '''def decoder_block(x, memory, self_attention, cross_attention, feed_forward_net, norm1, norm2, norm3,
                   src_mask=None):
     """Post-norm decoder block.
@@ -2534,12 +2681,15 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '06_decoder',
-        "cell": 'ex4_decoder_block',
+        "notebook": "06_decoder",
+        "cell": "ex4_decoder_block",
         "correct": False,
-        "kind": 'mask',
+        "kind": "mask",
         "mistake": "decoder_block never passes src_mask to the cross-attention, so the decoder attends to the source's padding.",
-        "keywords": [r'src_mask|padding|source mask|mask', r'cross[- ]attention|source|memory|pass|never|ignor'],
+        "keywords": [
+            r"src_mask|padding|source mask|mask",
+            r"cross[- ]attention|source|memory|pass|never|ignor",
+        ],
         "code": '''def decoder_block(x, memory, self_attention, cross_attention, feed_forward_net, norm1, norm2, norm3,
                   src_mask=None):
     """Post-norm decoder block.
@@ -2554,8 +2704,8 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '06_decoder',
-        "cell": 'ex4_decoder_block',
+        "notebook": "06_decoder",
+        "cell": "ex4_decoder_block",
         "correct": True,
         "kind": "another style",
         "mistake": "",
@@ -2577,12 +2727,15 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '06_decoder',
-        "cell": 'ex5_shift_right',
+        "notebook": "06_decoder",
+        "cell": "ex5_shift_right",
         "correct": False,
-        "kind": 'order',
-        "mistake": 'shift_right shifts the target left: it drops the first token and appends the start token at the end instead of putting it in front and dropping the last token.',
-        "keywords": [r'left|end|wrong direction|other way|first token|drops? the first|append', r'start token|start_token|front|beginning|revers|direction'],
+        "kind": "order",
+        "mistake": "shift_right shifts the target left: it drops the first token and appends the start token at the end instead of putting it in front and dropping the last token.",
+        "keywords": [
+            r"left|end|wrong direction|other way|first token|drops? the first|append",
+            r"start token|start_token|front|beginning|revers|direction",
+        ],
         "code": '''def shift_right(target, start_token):
     """The decoder's input for teacher forcing.  target: (B, T) long  ->  (B, T) long"""
     start = torch.full((target.shape[0], 1), start_token, dtype=target.dtype)
@@ -2590,12 +2743,15 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '06_decoder',
-        "cell": 'ex5_shift_right',
+        "notebook": "06_decoder",
+        "cell": "ex5_shift_right",
         "correct": False,
-        "kind": 'off-by-one',
-        "mistake": 'shift_right puts the start token in front but never drops the last token, returning (B, T + 1) instead of (B, T).',
-        "keywords": [r'last|drop|T ?\+ ?1|length|too long|extra', r'shape|\(B, ?T ?\+ ?1\)|one (too )?(long|many|more)|truncat|\[:, ?:-1\]'],
+        "kind": "off-by-one",
+        "mistake": "shift_right puts the start token in front but never drops the last token, returning (B, T + 1) instead of (B, T).",
+        "keywords": [
+            r"last|drop|T ?\+ ?1|length|too long|extra",
+            r"shape|\(B, ?T ?\+ ?1\)|one (too )?(long|many|more)|truncat|\[:, ?:-1\]",
+        ],
         "code": '''def shift_right(target, start_token):
     """The decoder's input for teacher forcing.  target: (B, T) long  ->  (B, T) long"""
     start = torch.full((target.shape[0], 1), start_token, dtype=torch.long)
@@ -2603,12 +2759,15 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '06_decoder',
-        "cell": 'ex5_shift_right',
+        "notebook": "06_decoder",
+        "cell": "ex5_shift_right",
         "correct": False,
-        "kind": 'state',
+        "kind": "state",
         "mistake": "shift_right writes into target in place, so the caller's target tensor is overwritten with the decoder input.",
-        "keywords": [r'in[- ]place|overwrit|modif|mutat|chang\w* (the )?(caller|input|target)', r'target|input|argument|side[- ]effect|clone|copy'],
+        "keywords": [
+            r"in[- ]place|overwrit|modif|mutat|chang\w* (the )?(caller|input|target)",
+            r"target|input|argument|side[- ]effect|clone|copy",
+        ],
         "code": '''def shift_right(target, start_token):
     """The decoder's input for teacher forcing.  target: (B, T) long  ->  (B, T) long"""
     target[:, 1:] = target[:, :-1].clone()
@@ -2617,12 +2776,12 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '06_decoder',
-        "cell": 'ex5_shift_right',
+        "notebook": "06_decoder",
+        "cell": "ex5_shift_right",
         "correct": False,
-        "kind": 'dtype',
-        "mistake": 'shift_right makes the start column with torch.ones (float), so the concatenated result is a float tensor instead of long token ids.',
-        "keywords": [r'float|dtype|long|int', r'torch\.ones|type|token ids|integer|index'],
+        "kind": "dtype",
+        "mistake": "shift_right makes the start column with torch.ones (float), so the concatenated result is a float tensor instead of long token ids.",
+        "keywords": [r"float|dtype|long|int", r"torch\.ones|type|token ids|integer|index"],
         "code": '''def shift_right(target, start_token):
     """The decoder's input for teacher forcing.  target: (B, T) long  ->  (B, T) long"""
     B = target.shape[0]
@@ -2631,8 +2790,8 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '06_decoder',
-        "cell": 'ex5_shift_right',
+        "notebook": "06_decoder",
+        "cell": "ex5_shift_right",
         "correct": True,
         "kind": "another style",
         "mistake": "",
@@ -2646,12 +2805,12 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '06_decoder',
-        "cell": 'ex6_greedy_decode',
+        "notebook": "06_decoder",
+        "cell": "ex6_greedy_decode",
         "correct": False,
-        "kind": 'off-by-one',
+        "kind": "off-by-one",
         "mistake": "greedy_decode takes the argmax of the first position's logits, logits[:, 0], instead of the last position's, logits[:, -1].",
-        "keywords": [r'first|\[:, ?0\]|position 0', r'last|\[:, ?-1\]'],
+        "keywords": [r"first|\[:, ?0\]|position 0", r"last|\[:, ?-1\]"],
         "code": '''def greedy_decode(model, src, start_token, end_token, max_len):
     """Generate with the most likely token at every step.
 
@@ -2673,12 +2832,15 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '06_decoder',
-        "cell": 'ex6_greedy_decode',
+        "notebook": "06_decoder",
+        "cell": "ex6_greedy_decode",
         "correct": False,
-        "kind": 'state',
-        "mistake": 'greedy_decode does not remember which sequences have already produced end_token, so a finished sequence keeps generating other tokens after its end instead of repeating end_token, and the loop only stops when all of them end at the same step.',
-        "keywords": [r'finished|ended|already|remember|keep track|sticky|after (its|the) end|done', r'end_token|end token|<end>'],
+        "kind": "state",
+        "mistake": "greedy_decode does not remember which sequences have already produced end_token, so a finished sequence keeps generating other tokens after its end instead of repeating end_token, and the loop only stops when all of them end at the same step.",
+        "keywords": [
+            r"finished|ended|already|remember|keep track|sticky|after (its|the) end|done",
+            r"end_token|end token|<end>",
+        ],
         "code": '''def greedy_decode(model, src, start_token, end_token, max_len):
     """Generate with the most likely token at every step.
 
@@ -2696,12 +2858,15 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '06_decoder',
-        "cell": 'ex6_greedy_decode',
+        "notebook": "06_decoder",
+        "cell": "ex6_greedy_decode",
         "correct": False,
-        "kind": 'off-by-one',
-        "mistake": 'greedy_decode loops range(max_len - 1), so it generates at most max_len − 1 tokens instead of max_len.',
-        "keywords": [r'max_len ?- ?1|one (too )?(few|less|fewer)|off[- ]by[- ]one|range', r'max_len|too (few|short)|fewer|loop|iteration|last token'],
+        "kind": "off-by-one",
+        "mistake": "greedy_decode loops range(max_len - 1), so it generates at most max_len − 1 tokens instead of max_len.",
+        "keywords": [
+            r"max_len ?- ?1|one (too )?(few|less|fewer)|off[- ]by[- ]one|range",
+            r"max_len|too (few|short)|fewer|loop|iteration|last token",
+        ],
         "code": '''def greedy_decode(model, src, start_token, end_token, max_len):
     """Generate with the most likely token at every step.
 
@@ -2723,12 +2888,15 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '06_decoder',
-        "cell": 'ex6_greedy_decode',
+        "notebook": "06_decoder",
+        "cell": "ex6_greedy_decode",
         "correct": False,
-        "kind": 'function swap',
-        "mistake": 'greedy_decode stops as soon as any sequence has produced end_token (done.any()) instead of when every sequence has (done.all()).',
-        "keywords": [r'any|all|every|first (sequence|one)|one sequence', r'stop|break|early|finished|end'],
+        "kind": "function swap",
+        "mistake": "greedy_decode stops as soon as any sequence has produced end_token (done.any()) instead of when every sequence has (done.all()).",
+        "keywords": [
+            r"any|all|every|first (sequence|one)|one sequence",
+            r"stop|break|early|finished|end",
+        ],
         "code": '''def greedy_decode(model, src, start_token, end_token, max_len):
     """Generate with the most likely token at every step.
 
@@ -2750,8 +2918,8 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '06_decoder',
-        "cell": 'ex6_greedy_decode',
+        "notebook": "06_decoder",
+        "cell": "ex6_greedy_decode",
         "correct": True,
         "kind": "another style",
         "mistake": "",
@@ -2776,12 +2944,15 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '07_warmup_scheduler',
-        "cell": 'ex1_transformer_lr',
+        "notebook": "07_warmup_scheduler",
+        "cell": "ex1_transformer_lr",
         "correct": False,
-        "kind": 'function swap',
+        "kind": "function swap",
         "mistake": "transformer_lr puts d_model^-0.5 inside the min in place of n^-0.5 (the lecture notes' misprint), so the rate climbs to 1/d_model and never decays.",
-        "keywords": [r'misprint|n ?\*\* ?-0\.5|n\^-0\.5|n\^\{?-0\.5|step ?\*\* ?-0\.5|inverse square root|decay', r'd_model ?\*\* ?-0\.5|d_model\^-0\.5|√d|sqrt\(1 ?/ ?d|1/√d|d_model'],
+        "keywords": [
+            r"misprint|n ?\*\* ?-0\.5|n\^-0\.5|n\^\{?-0\.5|step ?\*\* ?-0\.5|inverse square root|decay",
+            r"d_model ?\*\* ?-0\.5|d_model\^-0\.5|√d|sqrt\(1 ?/ ?d|1/√d|d_model",
+        ],
         "code": '''def transformer_lr(step, d_model=512, warmup=4000):
     """Learning rate of the original Transformer for LambdaLR's step (0 = the first update)."""
     n = step + 1
@@ -2789,12 +2960,12 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '07_warmup_scheduler',
-        "cell": 'ex1_transformer_lr',
+        "notebook": "07_warmup_scheduler",
+        "cell": "ex1_transformer_lr",
         "correct": False,
-        "kind": 'scale',
-        "mistake": 'transformer_lr uses warmup^-0.5 instead of warmup^-1.5 in the warm-up term, so the ramp is warmup times too steep and the peak is not at step warmup.',
-        "keywords": [r'-1\.5|-0\.5|1\.5|exponent|power', r'warm[- ]?up'],
+        "kind": "scale",
+        "mistake": "transformer_lr uses warmup^-0.5 instead of warmup^-1.5 in the warm-up term, so the ramp is warmup times too steep and the peak is not at step warmup.",
+        "keywords": [r"-1\.5|-0\.5|1\.5|exponent|power", r"warm[- ]?up"],
         "code": '''def transformer_lr(step, d_model=512, warmup=4000):
     """Learning rate of the original Transformer for LambdaLR's step (0 = the first update)."""
     n = step + 1
@@ -2802,12 +2973,15 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '07_warmup_scheduler',
-        "cell": 'ex1_transformer_lr',
+        "notebook": "07_warmup_scheduler",
+        "cell": "ex1_transformer_lr",
         "correct": False,
-        "kind": 'function swap',
-        "mistake": 'transformer_lr takes the max of the two terms instead of the min, so the rate decays from the start and then grows without bound after the warm-up.',
-        "keywords": [r'\bmax\b|\bmin\b|maximum|minimum|larger|smaller', r'max\(|min\(|terms?|wrong function|swap'],
+        "kind": "function swap",
+        "mistake": "transformer_lr takes the max of the two terms instead of the min, so the rate decays from the start and then grows without bound after the warm-up.",
+        "keywords": [
+            r"\bmax\b|\bmin\b|maximum|minimum|larger|smaller",
+            r"max\(|min\(|terms?|wrong function|swap",
+        ],
         "code": '''def transformer_lr(step, d_model=512, warmup=4000):
     """Learning rate of the original Transformer for LambdaLR's step (0 = the first update)."""
     n = step + 1
@@ -2815,20 +2989,23 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '07_warmup_scheduler',
-        "cell": 'ex1_transformer_lr',
+        "notebook": "07_warmup_scheduler",
+        "cell": "ex1_transformer_lr",
         "correct": False,
-        "kind": 'off-by-one',
+        "kind": "off-by-one",
         "mistake": "transformer_lr uses LambdaLR's step directly as n instead of n = step + 1, so it is off by one update and step 0 divides by zero.",
-        "keywords": [r'step ?\+ ?1|n ?= ?step|off[- ]by[- ]one|count\w* from (0|1|zero|one)|zero ?division|divid\w* by zero|0 ?\*\* ?-0\.5', r'\+ ?1|step 0|first (update|step)|zero|division|n ?='],
+        "keywords": [
+            r"step ?\+ ?1|n ?= ?step|off[- ]by[- ]one|count\w* from (0|1|zero|one)|zero ?division|divid\w* by zero|0 ?\*\* ?-0\.5",
+            r"\+ ?1|step 0|first (update|step)|zero|division|n ?=",
+        ],
         "code": '''def transformer_lr(step, d_model=512, warmup=4000):
     """Learning rate of the original Transformer for LambdaLR's step (0 = the first update)."""
     return d_model ** -0.5 * min(step ** -0.5, step * warmup ** -1.5)
 ''',
     },
     {
-        "notebook": '07_warmup_scheduler',
-        "cell": 'ex1_transformer_lr',
+        "notebook": "07_warmup_scheduler",
+        "cell": "ex1_transformer_lr",
         "correct": True,
         "kind": "another style",
         "mistake": "",
@@ -2844,12 +3021,15 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '07_warmup_scheduler',
-        "cell": 'ex2_cosine_warmup',
+        "notebook": "07_warmup_scheduler",
+        "cell": "ex2_cosine_warmup",
         "correct": False,
-        "kind": 'scale',
-        "mistake": 'cosine_warmup leaves out the factor ½ in ½(1 + cos(πt/max_iters)), so the factor starts at 2 instead of 1.',
-        "keywords": [r'1/2|½|0\.5|half|factor (of )?(2|two)|twice|doubl', r'starts? at 2|peak|range|scale|too (large|big|high)|2\b'],
+        "kind": "scale",
+        "mistake": "cosine_warmup leaves out the factor ½ in ½(1 + cos(πt/max_iters)), so the factor starts at 2 instead of 1.",
+        "keywords": [
+            r"1/2|½|0\.5|half|factor (of )?(2|two)|twice|doubl",
+            r"starts? at 2|peak|range|scale|too (large|big|high)|2\b",
+        ],
         "code": '''def cosine_warmup(step, warmup, max_iters):
     """The learning-rate factor: cosine decay over max_iters steps, times a linear warm-up."""
     factor = 1 + math.cos(math.pi * step / max_iters)
@@ -2859,12 +3039,12 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '07_warmup_scheduler',
-        "cell": 'ex2_cosine_warmup',
+        "notebook": "07_warmup_scheduler",
+        "cell": "ex2_cosine_warmup",
         "correct": False,
-        "kind": 'structure',
-        "mistake": 'cosine_warmup returns the linear ramp t/warmup alone during the warm-up, without multiplying it by the cosine factor.',
-        "keywords": [r'cosine', r'multipl|product|times|alone|without|only the (ramp|warm)'],
+        "kind": "structure",
+        "mistake": "cosine_warmup returns the linear ramp t/warmup alone during the warm-up, without multiplying it by the cosine factor.",
+        "keywords": [r"cosine", r"multipl|product|times|alone|without|only the (ramp|warm)"],
         "code": '''def cosine_warmup(step, warmup, max_iters):
     """The learning-rate factor: cosine decay over max_iters steps, times a linear warm-up."""
     if step <= warmup:
@@ -2873,12 +3053,15 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '07_warmup_scheduler',
-        "cell": 'ex2_cosine_warmup',
+        "notebook": "07_warmup_scheduler",
+        "cell": "ex2_cosine_warmup",
         "correct": False,
-        "kind": 'integer division',
-        "mistake": 'cosine_warmup computes the ramp with integer division, step // warmup, which is 0 for every step before the end of the warm-up.',
-        "keywords": [r'integer division|//|floor|truncat|rounds? (down|to 0)', r'int|zero|0\b|ramp|warm[- ]?up'],
+        "kind": "integer division",
+        "mistake": "cosine_warmup computes the ramp with integer division, step // warmup, which is 0 for every step before the end of the warm-up.",
+        "keywords": [
+            r"integer division|//|floor|truncat|rounds? (down|to 0)",
+            r"int|zero|0\b|ramp|warm[- ]?up",
+        ],
         "code": '''def cosine_warmup(step, warmup, max_iters):
     """The learning-rate factor: cosine decay over max_iters steps, times a linear warm-up."""
     factor = 0.5 * (1 + math.cos(math.pi * step / max_iters))
@@ -2888,8 +3071,8 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '07_warmup_scheduler',
-        "cell": 'ex2_cosine_warmup',
+        "notebook": "07_warmup_scheduler",
+        "cell": "ex2_cosine_warmup",
         "correct": True,
         "kind": "another style",
         "mistake": "",
@@ -2902,12 +3085,15 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '07_warmup_scheduler',
-        "cell": 'ex3_learning_rates',
+        "notebook": "07_warmup_scheduler",
+        "cell": "ex3_learning_rates",
         "correct": False,
-        "kind": 'order',
-        "mistake": 'learning_rates reads the learning rate after scheduler.step(), so each entry is the rate of the next update (the list starts at lr_lambda(1) and misses the first one).',
-        "keywords": [r'after|before|order', r'scheduler\.step|step\(\)|next|off[- ]by[- ]one|shift'],
+        "kind": "order",
+        "mistake": "learning_rates reads the learning rate after scheduler.step(), so each entry is the rate of the next update (the list starts at lr_lambda(1) and misses the first one).",
+        "keywords": [
+            r"after|before|order",
+            r"scheduler\.step|step\(\)|next|off[- ]by[- ]one|shift",
+        ],
         "code": '''def learning_rates(lr_lambda, base_lr, steps):
     """The learning rate each of `steps` updates uses under LambdaLR(lr_lambda)."""
     param = torch.zeros(1, requires_grad=True)
@@ -2922,12 +3108,15 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '07_warmup_scheduler',
-        "cell": 'ex3_learning_rates',
+        "notebook": "07_warmup_scheduler",
+        "cell": "ex3_learning_rates",
         "correct": False,
-        "kind": 'state',
+        "kind": "state",
         "mistake": "learning_rates creates a new LambdaLR inside the loop at every step, which restarts the schedule's count, so the rates do not follow the schedule.",
-        "keywords": [r'inside the loop|in the loop|every (step|iteration)|each (step|iteration)|re-?creat|new (LambdaLR|scheduler)|restart|reset', r'LambdaLR|scheduler|schedule'],
+        "keywords": [
+            r"inside the loop|in the loop|every (step|iteration)|each (step|iteration)|re-?creat|new (LambdaLR|scheduler)|restart|reset",
+            r"LambdaLR|scheduler|schedule",
+        ],
         "code": '''def learning_rates(lr_lambda, base_lr, steps):
     """The learning rate each of `steps` updates uses under LambdaLR(lr_lambda)."""
     weight = torch.zeros(1, requires_grad=True)
@@ -2942,12 +3131,15 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '07_warmup_scheduler',
-        "cell": 'ex3_learning_rates',
+        "notebook": "07_warmup_scheduler",
+        "cell": "ex3_learning_rates",
         "correct": False,
-        "kind": 'missing term',
-        "mistake": 'learning_rates never calls scheduler.step(), so the rate stays at its first value base_lr · lr_lambda(0).',
-        "keywords": [r'scheduler\.step|step the scheduler|never (advanc|step)|constant|same (rate|value)|stays', r'scheduler|schedule|missing|never|forgot|omit'],
+        "kind": "missing term",
+        "mistake": "learning_rates never calls scheduler.step(), so the rate stays at its first value base_lr · lr_lambda(0).",
+        "keywords": [
+            r"scheduler\.step|step the scheduler|never (advanc|step)|constant|same (rate|value)|stays",
+            r"scheduler|schedule|missing|never|forgot|omit",
+        ],
         "code": '''def learning_rates(lr_lambda, base_lr, steps):
     """The learning rate each of `steps` updates uses under LambdaLR(lr_lambda)."""
     param = torch.zeros(1, requires_grad=True)
@@ -2961,8 +3153,8 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '07_warmup_scheduler',
-        "cell": 'ex3_learning_rates',
+        "notebook": "07_warmup_scheduler",
+        "cell": "ex3_learning_rates",
         "correct": True,
         "kind": "another style",
         "mistake": "",
@@ -2981,12 +3173,15 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '07_warmup_scheduler',
-        "cell": 'ex4_accuracies',
+        "notebook": "07_warmup_scheduler",
+        "cell": "ex4_accuracies",
         "correct": False,
-        "kind": 'function swap',
-        "mistake": 'accuracies counts a row as correct when any of its tokens matches (.any) instead of when all of them do (.all).',
-        "keywords": [r'\bany\b|\ball\b|every|entire|at least one|one token', r'sequence accuracy|rows?|sequence|whole'],
+        "kind": "function swap",
+        "mistake": "accuracies counts a row as correct when any of its tokens matches (.any) instead of when all of them do (.all).",
+        "keywords": [
+            r"\bany\b|\ball\b|every|entire|at least one|one token",
+            r"sequence accuracy|rows?|sequence|whole",
+        ],
         "code": '''def accuracies(generated, target):
     """(N, L) long tensors  ->  (share of equal tokens, share of entirely equal rows)"""
     same = generated == target
@@ -2996,12 +3191,15 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '07_warmup_scheduler',
-        "cell": 'ex4_accuracies',
+        "notebook": "07_warmup_scheduler",
+        "cell": "ex4_accuracies",
         "correct": False,
-        "kind": 'axis',
-        "mistake": 'accuracies takes .all(dim=0), over the rows of each position, instead of .all(dim=1), over the positions of each row, so it measures whole columns instead of whole sequences.',
-        "keywords": [r'dim ?= ?0|dim ?= ?1|axis|dimension|columns?', r'rows?|positions?|sequence|all\('],
+        "kind": "axis",
+        "mistake": "accuracies takes .all(dim=0), over the rows of each position, instead of .all(dim=1), over the positions of each row, so it measures whole columns instead of whole sequences.",
+        "keywords": [
+            r"dim ?= ?0|dim ?= ?1|axis|dimension|columns?",
+            r"rows?|positions?|sequence|all\(",
+        ],
         "code": '''def accuracies(generated, target):
     """(N, L) long tensors  ->  (share of equal tokens, share of entirely equal rows)"""
     hits = (generated == target)
@@ -3011,12 +3209,15 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '07_warmup_scheduler',
-        "cell": 'ex4_accuracies',
+        "notebook": "07_warmup_scheduler",
+        "cell": "ex4_accuracies",
         "correct": False,
-        "kind": 'scale',
-        "mistake": 'accuracies divides the number of correct tokens by the number of rows N instead of by the number of tokens N·L, so the token accuracy is not a share.',
-        "keywords": [r'number of (rows|sequences)|shape\[0\]|\bN\b|N ?\* ?L|N·L|numel|all tokens|total', r'divid|denominator|share|normali'],
+        "kind": "scale",
+        "mistake": "accuracies divides the number of correct tokens by the number of rows N instead of by the number of tokens N·L, so the token accuracy is not a share.",
+        "keywords": [
+            r"number of (rows|sequences)|shape\[0\]|\bN\b|N ?\* ?L|N·L|numel|all tokens|total",
+            r"divid|denominator|share|normali",
+        ],
         "code": '''def accuracies(generated, target):
     """(N, L) long tensors  ->  (share of equal tokens, share of entirely equal rows)"""
     correct = (generated == target)
@@ -3026,8 +3227,8 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '07_warmup_scheduler',
-        "cell": 'ex4_accuracies',
+        "notebook": "07_warmup_scheduler",
+        "cell": "ex4_accuracies",
         "correct": True,
         "kind": "another style",
         "mistake": "",
@@ -3044,12 +3245,15 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '07_warmup_scheduler',
-        "cell": 'ex5_train_step',
+        "notebook": "07_warmup_scheduler",
+        "cell": "ex5_train_step",
         "correct": False,
-        "kind": 'missing term',
-        "mistake": 'train_step feeds the decoder the target itself instead of the target shifted right, so each position sees the very token it must predict.',
-        "keywords": [r'shift', r'target itself|unshifted|same token|copy|teacher forcing|start token'],
+        "kind": "missing term",
+        "mistake": "train_step feeds the decoder the target itself instead of the target shifted right, so each position sees the very token it must predict.",
+        "keywords": [
+            r"shift",
+            r"target itself|unshifted|same token|copy|teacher forcing|start token",
+        ],
         "code": '''def train_step(model, src, target, start_token, optimizer, scheduler, clip=None):
     """One teacher-forced update. src (B, S), target (B, T) long  ->  the batch's loss, a float"""
     decoder_input = transformer.shift_right(target, start_token)
@@ -3065,12 +3269,12 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '07_warmup_scheduler',
-        "cell": 'ex5_train_step',
+        "notebook": "07_warmup_scheduler",
+        "cell": "ex5_train_step",
         "correct": False,
-        "kind": 'order',
-        "mistake": 'train_step calls optimizer.zero_grad() after loss.backward(), so it wipes the fresh gradients and the optimiser step updates nothing.',
-        "keywords": [r'zero_grad', r'after|before|order|wipe|clear'],
+        "kind": "order",
+        "mistake": "train_step calls optimizer.zero_grad() after loss.backward(), so it wipes the fresh gradients and the optimiser step updates nothing.",
+        "keywords": [r"zero_grad", r"after|before|order|wipe|clear"],
         "code": '''def train_step(model, src, target, start_token, optimizer, scheduler, clip=None):
     """One teacher-forced update. src (B, S), target (B, T) long  ->  the batch's loss, a float"""
     decoder_input = transformer.shift_right(target, start_token)
@@ -3086,12 +3290,12 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '07_warmup_scheduler',
-        "cell": 'ex5_train_step',
+        "notebook": "07_warmup_scheduler",
+        "cell": "ex5_train_step",
         "correct": False,
-        "kind": 'order',
-        "mistake": 'train_step clips the gradients after optimizer.step(), so the update uses the unclipped gradients.',
-        "keywords": [r'clip', r'after|before|order|unclipped'],
+        "kind": "order",
+        "mistake": "train_step clips the gradients after optimizer.step(), so the update uses the unclipped gradients.",
+        "keywords": [r"clip", r"after|before|order|unclipped"],
         "code": '''def train_step(model, src, target, start_token, optimizer, scheduler, clip=None):
     """One teacher-forced update. src (B, S), target (B, T) long  ->  the batch's loss, a float"""
     decoder_input = transformer.shift_right(target, start_token)
@@ -3107,12 +3311,12 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '07_warmup_scheduler',
-        "cell": 'ex5_train_step',
+        "notebook": "07_warmup_scheduler",
+        "cell": "ex5_train_step",
         "correct": False,
-        "kind": 'order',
+        "kind": "order",
         "mistake": "train_step calls scheduler.step() before optimizer.step(), so every update uses the next step's learning rate instead of the current one.",
-        "keywords": [r'scheduler', r'before|after|order|next'],
+        "keywords": [r"scheduler", r"before|after|order|next"],
         "code": '''def train_step(model, src, target, start_token, optimizer, scheduler, clip=None):
     """One teacher-forced update. src (B, S), target (B, T) long  ->  the batch's loss, a float"""
     decoder_input = transformer.shift_right(target, start_token)
@@ -3128,8 +3332,8 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '07_warmup_scheduler',
-        "cell": 'ex5_train_step',
+        "notebook": "07_warmup_scheduler",
+        "cell": "ex5_train_step",
         "correct": True,
         "kind": "another style",
         "mistake": "",
@@ -3150,12 +3354,12 @@ def merge_heads(x):
 ''',
     },
     {
-        "notebook": '08_language_model',
-        "cell": 'ex1_tokenizer',
+        "notebook": "08_language_model",
+        "cell": "ex1_tokenizer",
         "correct": False,
-        "kind": 'order',
+        "kind": "order",
         "mistake": "vocabulary lists the distinct characters in the order they first appear in the text instead of sorted, so the indices depend on the text's order.",
-        "keywords": [r'sort', r'order|first appear|appearance'],
+        "keywords": [r"sort", r"order|first appear|appearance"],
         "code": '''UNKNOWN = corpus.UNKNOWN
 
 
@@ -3180,12 +3384,15 @@ def decode(ids, vocab):
 ''',
     },
     {
-        "notebook": '08_language_model',
-        "cell": 'ex1_tokenizer',
+        "notebook": "08_language_model",
+        "cell": "ex1_tokenizer",
         "correct": False,
-        "kind": 'missing term',
+        "kind": "missing term",
         "mistake": "vocabulary does not remove UNKNOWN from the text's characters, so a text that contains '�' lists it twice.",
-        "keywords": [r'UNKNOWN|\ufffd|replacement character|unknown', r'twice|duplicate|two times|again|once|remove'],
+        "keywords": [
+            r"UNKNOWN|\ufffd|replacement character|unknown",
+            r"twice|duplicate|two times|again|once|remove",
+        ],
         "code": '''UNKNOWN = corpus.UNKNOWN
 
 
@@ -3206,12 +3413,15 @@ def decode(ids, vocab):
 ''',
     },
     {
-        "notebook": '08_language_model',
-        "cell": 'ex1_tokenizer',
+        "notebook": "08_language_model",
+        "cell": "ex1_tokenizer",
         "correct": False,
-        "kind": 'missing term',
-        "mistake": 'encode looks characters up with lookup[ch], which raises KeyError for a character not in the vocabulary instead of giving it index 0.',
-        "keywords": [r'KeyError|raise|error|crash|\.get|not in (the )?vocab|unknown', r'0\b|zero|UNKNOWN|default'],
+        "kind": "missing term",
+        "mistake": "encode looks characters up with lookup[ch], which raises KeyError for a character not in the vocabulary instead of giving it index 0.",
+        "keywords": [
+            r"KeyError|raise|error|crash|\.get|not in (the )?vocab|unknown",
+            r"0\b|zero|UNKNOWN|default",
+        ],
         "code": '''UNKNOWN = corpus.UNKNOWN
 
 
@@ -3232,8 +3442,8 @@ def decode(ids, vocab):
 ''',
     },
     {
-        "notebook": '08_language_model',
-        "cell": 'ex1_tokenizer',
+        "notebook": "08_language_model",
+        "cell": "ex1_tokenizer",
         "correct": True,
         "kind": "another style",
         "mistake": "",
@@ -3264,12 +3474,15 @@ def decode(ids, vocab):
 ''',
     },
     {
-        "notebook": '08_language_model',
-        "cell": 'ex2_random_windows',
+        "notebook": "08_language_model",
+        "cell": "ex2_random_windows",
         "correct": False,
-        "kind": 'off-by-one',
-        "mistake": 'random_windows returns the inputs themselves as targets instead of the same windows shifted one character on (data[idx + 1]).',
-        "keywords": [r'shift|one (character )?on|\+ ?1|next character|same (window|as the inputs)|identical', r'targets?|inputs?'],
+        "kind": "off-by-one",
+        "mistake": "random_windows returns the inputs themselves as targets instead of the same windows shifted one character on (data[idx + 1]).",
+        "keywords": [
+            r"shift|one (character )?on|\+ ?1|next character|same (window|as the inputs)|identical",
+            r"targets?|inputs?",
+        ],
         "code": '''def random_windows(data, block_size, batch_size, generator=None):
     """data (N,) -> inputs (B, T), targets (B, T): random windows and the same windows one on."""
     starts = torch.randint(len(data) - block_size, (batch_size,), generator=generator)
@@ -3278,12 +3491,15 @@ def decode(ids, vocab):
 ''',
     },
     {
-        "notebook": '08_language_model',
-        "cell": 'ex2_random_windows',
+        "notebook": "08_language_model",
+        "cell": "ex2_random_windows",
         "correct": False,
-        "kind": 'off-by-one',
+        "kind": "off-by-one",
         "mistake": "random_windows draws the starts from torch.randint(len(data) - block_size + 1, ...), one too many: the draws differ from the specified ones and the last start's target runs past the end of data.",
-        "keywords": [r'\+ ?1|off[- ]by[- ]one|one (too )?(many|more|large|high)|upper (bound|limit)|highest start|past the end|out of (range|bounds)', r'randint|start|high|bound|range|limit'],
+        "keywords": [
+            r"\+ ?1|off[- ]by[- ]one|one (too )?(many|more|large|high)|upper (bound|limit)|highest start|past the end|out of (range|bounds)",
+            r"randint|start|high|bound|range|limit",
+        ],
         "code": '''def random_windows(data, block_size, batch_size, generator=None):
     """data (N,) -> inputs (B, T), targets (B, T): random windows and the same windows one on."""
     starts = torch.randint(len(data) - block_size + 1, (batch_size,), generator=generator)
@@ -3292,12 +3508,12 @@ def decode(ids, vocab):
 ''',
     },
     {
-        "notebook": '08_language_model',
-        "cell": 'ex2_random_windows',
+        "notebook": "08_language_model",
+        "cell": "ex2_random_windows",
         "correct": False,
-        "kind": 'argument ignored',
-        "mistake": 'random_windows never passes generator to torch.randint, so the windows come from the global random state and a seeded generator gives no reproducible batches.',
-        "keywords": [r'generator', r'ignor|pass|global|seed|reproduc'],
+        "kind": "argument ignored",
+        "mistake": "random_windows never passes generator to torch.randint, so the windows come from the global random state and a seeded generator gives no reproducible batches.",
+        "keywords": [r"generator", r"ignor|pass|global|seed|reproduc"],
         "code": '''def random_windows(data, block_size, batch_size, generator=None):
     """data (N,) -> inputs (B, T), targets (B, T): random windows and the same windows one on."""
     starts = torch.randint(len(data) - block_size, (batch_size,))
@@ -3306,8 +3522,8 @@ def decode(ids, vocab):
 ''',
     },
     {
-        "notebook": '08_language_model',
-        "cell": 'ex2_random_windows',
+        "notebook": "08_language_model",
+        "cell": "ex2_random_windows",
         "correct": True,
         "kind": "another style",
         "mistake": "",
@@ -3322,12 +3538,12 @@ def decode(ids, vocab):
 ''',
     },
     {
-        "notebook": '08_language_model',
-        "cell": 'ex3_multihead_module',
+        "notebook": "08_language_model",
+        "cell": "ex3_multihead_module",
         "correct": False,
-        "kind": 'argument ignored',
-        "mistake": 'forward projects the query tensor for all three of q, k and v and ignores key and value, so cross-attention (S ≠ T, keys from another sequence) is wrong.',
-        "keywords": [r'key|value|memory|cross', r'query|ignor|self-attention|same (tensor|input)'],
+        "kind": "argument ignored",
+        "mistake": "forward projects the query tensor for all three of q, k and v and ignores key and value, so cross-attention (S ≠ T, keys from another sequence) is wrong.",
+        "keywords": [r"key|value|memory|cross", r"query|ignor|self-attention|same (tensor|input)"],
         "code": '''class MultiHeadAttention(nn.Module):
     """Packed multi-head attention with nn.MultiheadAttention's parameters (batch_first=True).
 
@@ -3359,12 +3575,12 @@ def decode(ids, vocab):
 ''',
     },
     {
-        "notebook": '08_language_model',
-        "cell": 'ex3_multihead_module',
+        "notebook": "08_language_model",
+        "cell": "ex3_multihead_module",
         "correct": False,
-        "kind": 'mask',
+        "kind": "mask",
         "mistake": "forward fills the scores with -inf where the mask is True (allowed) instead of where it is False, inverting the course's mask polarity.",
-        "keywords": [r'invert|polarity|~|opposite|flip|revers|wrong way', r'mask|True|False'],
+        "keywords": [r"invert|polarity|~|opposite|flip|revers|wrong way", r"mask|True|False"],
         "code": '''class MultiHeadAttention(nn.Module):
     """Packed multi-head attention with nn.MultiheadAttention's parameters (batch_first=True).
 
@@ -3399,12 +3615,12 @@ def decode(ids, vocab):
 ''',
     },
     {
-        "notebook": '08_language_model',
-        "cell": 'ex3_multihead_module',
+        "notebook": "08_language_model",
+        "cell": "ex3_multihead_module",
         "correct": False,
-        "kind": 'state',
+        "kind": "state",
         "mistake": "__init__ starts in_proj_weight with torch.randn (standard normal) instead of nn.init.xavier_uniform_, so a new module's weights are far too large and not PyTorch's initialisation.",
-        "keywords": [r'xavier|glorot|init', r'randn|normal|standard|too large'],
+        "keywords": [r"xavier|glorot|init", r"randn|normal|standard|too large"],
         "code": '''class MultiHeadAttention(nn.Module):
     """Packed multi-head attention with nn.MultiheadAttention's parameters (batch_first=True).
 
@@ -3438,8 +3654,8 @@ def decode(ids, vocab):
 ''',
     },
     {
-        "notebook": '08_language_model',
-        "cell": 'ex3_multihead_module',
+        "notebook": "08_language_model",
+        "cell": "ex3_multihead_module",
         "correct": True,
         "kind": "another style",
         "mistake": "",
@@ -3483,12 +3699,15 @@ def decode(ids, vocab):
 ''',
     },
     {
-        "notebook": '08_language_model',
-        "cell": 'ex4_pre_norm_block',
+        "notebook": "08_language_model",
+        "cell": "ex4_pre_norm_block",
         "correct": False,
-        "kind": 'mask',
+        "kind": "mask",
         "mistake": "pre_norm_block flips the mask with ~mask before passing it on, so the attention sees the opposite polarity (nn.MultiheadAttention's) and attends only where it must not.",
-        "keywords": [r'~ ?mask|invert|flip|polarity|opposite|negat|revers', r'mask|True|False|polarity'],
+        "keywords": [
+            r"~ ?mask|invert|flip|polarity|opposite|negat|revers",
+            r"mask|True|False|polarity",
+        ],
         "code": '''def pre_norm_block(x, attention, feed_forward_net, norm1, norm2, mask=None):
     """Pre-norm encoder block: h = x + MHA(LN1(x)), then h + FFN(LN2(h)).
 
@@ -3501,12 +3720,15 @@ def decode(ids, vocab):
 ''',
     },
     {
-        "notebook": '08_language_model',
-        "cell": 'ex4_pre_norm_block',
+        "notebook": "08_language_model",
+        "cell": "ex4_pre_norm_block",
         "correct": False,
-        "kind": 'missing term',
-        "mistake": 'pre_norm_block returns FFN(LN2(h)) without adding h back: the second residual connection is missing.',
-        "keywords": [r'residual|skip|identity|\bh ?\+|add\w* h|h back', r'missing|without|forg|omit|left out|drop|never add'],
+        "kind": "missing term",
+        "mistake": "pre_norm_block returns FFN(LN2(h)) without adding h back: the second residual connection is missing.",
+        "keywords": [
+            r"residual|skip|identity|\bh ?\+|add\w* h|h back",
+            r"missing|without|forg|omit|left out|drop|never add",
+        ],
         "code": '''def pre_norm_block(x, attention, feed_forward_net, norm1, norm2, mask=None):
     """Pre-norm encoder block: h = x + MHA(LN1(x)), then h + FFN(LN2(h)).
 
@@ -3517,12 +3739,15 @@ def decode(ids, vocab):
 ''',
     },
     {
-        "notebook": '08_language_model',
-        "cell": 'ex4_pre_norm_block',
+        "notebook": "08_language_model",
+        "cell": "ex4_pre_norm_block",
         "correct": False,
-        "kind": 'argument order',
-        "mistake": 'pre_norm_block normalises the feed-forward input with norm1 again instead of norm2.',
-        "keywords": [r'norm1|norm2|LN ?1|LN ?2|second norm|same norm|twice', r'norm|layer ?norm|LN|feed[- ]forward|FFN'],
+        "kind": "argument order",
+        "mistake": "pre_norm_block normalises the feed-forward input with norm1 again instead of norm2.",
+        "keywords": [
+            r"norm1|norm2|LN ?1|LN ?2|second norm|same norm|twice",
+            r"norm|layer ?norm|LN|feed[- ]forward|FFN",
+        ],
         "code": '''def pre_norm_block(x, attention, feed_forward_net, norm1, norm2, mask=None):
     """Pre-norm encoder block: h = x + MHA(LN1(x)), then h + FFN(LN2(h)).
 
@@ -3533,8 +3758,8 @@ def decode(ids, vocab):
 ''',
     },
     {
-        "notebook": '08_language_model',
-        "cell": 'ex4_pre_norm_block',
+        "notebook": "08_language_model",
+        "cell": "ex4_pre_norm_block",
         "correct": True,
         "kind": "another style",
         "mistake": "",
@@ -3551,12 +3776,15 @@ def decode(ids, vocab):
 ''',
     },
     {
-        "notebook": '08_language_model',
-        "cell": 'ex5_lm_logits',
+        "notebook": "08_language_model",
+        "cell": "ex5_lm_logits",
         "correct": False,
-        "kind": 'off-by-one',
+        "kind": "off-by-one",
         "mistake": "lm_logits numbers the positions 1 … T instead of 0 … T − 1, so every character gets the next position's embedding.",
-        "keywords": [r'from 1|from one|1 ?… ?T|arange\(1|off[- ]by[- ]one|shift|position 0|start\w* at 1', r'positions?|arange|index'],
+        "keywords": [
+            r"from 1|from one|1 ?… ?T|arange\(1|off[- ]by[- ]one|shift|position 0|start\w* at 1",
+            r"positions?|arange|index",
+        ],
         "code": '''def lm_logits(idx, token_embedding, position_embedding, blocks, final_norm):
     """idx (B, T) int64 -> logits (B, T, V), with the head tied to token_embedding."""
     B, T = idx.shape
@@ -3570,12 +3798,15 @@ def decode(ids, vocab):
 ''',
     },
     {
-        "notebook": '08_language_model',
-        "cell": 'ex5_lm_logits',
+        "notebook": "08_language_model",
+        "cell": "ex5_lm_logits",
         "correct": False,
-        "kind": 'missing term',
-        "mistake": 'lm_logits never applies final_norm before the tied output head.',
-        "keywords": [r'final[_ ]norm|final layer ?norm|last norm|norm', r'LN|layer ?norm|normali[sz]|missing|omit|without|never|skip'],
+        "kind": "missing term",
+        "mistake": "lm_logits never applies final_norm before the tied output head.",
+        "keywords": [
+            r"final[_ ]norm|final layer ?norm|last norm|norm",
+            r"LN|layer ?norm|normali[sz]|missing|omit|without|never|skip",
+        ],
         "code": '''def lm_logits(idx, token_embedding, position_embedding, blocks, final_norm):
     """idx (B, T) int64 -> logits (B, T, V), with the head tied to token_embedding."""
     B, T = idx.shape
@@ -3588,12 +3819,12 @@ def decode(ids, vocab):
 ''',
     },
     {
-        "notebook": '08_language_model',
-        "cell": 'ex5_lm_logits',
+        "notebook": "08_language_model",
+        "cell": "ex5_lm_logits",
         "correct": False,
-        "kind": 'scale',
-        "mistake": 'lm_logits multiplies the token embeddings by √d_model before adding the positions, which this model does not do.',
-        "keywords": [r'sqrt|√|scal', r'd_model|embedding'],
+        "kind": "scale",
+        "mistake": "lm_logits multiplies the token embeddings by √d_model before adding the positions, which this model does not do.",
+        "keywords": [r"sqrt|√|scal", r"d_model|embedding"],
         "code": '''def lm_logits(idx, token_embedding, position_embedding, blocks, final_norm):
     """idx (B, T) int64 -> logits (B, T, V), with the head tied to token_embedding."""
     B, T = idx.shape
@@ -3607,12 +3838,15 @@ def decode(ids, vocab):
 ''',
     },
     {
-        "notebook": '08_language_model',
-        "cell": 'ex5_lm_logits',
+        "notebook": "08_language_model",
+        "cell": "ex5_lm_logits",
         "correct": False,
-        "kind": 'state',
+        "kind": "state",
         "mistake": "lm_logits feeds every block the embeddings instead of the previous block's output, so only the last block's output on the embeddings reaches the head.",
-        "keywords": [r'embedding|original|same input|previous|chain|each block|only the last|overwrit', r'blocks?|loop|output|reassign|x ?=|stack|sequence of blocks'],
+        "keywords": [
+            r"embedding|original|same input|previous|chain|each block|only the last|overwrit",
+            r"blocks?|loop|output|reassign|x ?=|stack|sequence of blocks",
+        ],
         "code": '''def lm_logits(idx, token_embedding, position_embedding, blocks, final_norm):
     """idx (B, T) int64 -> logits (B, T, V), with the head tied to token_embedding."""
     T = idx.shape[1]
@@ -3624,8 +3858,8 @@ def decode(ids, vocab):
 ''',
     },
     {
-        "notebook": '08_language_model',
-        "cell": 'ex5_lm_logits',
+        "notebook": "08_language_model",
+        "cell": "ex5_lm_logits",
         "correct": True,
         "kind": "another style",
         "mistake": "",
@@ -3641,12 +3875,15 @@ def decode(ids, vocab):
 ''',
     },
     {
-        "notebook": '08_language_model',
-        "cell": 'ex6_bits_per_character',
+        "notebook": "08_language_model",
+        "cell": "ex6_bits_per_character",
         "correct": False,
-        "kind": 'function swap',
-        "mistake": 'bits_per_character multiplies the cross-entropy in nats by ln 2 instead of dividing by it.',
-        "keywords": [r'ln ?2|log ?\(?2|log2|math\.log\(2\)', r'multipl|divid|instead|invert|recipro'],
+        "kind": "function swap",
+        "mistake": "bits_per_character multiplies the cross-entropy in nats by ln 2 instead of dividing by it.",
+        "keywords": [
+            r"ln ?2|log ?\(?2|log2|math\.log\(2\)",
+            r"multipl|divid|instead|invert|recipro",
+        ],
         "code": '''def bits_per_character(logits, targets):
     """logits (B, T, V), targets (B, T) int64 -> () mean cross-entropy in bits."""
     V = logits.shape[-1]
@@ -3655,12 +3892,12 @@ def decode(ids, vocab):
 ''',
     },
     {
-        "notebook": '08_language_model',
-        "cell": 'ex6_bits_per_character',
+        "notebook": "08_language_model",
+        "cell": "ex6_bits_per_character",
         "correct": False,
-        "kind": 'function swap',
+        "kind": "function swap",
         "mistake": "bits_per_character sums the cross-entropy over the B·T positions (reduction='sum') instead of averaging it.",
-        "keywords": [r'sum', r'mean|average'],
+        "keywords": [r"sum", r"mean|average"],
         "code": '''def bits_per_character(logits, targets):
     """logits (B, T, V), targets (B, T) int64 -> () mean cross-entropy in bits."""
     loss = F.cross_entropy(logits.flatten(0, 1), targets.flatten(), reduction="sum")
@@ -3668,12 +3905,12 @@ def decode(ids, vocab):
 ''',
     },
     {
-        "notebook": '08_language_model',
-        "cell": 'ex6_bits_per_character',
+        "notebook": "08_language_model",
+        "cell": "ex6_bits_per_character",
         "correct": False,
-        "kind": 'dtype',
-        "mistake": 'bits_per_character returns a Python float (.item()) instead of a 0-d tensor, so training cannot call .backward() on it.',
-        "keywords": [r'\.item|float|python number', r'tensor|backward|graph|0-d'],
+        "kind": "dtype",
+        "mistake": "bits_per_character returns a Python float (.item()) instead of a 0-d tensor, so training cannot call .backward() on it.",
+        "keywords": [r"\.item|float|python number", r"tensor|backward|graph|0-d"],
         "code": '''def bits_per_character(logits, targets):
     """logits (B, T, V), targets (B, T) int64 -> () mean cross-entropy in bits."""
     ce = F.cross_entropy(logits.view(-1, logits.size(-1)), targets.view(-1))
@@ -3681,8 +3918,8 @@ def decode(ids, vocab):
 ''',
     },
     {
-        "notebook": '08_language_model',
-        "cell": 'ex6_bits_per_character',
+        "notebook": "08_language_model",
+        "cell": "ex6_bits_per_character",
         "correct": True,
         "kind": "another style",
         "mistake": "",
@@ -3695,12 +3932,15 @@ def decode(ids, vocab):
 ''',
     },
     {
-        "notebook": '08_language_model',
-        "cell": 'ex7_train',
+        "notebook": "08_language_model",
+        "cell": "ex7_train",
         "correct": False,
-        "kind": 'off-by-one',
-        "mistake": 'train evaluates when step % every == 0 instead of (step + 1) % every == 0, so it scores the model one update early (after the first update, and then after updates 1 + every, …).',
-        "keywords": [r'step ?\+ ?1|step % every|off[- ]by[- ]one|one (update|step) (early|too early|late)|first (update|step)', r'evaluat|held[- _]out|every|condition|modulo|%'],
+        "kind": "off-by-one",
+        "mistake": "train evaluates when step % every == 0 instead of (step + 1) % every == 0, so it scores the model one update early (after the first update, and then after updates 1 + every, …).",
+        "keywords": [
+            r"step ?\+ ?1|step % every|off[- ]by[- ]one|one (update|step) (early|too early|late)|first (update|step)",
+            r"evaluat|held[- _]out|every|condition|modulo|%",
+        ],
         "code": '''def train(model, optimizer, scheduler, batches, steps, evaluate=None, every=100, clip=1.0):
     """One update per step number in `steps`
     -> {"bits": [each step's loss], "held_out": [(step + 1, evaluate(model)), ...]}"""
@@ -3720,12 +3960,15 @@ def decode(ids, vocab):
 ''',
     },
     {
-        "notebook": '08_language_model',
-        "cell": 'ex7_train',
+        "notebook": "08_language_model",
+        "cell": "ex7_train",
         "correct": False,
-        "kind": 'state',
-        "mistake": 'train counts its own iterations with enumerate and uses that index instead of the step numbers that steps gives, so a resumed run (range(500, 1000)) draws the batches of steps 0, 1, … and records the wrong step numbers.',
-        "keywords": [r'enumerate|own (count|index|counter)|index|step numbers?|resum|range\(500', r'batch|held[_ -]out|step'],
+        "kind": "state",
+        "mistake": "train counts its own iterations with enumerate and uses that index instead of the step numbers that steps gives, so a resumed run (range(500, 1000)) draws the batches of steps 0, 1, … and records the wrong step numbers.",
+        "keywords": [
+            r"enumerate|own (count|index|counter)|index|step numbers?|resum|range\(500",
+            r"batch|held[_ -]out|step",
+        ],
         "code": '''def train(model, optimizer, scheduler, batches, steps, evaluate=None, every=100, clip=1.0):
     """One update per step number in `steps`
     -> {"bits": [each step's loss], "held_out": [(step + 1, evaluate(model)), ...]}"""
@@ -3745,12 +3988,12 @@ def decode(ids, vocab):
 ''',
     },
     {
-        "notebook": '08_language_model',
-        "cell": 'ex7_train',
+        "notebook": "08_language_model",
+        "cell": "ex7_train",
         "correct": False,
-        "kind": 'order',
-        "mistake": 'train clips the gradient norm after optimizer.step(), so the updates use unclipped gradients.',
-        "keywords": [r'clip', r'after|before|order|unclipped'],
+        "kind": "order",
+        "mistake": "train clips the gradient norm after optimizer.step(), so the updates use unclipped gradients.",
+        "keywords": [r"clip", r"after|before|order|unclipped"],
         "code": '''def train(model, optimizer, scheduler, batches, steps, evaluate=None, every=100, clip=1.0):
     """One update per step number in `steps`
     -> {"bits": [each step's loss], "held_out": [(step + 1, evaluate(model)), ...]}"""
@@ -3770,12 +4013,12 @@ def decode(ids, vocab):
 ''',
     },
     {
-        "notebook": '08_language_model',
-        "cell": 'ex7_train',
+        "notebook": "08_language_model",
+        "cell": "ex7_train",
         "correct": False,
-        "kind": 'missing term',
-        "mistake": 'train calls evaluate(model) every `every` steps without checking that evaluate is not None, so a run without an evaluate function fails.',
-        "keywords": [r'None', r'evaluat'],
+        "kind": "missing term",
+        "mistake": "train calls evaluate(model) every `every` steps without checking that evaluate is not None, so a run without an evaluate function fails.",
+        "keywords": [r"None", r"evaluat"],
         "code": '''def train(model, optimizer, scheduler, batches, steps, evaluate=None, every=100, clip=1.0):
     """One update per step number in `steps`
     -> {"bits": [each step's loss], "held_out": [(step + 1, evaluate(model)), ...]}"""
@@ -3795,8 +4038,8 @@ def decode(ids, vocab):
 ''',
     },
     {
-        "notebook": '08_language_model',
-        "cell": 'ex7_train',
+        "notebook": "08_language_model",
+        "cell": "ex7_train",
         "correct": True,
         "kind": "another style",
         "mistake": "",
@@ -3821,12 +4064,12 @@ def decode(ids, vocab):
 ''',
     },
     {
-        "notebook": '08_language_model',
-        "cell": 'ex8_sample_next',
+        "notebook": "08_language_model",
+        "cell": "ex8_sample_next",
         "correct": False,
-        "kind": 'function swap',
-        "mistake": 'sample_next multiplies the logits by the temperature instead of dividing by it, so a low temperature flattens the distribution instead of sharpening it.',
-        "keywords": [r'multipl|divid|instead|invert|recipro|\* ?temperature', r'temperature'],
+        "kind": "function swap",
+        "mistake": "sample_next multiplies the logits by the temperature instead of dividing by it, so a low temperature flattens the distribution instead of sharpening it.",
+        "keywords": [r"multipl|divid|instead|invert|recipro|\* ?temperature", r"temperature"],
         "code": '''def sample_next(logits, temperature=1.0, top_k=None, generator=None):
     """logits (B, V) -> (B,) int64: one character per row, greedy when temperature == 0."""
     if temperature == 0:
@@ -3840,12 +4083,15 @@ def decode(ids, vocab):
 ''',
     },
     {
-        "notebook": '08_language_model',
-        "cell": 'ex8_sample_next',
+        "notebook": "08_language_model",
+        "cell": "ex8_sample_next",
         "correct": False,
-        "kind": 'off-by-one',
-        "mistake": 'sample_next masks logits <= the k-th largest, which also removes the k-th one itself, so only the top k − 1 characters can be drawn.',
-        "keywords": [r'<=|≤|k ?- ?1|off[- ]by[- ]one|k-th (one|itself|largest)|one too (few|many)', r'top[- _]?k|k-th|kth|threshold|strict|<\b|too few'],
+        "kind": "off-by-one",
+        "mistake": "sample_next masks logits <= the k-th largest, which also removes the k-th one itself, so only the top k − 1 characters can be drawn.",
+        "keywords": [
+            r"<=|≤|k ?- ?1|off[- ]by[- ]one|k-th (one|itself|largest)|one too (few|many)",
+            r"top[- _]?k|k-th|kth|threshold|strict|<\b|too few",
+        ],
         "code": '''def sample_next(logits, temperature=1.0, top_k=None, generator=None):
     """logits (B, V) -> (B,) int64: one character per row, greedy when temperature == 0."""
     if temperature == 0:
@@ -3859,12 +4105,12 @@ def decode(ids, vocab):
 ''',
     },
     {
-        "notebook": '08_language_model',
-        "cell": 'ex8_sample_next',
+        "notebook": "08_language_model",
+        "cell": "ex8_sample_next",
         "correct": False,
-        "kind": 'argument ignored',
-        "mistake": 'sample_next never passes generator to torch.multinomial, so seeded generators do not make the draws reproducible.',
-        "keywords": [r'generator', r'ignor|pass|global|seed|reproduc'],
+        "kind": "argument ignored",
+        "mistake": "sample_next never passes generator to torch.multinomial, so seeded generators do not make the draws reproducible.",
+        "keywords": [r"generator", r"ignor|pass|global|seed|reproduc"],
         "code": '''def sample_next(logits, temperature=1.0, top_k=None, generator=None):
     """logits (B, V) -> (B,) int64: one character per row, greedy when temperature == 0."""
     if temperature == 0:
@@ -3878,12 +4124,15 @@ def decode(ids, vocab):
 ''',
     },
     {
-        "notebook": '08_language_model',
-        "cell": 'ex8_sample_next',
+        "notebook": "08_language_model",
+        "cell": "ex8_sample_next",
         "correct": False,
-        "kind": 'axis',
+        "kind": "axis",
         "mistake": "sample_next takes the top-k along dim=0, over the batch rows, instead of along each row's vocabulary, so the threshold is a per-column value and the top-k cut is wrong.",
-        "keywords": [r'dim ?= ?0|dim ?= ?-1|axis|dimension|column|batch|rows?', r'top[- _]?k|topk|per row|each row|vocab'],
+        "keywords": [
+            r"dim ?= ?0|dim ?= ?-1|axis|dimension|column|batch|rows?",
+            r"top[- _]?k|topk|per row|each row|vocab",
+        ],
         "code": '''def sample_next(logits, temperature=1.0, top_k=None, generator=None):
     """logits (B, V) -> (B,) int64: one character per row, greedy when temperature == 0."""
     if temperature == 0:
@@ -3897,8 +4146,8 @@ def decode(ids, vocab):
 ''',
     },
     {
-        "notebook": '08_language_model',
-        "cell": 'ex8_sample_next',
+        "notebook": "08_language_model",
+        "cell": "ex8_sample_next",
         "correct": True,
         "kind": "another style",
         "mistake": "",
@@ -3917,12 +4166,15 @@ def decode(ids, vocab):
 ''',
     },
     {
-        "notebook": '08_language_model',
-        "cell": 'ex9_attend_with_cache',
+        "notebook": "08_language_model",
+        "cell": "ex9_attend_with_cache",
         "correct": False,
-        "kind": 'mask',
+        "kind": "mask",
         "mistake": "attend_with_cache builds the chunk's mask with tril() instead of tril(p), so a chunk after a prompt may not see the p stored positions beyond its own index (the diagonal is not offset by length).",
-        "keywords": [r'tril\(p\)|tril\(length\)|offset|diagonal|tril\(\)|shift', r'\bp\b|length|stored|cache'],
+        "keywords": [
+            r"tril\(p\)|tril\(length\)|offset|diagonal|tril\(\)|shift",
+            r"\bp\b|length|stored|cache",
+        ],
         "code": '''def attend_with_cache(q, k_new, v_new, cache_k, cache_v, length):
     """q, k_new, v_new (B, H, n, d); cache_k, cache_v (B, H, C, d) with `length` positions stored
     -> output (B, H, n, d); k_new and v_new written into the cache at length … length + n - 1"""
@@ -3938,12 +4190,15 @@ def decode(ids, vocab):
 ''',
     },
     {
-        "notebook": '08_language_model',
-        "cell": 'ex9_attend_with_cache',
+        "notebook": "08_language_model",
+        "cell": "ex9_attend_with_cache",
         "correct": False,
-        "kind": 'off-by-one',
-        "mistake": 'attend_with_cache attends over the whole allocated cache, including the unused positions after length + n, instead of only the first p + n positions.',
-        "keywords": [r'whole|entire|all (the )?(cache|positions)|unused|left ?over|garbage|allocated|capacity|beyond', r'p ?\+ ?n|length ?\+ ?n|first'],
+        "kind": "off-by-one",
+        "mistake": "attend_with_cache attends over the whole allocated cache, including the unused positions after length + n, instead of only the first p + n positions.",
+        "keywords": [
+            r"whole|entire|all (the )?(cache|positions)|unused|left ?over|garbage|allocated|capacity|beyond",
+            r"p ?\+ ?n|length ?\+ ?n|first",
+        ],
         "code": '''def attend_with_cache(q, k_new, v_new, cache_k, cache_v, length):
     """q, k_new, v_new (B, H, n, d); cache_k, cache_v (B, H, C, d) with `length` positions stored
     -> output (B, H, n, d); k_new and v_new written into the cache at length … length + n - 1"""
@@ -3959,12 +4214,15 @@ def decode(ids, vocab):
 ''',
     },
     {
-        "notebook": '08_language_model',
-        "cell": 'ex9_attend_with_cache',
+        "notebook": "08_language_model",
+        "cell": "ex9_attend_with_cache",
         "correct": False,
-        "kind": 'state',
+        "kind": "state",
         "mistake": "attend_with_cache builds new tensors with torch.cat and only rebinds the local names cache_k and cache_v, so the new keys and values are never written into the caller's cache.",
-        "keywords": [r'in[- ]place|torch\.cat|rebind|local|never written|not written|copy|caller', r'cache'],
+        "keywords": [
+            r"in[- ]place|torch\.cat|rebind|local|never written|not written|copy|caller",
+            r"cache",
+        ],
         "code": '''def attend_with_cache(q, k_new, v_new, cache_k, cache_v, length):
     """q, k_new, v_new (B, H, n, d); cache_k, cache_v (B, H, C, d) with `length` positions stored
     -> output (B, H, n, d); k_new and v_new written into the cache at length … length + n - 1"""
@@ -3980,12 +4238,15 @@ def decode(ids, vocab):
 ''',
     },
     {
-        "notebook": '08_language_model',
-        "cell": 'ex9_attend_with_cache',
+        "notebook": "08_language_model",
+        "cell": "ex9_attend_with_cache",
         "correct": False,
-        "kind": 'off-by-one',
-        "mistake": 'attend_with_cache writes the new keys and values at positions 0 … n − 1 of the cache instead of after the length stored positions, overwriting the start of the cache.',
-        "keywords": [r'position 0|:n\b|start|beginning|overwrit|p ?: ?p ?\+ ?n|length|after the stored|offset', r'writ|stor|cache|position'],
+        "kind": "off-by-one",
+        "mistake": "attend_with_cache writes the new keys and values at positions 0 … n − 1 of the cache instead of after the length stored positions, overwriting the start of the cache.",
+        "keywords": [
+            r"position 0|:n\b|start|beginning|overwrit|p ?: ?p ?\+ ?n|length|after the stored|offset",
+            r"writ|stor|cache|position",
+        ],
         "code": '''def attend_with_cache(q, k_new, v_new, cache_k, cache_v, length):
     """q, k_new, v_new (B, H, n, d); cache_k, cache_v (B, H, C, d) with `length` positions stored
     -> output (B, H, n, d); k_new and v_new written into the cache at length … length + n - 1"""
@@ -4001,8 +4262,8 @@ def decode(ids, vocab):
 ''',
     },
     {
-        "notebook": '08_language_model',
-        "cell": 'ex9_attend_with_cache',
+        "notebook": "08_language_model",
+        "cell": "ex9_attend_with_cache",
         "correct": True,
         "kind": "another style",
         "mistake": "",
@@ -4023,12 +4284,12 @@ def decode(ids, vocab):
 ''',
     },
     {
-        "notebook": '09_modern_decoder',
-        "cell": 'ex1_rms_norm',
+        "notebook": "09_modern_decoder",
+        "cell": "ex1_rms_norm",
         "correct": False,
-        "kind": 'order',
-        "mistake": 'rms_norm adds ε to the root mean square after the square root, (rms + ε), instead of inside it, √(mean(x²) + ε).',
-        "keywords": [r'eps|ε|epsilon', r'inside|outside|after|square root|sqrt|√'],
+        "kind": "order",
+        "mistake": "rms_norm adds ε to the root mean square after the square root, (rms + ε), instead of inside it, √(mean(x²) + ε).",
+        "keywords": [r"eps|ε|epsilon", r"inside|outside|after|square root|sqrt|√"],
         "code": '''def rms_norm(x, weight, eps=1e-5):
     """Divide every token's features by their root mean square, then scale by weight.
 
@@ -4039,12 +4300,12 @@ def decode(ids, vocab):
 ''',
     },
     {
-        "notebook": '09_modern_decoder',
-        "cell": 'ex1_rms_norm',
+        "notebook": "09_modern_decoder",
+        "cell": "ex1_rms_norm",
         "correct": False,
-        "kind": 'scale',
+        "kind": "scale",
         "mistake": "rms_norm divides by the square root of the sum of squares (the vector's length) instead of the mean of the squares, so the result is √d times too small.",
-        "keywords": [r'sum', r'mean|average|\bd\b|√d|sqrt\(d\)|length|norm'],
+        "keywords": [r"sum", r"mean|average|\bd\b|√d|sqrt\(d\)|length|norm"],
         "code": '''def rms_norm(x, weight, eps=1e-5):
     """Divide every token's features by their root mean square, then scale by weight.
 
@@ -4055,12 +4316,12 @@ def decode(ids, vocab):
 ''',
     },
     {
-        "notebook": '09_modern_decoder',
-        "cell": 'ex1_rms_norm',
+        "notebook": "09_modern_decoder",
+        "cell": "ex1_rms_norm",
         "correct": False,
-        "kind": 'missing term',
+        "kind": "missing term",
         "mistake": "rms_norm subtracts each vector's mean first, which is layer norm's centring; RMSNorm divides the uncentred x by its root mean square.",
-        "keywords": [r'mean|centr|center', r'subtract|layer ?norm|shift'],
+        "keywords": [r"mean|centr|center", r"subtract|layer ?norm|shift"],
         "code": '''def rms_norm(x, weight, eps=1e-5):
     """Divide every token's features by their root mean square, then scale by weight.
 
@@ -4072,8 +4333,8 @@ def decode(ids, vocab):
 ''',
     },
     {
-        "notebook": '09_modern_decoder',
-        "cell": 'ex1_rms_norm',
+        "notebook": "09_modern_decoder",
+        "cell": "ex1_rms_norm",
         "correct": True,
         "kind": "another style",
         "mistake": "",
@@ -4089,12 +4350,15 @@ def decode(ids, vocab):
 ''',
     },
     {
-        "notebook": '09_modern_decoder',
-        "cell": 'ex2_rotary',
+        "notebook": "09_modern_decoder",
+        "cell": "ex2_rotary",
         "correct": False,
-        "kind": 'sign',
-        "mistake": 'apply_rotary turns each pair by −pθ instead of +pθ: the signs of the sine terms are swapped, so (1, 0) at position p becomes (cos p, −sin p).',
-        "keywords": [r'sign|minus|negative|opposite|other (way|direction)|clockwise|−|-θ|transpos|invers', r'sin|turn|rotat|direction'],
+        "kind": "sign",
+        "mistake": "apply_rotary turns each pair by −pθ instead of +pθ: the signs of the sine terms are swapped, so (1, 0) at position p becomes (cos p, −sin p).",
+        "keywords": [
+            r"sign|minus|negative|opposite|other (way|direction)|clockwise|−|-θ|transpos|invers",
+            r"sin|turn|rotat|direction",
+        ],
         "code": '''def apply_rotary(x, positions, base=10000.0):
     """Turn features (2i, 2i+1) of the token at position p by the angle p · base^(-2i/d).
 
@@ -4122,12 +4386,15 @@ def rotary_attention(q, k, v):
 ''',
     },
     {
-        "notebook": '09_modern_decoder',
-        "cell": 'ex2_rotary',
+        "notebook": "09_modern_decoder",
+        "cell": "ex2_rotary",
         "correct": False,
-        "kind": 'layout',
-        "mistake": 'apply_rotary concatenates the turned even features and the turned odd features as two halves instead of putting them back interleaved at positions 2i and 2i + 1.',
-        "keywords": [r'interleav|2i ?\+ ?1|even|odd|pairs? (back|in place)|alternat', r'cat|concaten|halves|half|block|order'],
+        "kind": "layout",
+        "mistake": "apply_rotary concatenates the turned even features and the turned odd features as two halves instead of putting them back interleaved at positions 2i and 2i + 1.",
+        "keywords": [
+            r"interleav|2i ?\+ ?1|even|odd|pairs? (back|in place)|alternat",
+            r"cat|concaten|halves|half|block|order",
+        ],
         "code": '''def apply_rotary(x, positions, base=10000.0):
     """Turn features (2i, 2i+1) of the token at position p by the angle p · base^(-2i/d).
 
@@ -4152,12 +4419,12 @@ def rotary_attention(q, k, v):
 ''',
     },
     {
-        "notebook": '09_modern_decoder',
-        "cell": 'ex2_rotary',
+        "notebook": "09_modern_decoder",
+        "cell": "ex2_rotary",
         "correct": False,
-        "kind": 'structure',
-        "mistake": 'rotary_attention turns the values as well as the queries and keys; only q and k should be rotated.',
-        "keywords": [r'values?|\bv\b', r'turn|rotat'],
+        "kind": "structure",
+        "mistake": "rotary_attention turns the values as well as the queries and keys; only q and k should be rotated.",
+        "keywords": [r"values?|\bv\b", r"turn|rotat"],
         "code": '''def apply_rotary(x, positions, base=10000.0):
     """Turn features (2i, 2i+1) of the token at position p by the angle p · base^(-2i/d).
 
@@ -4185,12 +4452,12 @@ def rotary_attention(q, k, v):
 ''',
     },
     {
-        "notebook": '09_modern_decoder',
-        "cell": 'ex2_rotary',
+        "notebook": "09_modern_decoder",
+        "cell": "ex2_rotary",
         "correct": False,
-        "kind": 'argument ignored',
-        "mistake": 'apply_rotary ignores its positions argument and always turns the tokens by 0 … T − 1 (torch.arange(T)), which is wrong for tokens at later positions such as those after a cache.',
-        "keywords": [r'positions?', r'ignor|arange|0 ?… ?T|always|argument'],
+        "kind": "argument ignored",
+        "mistake": "apply_rotary ignores its positions argument and always turns the tokens by 0 … T − 1 (torch.arange(T)), which is wrong for tokens at later positions such as those after a cache.",
+        "keywords": [r"positions?", r"ignor|arange|0 ?… ?T|always|argument"],
         "code": '''def apply_rotary(x, positions, base=10000.0):
     """Turn features (2i, 2i+1) of the token at position p by the angle p · base^(-2i/d).
 
@@ -4216,12 +4483,15 @@ def rotary_attention(q, k, v):
 ''',
     },
     {
-        "notebook": '09_modern_decoder',
-        "cell": 'ex2_rotary',
+        "notebook": "09_modern_decoder",
+        "cell": "ex2_rotary",
         "correct": False,
-        "kind": 'mask',
-        "mistake": 'rotary_attention calls F.scaled_dot_product_attention without is_causal=True, so the attention is not causal.',
-        "keywords": [r'causal|is_causal|mask|future', r'rotary_attention|attention|scaled_dot_product|not causal|without|missing'],
+        "kind": "mask",
+        "mistake": "rotary_attention calls F.scaled_dot_product_attention without is_causal=True, so the attention is not causal.",
+        "keywords": [
+            r"causal|is_causal|mask|future",
+            r"rotary_attention|attention|scaled_dot_product|not causal|without|missing",
+        ],
         "code": '''def apply_rotary(x, positions, base=10000.0):
     """Turn features (2i, 2i+1) of the token at position p by the angle p · base^(-2i/d).
 
@@ -4249,8 +4519,8 @@ def rotary_attention(q, k, v):
 ''',
     },
     {
-        "notebook": '09_modern_decoder',
-        "cell": 'ex2_rotary',
+        "notebook": "09_modern_decoder",
+        "cell": "ex2_rotary",
         "correct": True,
         "kind": "another style",
         "mistake": "",
@@ -4283,12 +4553,12 @@ def rotary_attention(q, k, v):
 ''',
     },
     {
-        "notebook": '09_modern_decoder',
-        "cell": 'ex3_swiglu',
+        "notebook": "09_modern_decoder",
+        "cell": "ex3_swiglu",
         "correct": False,
-        "kind": 'argument order',
-        "mistake": 'swiglu applies SiLU to the up projection instead of the gate projection.',
-        "keywords": [r'silu|swish|activation', r'gate|up'],
+        "kind": "argument order",
+        "mistake": "swiglu applies SiLU to the up projection instead of the gate projection.",
+        "keywords": [r"silu|swish|activation", r"gate|up"],
         "code": '''def swiglu(x, W_gate, W_up, W_down):
     """The gated feed-forward layer: (silu(x W_gate^T) * x W_up^T) W_down^T.
 
@@ -4305,12 +4575,15 @@ def matched_hidden_size(d_model, d_ff):
 ''',
     },
     {
-        "notebook": '09_modern_decoder',
-        "cell": 'ex3_swiglu',
+        "notebook": "09_modern_decoder",
+        "cell": "ex3_swiglu",
         "correct": False,
-        "kind": 'integer division',
-        "mistake": 'matched_hidden_size truncates 2·d_ff/3 with int() instead of rounding to the nearest whole number.',
-        "keywords": [r'round|nearest|truncat|int\(|floor|down', r'matched_hidden_size|hidden size|2 ?\* ?d_ff ?/ ?3|2/3|⅔|int|whole number'],
+        "kind": "integer division",
+        "mistake": "matched_hidden_size truncates 2·d_ff/3 with int() instead of rounding to the nearest whole number.",
+        "keywords": [
+            r"round|nearest|truncat|int\(|floor|down",
+            r"matched_hidden_size|hidden size|2 ?\* ?d_ff ?/ ?3|2/3|⅔|int|whole number",
+        ],
         "code": '''def swiglu(x, W_gate, W_up, W_down):
     """The gated feed-forward layer: (silu(x W_gate^T) * x W_up^T) W_down^T.
 
@@ -4327,12 +4600,12 @@ def matched_hidden_size(d_model, d_ff):
 ''',
     },
     {
-        "notebook": '09_modern_decoder',
-        "cell": 'ex3_swiglu',
+        "notebook": "09_modern_decoder",
+        "cell": "ex3_swiglu",
         "correct": False,
-        "kind": 'function swap',
-        "mistake": 'swiglu gates with sigmoid(z) instead of SiLU, z·sigmoid(z), which gives a plain GLU rather than SwiGLU.',
-        "keywords": [r'sigmoid|σ', r'silu|swish|z ?\* ?sigmoid|z ?σ|z·σ|glu'],
+        "kind": "function swap",
+        "mistake": "swiglu gates with sigmoid(z) instead of SiLU, z·sigmoid(z), which gives a plain GLU rather than SwiGLU.",
+        "keywords": [r"sigmoid|σ", r"silu|swish|z ?\* ?sigmoid|z ?σ|z·σ|glu"],
         "code": '''def swiglu(x, W_gate, W_up, W_down):
     """The gated feed-forward layer: (silu(x W_gate^T) * x W_up^T) W_down^T.
 
@@ -4347,8 +4620,8 @@ def matched_hidden_size(d_model, d_ff):
 ''',
     },
     {
-        "notebook": '09_modern_decoder',
-        "cell": 'ex3_swiglu',
+        "notebook": "09_modern_decoder",
+        "cell": "ex3_swiglu",
         "correct": True,
         "kind": "another style",
         "mistake": "",
@@ -4371,12 +4644,15 @@ def matched_hidden_size(d_model, d_ff):
 ''',
     },
     {
-        "notebook": '09_modern_decoder',
-        "cell": 'ex4_gqa',
+        "notebook": "09_modern_decoder",
+        "cell": "ex4_gqa",
         "correct": False,
-        "kind": 'function swap',
-        "mistake": 'grouped_query_attention expands the key/value heads with repeat(1, group, 1, 1), which deals them out in turn (0, 1, 0, 1, …), instead of repeat_interleave, which gives neighbouring query heads the same key/value head.',
-        "keywords": [r'repeat_interleave|repeat\b|\.repeat\(|interleav|tile|in turn|neighbou|round[- ]robin|deal', r'group|order|wrong (key|value|head)|pair|heads? h|query heads?'],
+        "kind": "function swap",
+        "mistake": "grouped_query_attention expands the key/value heads with repeat(1, group, 1, 1), which deals them out in turn (0, 1, 0, 1, …), instead of repeat_interleave, which gives neighbouring query heads the same key/value head.",
+        "keywords": [
+            r"repeat_interleave|repeat\b|\.repeat\(|interleav|tile|in turn|neighbou|round[- ]robin|deal",
+            r"group|order|wrong (key|value|head)|pair|heads? h|query heads?",
+        ],
         "code": '''def grouped_query_attention(q, k, v, mask=None):
     """Attention where groups of query heads share a key/value head.
 
@@ -4393,12 +4669,12 @@ def matched_hidden_size(d_model, d_ff):
 ''',
     },
     {
-        "notebook": '09_modern_decoder',
-        "cell": 'ex4_gqa',
+        "notebook": "09_modern_decoder",
+        "cell": "ex4_gqa",
         "correct": False,
-        "kind": 'mask',
-        "mistake": 'grouped_query_attention fills the scores with -inf where the mask is True (may attend) instead of where it is False: the mask polarity is inverted.',
-        "keywords": [r'invert|polarity|~|opposite|flip|revers|wrong way', r'mask|True|False'],
+        "kind": "mask",
+        "mistake": "grouped_query_attention fills the scores with -inf where the mask is True (may attend) instead of where it is False: the mask polarity is inverted.",
+        "keywords": [r"invert|polarity|~|opposite|flip|revers|wrong way", r"mask|True|False"],
         "code": '''def grouped_query_attention(q, k, v, mask=None):
     """Attention where groups of query heads share a key/value head.
 
@@ -4415,12 +4691,12 @@ def matched_hidden_size(d_model, d_ff):
 ''',
     },
     {
-        "notebook": '09_modern_decoder',
-        "cell": 'ex4_gqa',
+        "notebook": "09_modern_decoder",
+        "cell": "ex4_gqa",
         "correct": False,
-        "kind": 'missing term',
-        "mistake": 'grouped_query_attention repeats the keys for each group but not the values, so the weights of H heads meet only H_kv value heads.',
-        "keywords": [r'values?|\bv\b', r'repeat|expand|group|not'],
+        "kind": "missing term",
+        "mistake": "grouped_query_attention repeats the keys for each group but not the values, so the weights of H heads meet only H_kv value heads.",
+        "keywords": [r"values?|\bv\b", r"repeat|expand|group|not"],
         "code": '''def grouped_query_attention(q, k, v, mask=None):
     """Attention where groups of query heads share a key/value head.
 
@@ -4437,8 +4713,8 @@ def matched_hidden_size(d_model, d_ff):
 ''',
     },
     {
-        "notebook": '09_modern_decoder',
-        "cell": 'ex4_gqa',
+        "notebook": "09_modern_decoder",
+        "cell": "ex4_gqa",
         "correct": True,
         "kind": "another style",
         "mistake": "",
@@ -4462,12 +4738,12 @@ def matched_hidden_size(d_model, d_ff):
 ''',
     },
     {
-        "notebook": '09_modern_decoder',
-        "cell": 'ex5_modern_block',
+        "notebook": "09_modern_decoder",
+        "cell": "ex5_modern_block",
         "correct": False,
-        "kind": 'structure',
-        "mistake": 'forward turns the values with apply_rotary as well as the queries and keys; only q and k should be rotated.',
-        "keywords": [r'values?|\bv\b', r'turn|rotat|rotary'],
+        "kind": "structure",
+        "mistake": "forward turns the values with apply_rotary as well as the queries and keys; only q and k should be rotated.",
+        "keywords": [r"values?|\bv\b", r"turn|rotat|rotary"],
         "code": '''class ModernBlock(nn.Module):
     """Pre-norm causal decoder block: RMSNorm, rotary grouped-query attention, RMSNorm, SwiGLU.
 
@@ -4502,12 +4778,12 @@ def matched_hidden_size(d_model, d_ff):
 ''',
     },
     {
-        "notebook": '09_modern_decoder',
-        "cell": 'ex5_modern_block',
+        "notebook": "09_modern_decoder",
+        "cell": "ex5_modern_block",
         "correct": False,
-        "kind": 'structure',
-        "mistake": 'forward adds the SwiGLU output to the normalised h instead of to the stream x, so the second residual connection goes through the norm.',
-        "keywords": [r'residual|skip|identity', r'normali[sz]ed|\bh\b|rms_norm|\bx\b'],
+        "kind": "structure",
+        "mistake": "forward adds the SwiGLU output to the normalised h instead of to the stream x, so the second residual connection goes through the norm.",
+        "keywords": [r"residual|skip|identity", r"normali[sz]ed|\bh\b|rms_norm|\bx\b"],
         "code": '''class ModernBlock(nn.Module):
     """Pre-norm causal decoder block: RMSNorm, rotary grouped-query attention, RMSNorm, SwiGLU.
 
@@ -4542,12 +4818,15 @@ def matched_hidden_size(d_model, d_ff):
 ''',
     },
     {
-        "notebook": '09_modern_decoder',
-        "cell": 'ex5_modern_block',
+        "notebook": "09_modern_decoder",
+        "cell": "ex5_modern_block",
         "correct": False,
-        "kind": 'argument order',
+        "kind": "argument order",
         "mistake": "forward normalises the SwiGLU input with norm1's weight instead of norm2's.",
-        "keywords": [r'norm1|norm2|second norm|same (norm|weight)|first norm', r'norm|rms|weight|swiglu|feed[- ]forward'],
+        "keywords": [
+            r"norm1|norm2|second norm|same (norm|weight)|first norm",
+            r"norm|rms|weight|swiglu|feed[- ]forward",
+        ],
         "code": '''class ModernBlock(nn.Module):
     """Pre-norm causal decoder block: RMSNorm, rotary grouped-query attention, RMSNorm, SwiGLU.
 
@@ -4582,12 +4861,15 @@ def matched_hidden_size(d_model, d_ff):
 ''',
     },
     {
-        "notebook": '09_modern_decoder',
-        "cell": 'ex5_modern_block',
+        "notebook": "09_modern_decoder",
+        "cell": "ex5_modern_block",
         "correct": False,
-        "kind": 'mask',
-        "mistake": 'forward calls grouped_query_attention without the causal mask, so every position attends to later tokens too.',
-        "keywords": [r'causal|mask|future', r'grouped_query_attention|attention|missing|without|never|later|attends'],
+        "kind": "mask",
+        "mistake": "forward calls grouped_query_attention without the causal mask, so every position attends to later tokens too.",
+        "keywords": [
+            r"causal|mask|future",
+            r"grouped_query_attention|attention|missing|without|never|later|attends",
+        ],
         "code": '''class ModernBlock(nn.Module):
     """Pre-norm causal decoder block: RMSNorm, rotary grouped-query attention, RMSNorm, SwiGLU.
 
@@ -4622,8 +4904,8 @@ def matched_hidden_size(d_model, d_ff):
 ''',
     },
     {
-        "notebook": '09_modern_decoder',
-        "cell": 'ex5_modern_block',
+        "notebook": "09_modern_decoder",
+        "cell": "ex5_modern_block",
         "correct": True,
         "kind": "another style",
         "mistake": "",
@@ -4664,12 +4946,15 @@ def matched_hidden_size(d_model, d_ff):
 ''',
     },
     {
-        "notebook": '10_attention_at_scale',
-        "cell": 'ex1_online_softmax_step',
+        "notebook": "10_attention_at_scale",
+        "cell": "ex1_online_softmax_step",
         "correct": False,
-        "kind": 'missing term',
+        "kind": "missing term",
         "mistake": "online_softmax_step adds the new block's terms to l without rescaling the old sum by exp(m − m_new), so l is wrong whenever the maximum moves.",
-        "keywords": [r'rescal|exp\(m ?- ?m_new\)|e\^\{?m ?- ?m|factor|correction', r'old|previous|\bl\b|running'],
+        "keywords": [
+            r"rescal|exp\(m ?- ?m_new\)|e\^\{?m ?- ?m|factor|correction",
+            r"old|previous|\bl\b|running",
+        ],
         "code": '''def online_softmax_step(m, l, z):
     """Fold a block of scores into the running maximum and normaliser of each row.
 
@@ -4682,12 +4967,15 @@ def matched_hidden_size(d_model, d_ff):
 ''',
     },
     {
-        "notebook": '10_attention_at_scale',
-        "cell": 'ex1_online_softmax_step',
+        "notebook": "10_attention_at_scale",
+        "cell": "ex1_online_softmax_step",
         "correct": False,
-        "kind": 'sign',
-        "mistake": 'online_softmax_step rescales the old normaliser by exp(m_new − m) instead of exp(m − m_new), the inverse factor (which is also infinite on the first block, where m = −inf).',
-        "keywords": [r'm_new ?- ?m|m ?- ?m_new|invers|recipro|sign|swap|flip|wrong way|other way', r'exp|factor|rescal'],
+        "kind": "sign",
+        "mistake": "online_softmax_step rescales the old normaliser by exp(m_new − m) instead of exp(m − m_new), the inverse factor (which is also infinite on the first block, where m = −inf).",
+        "keywords": [
+            r"m_new ?- ?m|m ?- ?m_new|invers|recipro|sign|swap|flip|wrong way|other way",
+            r"exp|factor|rescal",
+        ],
         "code": '''def online_softmax_step(m, l, z):
     """Fold a block of scores into the running maximum and normaliser of each row.
 
@@ -4700,12 +4988,15 @@ def matched_hidden_size(d_model, d_ff):
 ''',
     },
     {
-        "notebook": '10_attention_at_scale',
-        "cell": 'ex1_online_softmax_step',
+        "notebook": "10_attention_at_scale",
+        "cell": "ex1_online_softmax_step",
         "correct": False,
-        "kind": 'state',
+        "kind": "state",
         "mistake": "online_softmax_step sets the new maximum to the block's own maximum, z.amax(-1), forgetting the running maximum m, so a block below the old maximum lowers m.",
-        "keywords": ["torch\\.maximum|max\\w* of (the )?(old|running|both)|running max|old max|previous max|forget|ignor|block'?s? (own )?max", r'\bm\b|maximum'],
+        "keywords": [
+            "torch\\.maximum|max\\w* of (the )?(old|running|both)|running max|old max|previous max|forget|ignor|block'?s? (own )?max",
+            r"\bm\b|maximum",
+        ],
         "code": '''def online_softmax_step(m, l, z):
     """Fold a block of scores into the running maximum and normaliser of each row.
 
@@ -4718,8 +5009,8 @@ def matched_hidden_size(d_model, d_ff):
 ''',
     },
     {
-        "notebook": '10_attention_at_scale',
-        "cell": 'ex1_online_softmax_step',
+        "notebook": "10_attention_at_scale",
+        "cell": "ex1_online_softmax_step",
         "correct": True,
         "kind": "another style",
         "mistake": "",
@@ -4738,12 +5029,15 @@ def matched_hidden_size(d_model, d_ff):
 ''',
     },
     {
-        "notebook": '10_attention_at_scale',
-        "cell": 'ex2_tiled_attention',
+        "notebook": "10_attention_at_scale",
+        "cell": "ex2_tiled_attention",
         "correct": False,
-        "kind": 'missing term',
+        "kind": "missing term",
         "mistake": "tiled_attention rescales l by exp(m − m_new) when the maximum moves but not the accumulator, so earlier blocks' contributions to the output keep their old scale.",
-        "keywords": [r'acc|accumulator|output', r'rescal|alpha|exp\(m ?- ?m_new\)|factor|correction'],
+        "keywords": [
+            r"acc|accumulator|output",
+            r"rescal|alpha|exp\(m ?- ?m_new\)|factor|correction",
+        ],
         "code": '''def tiled_attention(Q, K, V, block_q, block_k, causal=False):
     """softmax(Q Kᵀ / √d) V, one (block_q × block_k) block of scores at a time.
 
@@ -4779,12 +5073,15 @@ def matched_hidden_size(d_model, d_ff):
 ''',
     },
     {
-        "notebook": '10_attention_at_scale',
-        "cell": 'ex2_tiled_attention',
+        "notebook": "10_attention_at_scale",
+        "cell": "ex2_tiled_attention",
         "correct": False,
-        "kind": 'state',
+        "kind": "state",
         "mistake": "tiled_attention creates m, l and acc once, before the loop over query blocks, so every query block after the first starts from the previous block's running state instead of from −inf, 0 and 0.",
-        "keywords": [r'once|outside|before the (outer )?loop|reset|re-?initiali[sz]|carr\w* over|previous (query )?block|shared|state', r'\bm\b|\bl\b|acc|running|initial'],
+        "keywords": [
+            r"once|outside|before the (outer )?loop|reset|re-?initiali[sz]|carr\w* over|previous (query )?block|shared|state",
+            r"\bm\b|\bl\b|acc|running|initial",
+        ],
         "code": '''def tiled_attention(Q, K, V, block_q, block_k, causal=False):
     """softmax(Q Kᵀ / √d) V, one (block_q × block_k) block of scores at a time.
 
@@ -4819,12 +5116,15 @@ def matched_hidden_size(d_model, d_ff):
 ''',
     },
     {
-        "notebook": '10_attention_at_scale',
-        "cell": 'ex2_tiled_attention',
+        "notebook": "10_attention_at_scale",
+        "cell": "ex2_tiled_attention",
         "correct": False,
-        "kind": 'missing term',
-        "mistake": 'tiled_attention returns L = log l without adding the running maximum m, which is the log-sum-exp of the scores minus their maximum, not of the scores.',
-        "keywords": [r'\bm ?\+|plus m|add\w* (the )?(running )?max|without (the )?m\b|maximum|m \+ log', r'\bL\b|log[- ]?sum[- ]?exp|log ?l|logsumexp|log\(l\)'],
+        "kind": "missing term",
+        "mistake": "tiled_attention returns L = log l without adding the running maximum m, which is the log-sum-exp of the scores minus their maximum, not of the scores.",
+        "keywords": [
+            r"\bm ?\+|plus m|add\w* (the )?(running )?max|without (the )?m\b|maximum|m \+ log",
+            r"\bL\b|log[- ]?sum[- ]?exp|log ?l|logsumexp|log\(l\)",
+        ],
         "code": '''def tiled_attention(Q, K, V, block_q, block_k, causal=False):
     """softmax(Q Kᵀ / √d) V, one (block_q × block_k) block of scores at a time.
 
@@ -4860,12 +5160,15 @@ def matched_hidden_size(d_model, d_ff):
 ''',
     },
     {
-        "notebook": '10_attention_at_scale',
-        "cell": 'ex2_tiled_attention',
+        "notebook": "10_attention_at_scale",
+        "cell": "ex2_tiled_attention",
         "correct": False,
-        "kind": 'off-by-one',
+        "kind": "off-by-one",
         "mistake": "tiled_attention's causal mask hides keys with kpos >= qpos, so a query cannot see itself (and query 0 sees nothing) instead of hiding only the keys after it.",
-        "keywords": [r'>=|≥|diagonal|itself|self|off[- ]by[- ]one|s ?<= ?t|s ?< ?t', r'causal|mask|diagonal|>|strict'],
+        "keywords": [
+            r">=|≥|diagonal|itself|self|off[- ]by[- ]one|s ?<= ?t|s ?< ?t",
+            r"causal|mask|diagonal|>|strict",
+        ],
         "code": '''def tiled_attention(Q, K, V, block_q, block_k, causal=False):
     """softmax(Q Kᵀ / √d) V, one (block_q × block_k) block of scores at a time.
 
@@ -4901,8 +5204,8 @@ def matched_hidden_size(d_model, d_ff):
 ''',
     },
     {
-        "notebook": '10_attention_at_scale',
-        "cell": 'ex2_tiled_attention',
+        "notebook": "10_attention_at_scale",
+        "cell": "ex2_tiled_attention",
         "correct": True,
         "kind": "another style",
         "mistake": "",
@@ -4943,12 +5246,15 @@ def matched_hidden_size(d_model, d_ff):
 ''',
     },
     {
-        "notebook": '10_attention_at_scale',
-        "cell": 'ex3_attention_backward',
+        "notebook": "10_attention_at_scale",
+        "cell": "ex3_attention_backward",
         "correct": False,
-        "kind": 'missing term',
+        "kind": "missing term",
         "mistake": "attention_backward takes dS = P ⊙ dP and leaves out the subtraction of each row's rowsum(P ⊙ dP), the −p pᵀ part of the softmax's Jacobian.",
-        "keywords": [r'rowsum|row sum|sum\(|subtract|p ?· ?g|p\^?T ?g|p pᵀ|p p\^T|jacobian|- ?p', r'dS|softmax|row'],
+        "keywords": [
+            r"rowsum|row sum|sum\(|subtract|p ?· ?g|p\^?T ?g|p pᵀ|p p\^T|jacobian|- ?p",
+            r"dS|softmax|row",
+        ],
         "code": '''def attention_backward(Q, K, V, P, dO):
     """Gradients of O = P V, P = softmax(Q Kᵀ / √d), without the softmax's Jacobian.
 
@@ -4965,12 +5271,12 @@ def matched_hidden_size(d_model, d_ff):
 ''',
     },
     {
-        "notebook": '10_attention_at_scale',
-        "cell": 'ex3_attention_backward',
+        "notebook": "10_attention_at_scale",
+        "cell": "ex3_attention_backward",
         "correct": False,
-        "kind": 'scale',
-        "mistake": 'attention_backward leaves the 1/√d factor out of dK (dQ has it), so dK is √d times too large.',
-        "keywords": [r'sqrt|√|scal|1/√d', r'dK|keys?'],
+        "kind": "scale",
+        "mistake": "attention_backward leaves the 1/√d factor out of dK (dQ has it), so dK is √d times too large.",
+        "keywords": [r"sqrt|√|scal|1/√d", r"dK|keys?"],
         "code": '''def attention_backward(Q, K, V, P, dO):
     """Gradients of O = P V, P = softmax(Q Kᵀ / √d), without the softmax's Jacobian.
 
@@ -4987,12 +5293,12 @@ def matched_hidden_size(d_model, d_ff):
 ''',
     },
     {
-        "notebook": '10_attention_at_scale',
-        "cell": 'ex3_attention_backward',
+        "notebook": "10_attention_at_scale",
+        "cell": "ex3_attention_backward",
         "correct": False,
-        "kind": 'axis',
-        "mistake": 'attention_backward sums P ⊙ dP over dim=-2, down each column (over the queries), instead of along each row over the keys (dim=-1).',
-        "keywords": [r'dim ?= ?-2|dim ?= ?-1|axis|dimension|columns?', r'rows?|quer|keys?'],
+        "kind": "axis",
+        "mistake": "attention_backward sums P ⊙ dP over dim=-2, down each column (over the queries), instead of along each row over the keys (dim=-1).",
+        "keywords": [r"dim ?= ?-2|dim ?= ?-1|axis|dimension|columns?", r"rows?|quer|keys?"],
         "code": '''def attention_backward(Q, K, V, P, dO):
     """Gradients of O = P V, P = softmax(Q Kᵀ / √d), without the softmax's Jacobian.
 
@@ -5009,8 +5315,8 @@ def matched_hidden_size(d_model, d_ff):
 ''',
     },
     {
-        "notebook": '10_attention_at_scale',
-        "cell": 'ex3_attention_backward',
+        "notebook": "10_attention_at_scale",
+        "cell": "ex3_attention_backward",
         "correct": True,
         "kind": "another style",
         "mistake": "",
@@ -5032,12 +5338,15 @@ def matched_hidden_size(d_model, d_ff):
 ''',
     },
     {
-        "notebook": '10_attention_at_scale',
-        "cell": 'ex4_flash_backward',
+        "notebook": "10_attention_at_scale",
+        "cell": "ex4_flash_backward",
         "correct": False,
-        "kind": 'missing term',
+        "kind": "missing term",
         "mistake": "flash_backward computes dS = P ⊙ dP without subtracting D = rowsum(dO ⊙ O), the per-row term of the softmax's gradient.",
-        "keywords": [r'\bD\b|D_i|rowsum|row sum|dO ?⊙ ?O|dO ?\* ?O|subtract|p ?· ?g', r'dS|softmax|row'],
+        "keywords": [
+            r"\bD\b|D_i|rowsum|row sum|dO ?⊙ ?O|dO ?\* ?O|subtract|p ?· ?g",
+            r"dS|softmax|row",
+        ],
         "code": '''def flash_backward(Q, K, V, O, L, dO, block_q, block_k, causal=False):
     """The backward pass of tiled attention, rebuilding each block of weights from L.
 
@@ -5069,12 +5378,15 @@ def matched_hidden_size(d_model, d_ff):
 ''',
     },
     {
-        "notebook": '10_attention_at_scale',
-        "cell": 'ex4_flash_backward',
+        "notebook": "10_attention_at_scale",
+        "cell": "ex4_flash_backward",
         "correct": False,
-        "kind": 'off-by-one',
+        "kind": "off-by-one",
         "mistake": "flash_backward rebuilds the weights with L sliced by the key block, L[..., j:j + block_k], instead of the query block's rows L[..., i:i + block_q].",
-        "keywords": [r'L\[|log-?sum-?exp|\bL\b', r'key block|query block|\bj\b|\bi\b|slice|index|rows?'],
+        "keywords": [
+            r"L\[|log-?sum-?exp|\bL\b",
+            r"key block|query block|\bj\b|\bi\b|slice|index|rows?",
+        ],
         "code": '''def flash_backward(Q, K, V, O, L, dO, block_q, block_k, causal=False):
     """The backward pass of tiled attention, rebuilding each block of weights from L.
 
@@ -5106,12 +5418,15 @@ def matched_hidden_size(d_model, d_ff):
 ''',
     },
     {
-        "notebook": '10_attention_at_scale',
-        "cell": 'ex4_flash_backward',
+        "notebook": "10_attention_at_scale",
+        "cell": "ex4_flash_backward",
         "correct": False,
-        "kind": 'state',
+        "kind": "state",
         "mistake": "flash_backward assigns dK for a key block (=) instead of adding to it (+=), so only the last query block's contribution survives.",
-        "keywords": [r'\+=|accumulat|add|overwrit|assign|only the last|=\s', r'dK|key|gradient|sum|blocks?'],
+        "keywords": [
+            r"\+=|accumulat|add|overwrit|assign|only the last|=\s",
+            r"dK|key|gradient|sum|blocks?",
+        ],
         "code": '''def flash_backward(Q, K, V, O, L, dO, block_q, block_k, causal=False):
     """The backward pass of tiled attention, rebuilding each block of weights from L.
 
@@ -5143,8 +5458,8 @@ def matched_hidden_size(d_model, d_ff):
 ''',
     },
     {
-        "notebook": '10_attention_at_scale',
-        "cell": 'ex4_flash_backward',
+        "notebook": "10_attention_at_scale",
+        "cell": "ex4_flash_backward",
         "correct": True,
         "kind": "another style",
         "mistake": "",
@@ -5181,12 +5496,12 @@ def matched_hidden_size(d_model, d_ff):
 ''',
     },
     {
-        "notebook": '10_attention_at_scale',
-        "cell": 'ex5_autograd_functions',
+        "notebook": "10_attention_at_scale",
+        "cell": "ex5_autograd_functions",
         "correct": False,
-        "kind": 'argument ignored',
-        "mistake": 'AttentionFunction.forward ignores its causal argument and never masks the future keys.',
-        "keywords": [r'causal', r'ignor|mask|never|future'],
+        "kind": "argument ignored",
+        "mistake": "AttentionFunction.forward ignores its causal argument and never masks the future keys.",
+        "keywords": [r"causal", r"ignor|mask|never|future"],
         "code": '''class AttentionFunction(torch.autograd.Function):
     """AttentionFunction.apply(Q, K, V, causal) -> O; saves the weights for the backward pass."""
 
@@ -5223,12 +5538,12 @@ class FlashAttention(torch.autograd.Function):
 ''',
     },
     {
-        "notebook": '10_attention_at_scale',
-        "cell": 'ex5_autograd_functions',
+        "notebook": "10_attention_at_scale",
+        "cell": "ex5_autograd_functions",
         "correct": False,
-        "kind": 'argument ignored',
-        "mistake": 'FlashAttention.backward calls flash_backward without causal=ctx.causal, so the gradients of a causal forward pass are computed as if nothing were masked.',
-        "keywords": [r'causal|ctx\.causal|mask', r'backward|flash_backward|gradient'],
+        "kind": "argument ignored",
+        "mistake": "FlashAttention.backward calls flash_backward without causal=ctx.causal, so the gradients of a causal forward pass are computed as if nothing were masked.",
+        "keywords": [r"causal|ctx\.causal|mask", r"backward|flash_backward|gradient"],
         "code": '''class AttentionFunction(torch.autograd.Function):
     """AttentionFunction.apply(Q, K, V, causal) -> O; saves the weights for the backward pass."""
 
@@ -5269,12 +5584,15 @@ class FlashAttention(torch.autograd.Function):
 ''',
     },
     {
-        "notebook": '10_attention_at_scale',
-        "cell": 'ex5_autograd_functions',
+        "notebook": "10_attention_at_scale",
+        "cell": "ex5_autograd_functions",
         "correct": False,
-        "kind": 'order',
+        "kind": "order",
         "mistake": "AttentionFunction.backward returns the gradients in the order (dK, dQ, dV) instead of (dQ, dK, dV), so Q receives K's gradient and K receives Q's.",
-        "keywords": [r'order|swap|dK, ?dQ|dQ, ?dK|exchang|wrong (input|argument)', r'dQ|dK|gradients?|return'],
+        "keywords": [
+            r"order|swap|dK, ?dQ|dQ, ?dK|exchang|wrong (input|argument)",
+            r"dQ|dK|gradients?|return",
+        ],
         "code": '''class AttentionFunction(torch.autograd.Function):
     """AttentionFunction.apply(Q, K, V, causal) -> O; saves the weights for the backward pass."""
 
@@ -5315,12 +5633,15 @@ class FlashAttention(torch.autograd.Function):
 ''',
     },
     {
-        "notebook": '10_attention_at_scale',
-        "cell": 'ex5_autograd_functions',
+        "notebook": "10_attention_at_scale",
+        "cell": "ex5_autograd_functions",
         "correct": False,
-        "kind": 'structure',
-        "mistake": 'AttentionFunction.backward returns three gradients for a forward with four inputs (Q, K, V, causal): it must also return None for causal.',
-        "keywords": [r'None', r'causal|four|4|number of (gradients|outputs|values)|one per (input|argument)|missing'],
+        "kind": "structure",
+        "mistake": "AttentionFunction.backward returns three gradients for a forward with four inputs (Q, K, V, causal): it must also return None for causal.",
+        "keywords": [
+            r"None",
+            r"causal|four|4|number of (gradients|outputs|values)|one per (input|argument)|missing",
+        ],
         "code": '''class AttentionFunction(torch.autograd.Function):
     """AttentionFunction.apply(Q, K, V, causal) -> O; saves the weights for the backward pass."""
 
@@ -5361,8 +5682,8 @@ class FlashAttention(torch.autograd.Function):
 ''',
     },
     {
-        "notebook": '10_attention_at_scale',
-        "cell": 'ex5_autograd_functions',
+        "notebook": "10_attention_at_scale",
+        "cell": "ex5_autograd_functions",
         "correct": True,
         "kind": "another style",
         "mistake": "",
