@@ -16,6 +16,7 @@ from autograder.mutation.context import MeasuredNotebook
 from autograder.mutation.running import SECRET, TIME_LIMIT, as_graded, cell_file, in_fork, quiet
 from autograder.mutation.variants import VariantAnswers, code_cells, title
 from autograder.trusted.checker import Checker
+from autograder.trusted.reading import exercise_vocabulary
 from course_checks import context, selfcheck
 from course_checks.context import GradingContext
 
@@ -104,6 +105,8 @@ def graded_answers(
                 continue
             if variant_answers is not None:
                 variant_answers(title(text, grade_id))  # built once, not per fork
+            if any(grade_id in tests for _, tests in answers):  # read once, not per fork
+                exercise_vocabulary(path, text)
             for index, (answer, tests) in enumerate(answers):
                 starts = [i for i, (cell, _) in enumerate(ran) if cell in answer]
                 if grade_id in tests and starts:

@@ -61,9 +61,7 @@ class NotebookReading:
         if self.program is None:
             return [self.unreadable] if self.unreadable else []
         vocabulary = (
-            None
-            if self.solution is None
-            else Vocabulary(self.solution.parent.parent, self.solution.parent.name, test_cell)
+            None if self.solution is None else exercise_vocabulary(self.solution, test_cell)
         )
         try:
             found = uses.Reader(self.program, refuses, place, vocabulary).findings(
@@ -78,3 +76,10 @@ class NotebookReading:
             if finding.kind == "untaught":
                 self.flag(finding.message())
         return [f.message() for f in found if f.kind == "refused"]
+
+
+def exercise_vocabulary(solution: Path, test_cell: str) -> Vocabulary:
+    """The vocabulary of the exercise whose test cell is ``test_cell`` in the solution
+    notebook at ``solution``. What it reads of the course is cached (``vocabulary.taught``):
+    a process that forks to try answers reads it once, before forking."""
+    return Vocabulary(solution.parent.parent, solution.parent.name, test_cell)
