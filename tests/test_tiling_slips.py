@@ -11,7 +11,7 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from autograder.mutation import analysis
+from autograder.mutation import analysis, measure
 from autograder.mutation.variants import code_cells
 from course_checks import misconceptions
 from course_checks.misconceptions.attention_at_scale import (
@@ -168,7 +168,7 @@ def reports():
     for cell, old, new, _ in _slips() + _ex5_slips():
         assert sources[cell].count(old) >= 1, old
         answers.append(({cell: sources[cell].replace(old, new)}, {cell.split("_")[0] + "_tests"}))
-    return analysis.graded_answers(NOTEBOOK, answers, variants=False)
+    return measure.graded_answers(NOTEBOOK, answers, variants=False)
 
 
 @pytest.mark.parametrize(
@@ -178,7 +178,7 @@ def reports():
 )
 def test_a_one_mistake_answer_with_a_slip_of_the_family_is_named_by_it(reports, index, case):
     cell, _, _, description = case
-    ((score, report),) = reports[index].values()
+    ((score, report, _),) = reports[index].values()
     assert score is not None and score < 3, report
     assert f"This matches {description}." in report.replace("\n  ", " "), report
 
