@@ -404,6 +404,10 @@ class SafeExecute(Execute):
         except Exception:  # noqa: BLE001 - a dead kernel is dealt with by the caller
             pass
 
+    def cpu_seconds(self) -> float:
+        """CPU seconds the kernels have used on this notebook's cells and checks so far."""
+        return self._cpu_spent
+
     def reply(self, msg_id: str, timeout: float):
         """The kernel's reply to ``msg_id``; None once ``timeout`` seconds have passed or the
         kernel has used a cell's CPU seconds on it."""
@@ -457,7 +461,7 @@ class SafeExecute(Execute):
 
     def _check(self, cell):
         """Run a test cell in the trusted checker; its report and score become the output."""
-        self.checker.link.begin_cell(self.timeout or 60, self._deadline)
+        self.checker.link.begin_cell(self.timeout or 60, self.cell_wall, self._deadline)
         self._testing = (self._places.get(id(cell)), grade_id(cell) or "")
         before = {id(result) for result in selfcheck.results()}
         report, value, failure = self.checker.run(cell.source)

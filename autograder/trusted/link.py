@@ -136,32 +136,52 @@ class Kernel(Protocol):
     def interrupt(self) -> None:
         """Interrupt what the kernel is running."""
 
+    def cpu_seconds(self) -> float:
+        """CPU seconds the kernel has used so far, counted as its replies came (a running
+        total, read from /proc by the grader, never asked of the kernel)."""
+
 
 class KernelLink:
     """Requests to ``trusted/agent.py`` in the kernel that ``kernel`` runs."""
 
     def __init__(self, kernel: Kernel | None):
         self.kernel = kernel
-        self.deadline = math.inf  # when the running test cell's checks must have ended
-        self.seconds = math.inf  # the time they were given
+        self.deadline = math.inf  # the clock's backstop for the running test cell's checks
+        self.seconds = math.inf  # the CPU seconds they were given
+        self.wall = math.inf  # and the seconds by the clock
+        self._cpu_at_start = 0.0  # the kernel's and the checker's CPU seconds when they began
         self.requests = 0  # round trips so far, for the whole notebook
         self.lost = False  # set when the kernel stopped answering: it needs replacing
         self.hidden = False  # hidden checks are running: the student's output is not shown
         self.withheld = 0  # characters of output not shown during hidden checks
 
-    def begin_cell(self, seconds: float, notebook_deadline: float) -> None:
-        """The checks of one test cell get ``seconds`` in all, within the notebook's time."""
-        self.seconds = seconds
-        self.deadline = min(time.monotonic() + seconds, notebook_deadline)
+    def begin_cell(self, seconds: float, wall: float, notebook_deadline: float) -> None:
+        """The checks of one test cell get ``seconds`` of CPU time in all, the kernel's on
+        their requests and the checker's own, so that a busy machine slows them but never
+        fails them; ``wall`` seconds by the clock stop checks that sleep or wait, within the
+        notebook's time."""
+        self.seconds, self.wall = seconds, wall
+        self.deadline = min(time.monotonic() + wall, notebook_deadline)
+        self._cpu_at_start = self._cpu()
+
+    def _cpu(self) -> float:
+        kernel = self.kernel.cpu_seconds() if self.kernel is not None else 0.0
+        return kernel + time.process_time()
+
+    def _spent(self) -> str | None:
+        """Why this test cell's checks may make no more requests, if they may not."""
+        if self._cpu() - self._cpu_at_start > self.seconds:
+            return f"used more than {self.seconds:.0f} s of CPU time in all"
+        if time.monotonic() >= self.deadline:
+            return f"took longer than {self.wall:.0f} s by the clock in all"
+        return None
 
     def _timeout(self) -> float:
-        """Seconds the next request may take; none left is the end of this cell's checks."""
-        left = self.deadline - time.monotonic()
-        if left <= 0:
-            raise OutOfBudget(
-                f"the checks of this exercise ran out of time: your code took "
-                f"longer than {self.seconds:.0f} s in all"
-            )
+        """Seconds by the clock the next request may take; the end of this cell's checks
+        when their budget is spent."""
+        spent = self._spent()
+        if spent:
+            raise OutOfBudget(f"the checks of this exercise ran out of time: your code {spent}")
         self.requests += 1
         if self.requests > MAX_REQUESTS:
             raise OutOfBudget(
@@ -169,7 +189,7 @@ class KernelLink:
                 f"{MAX_REQUESTS:,} round trips to the kernel (do your functions "
                 "return tensors?)"
             )
-        return left
+        return self.deadline - time.monotonic()
 
     def out(self, value):
         """An argument for the kernel: plain data, a handle back, or a pickled trusted object."""
@@ -300,11 +320,9 @@ class KernelLink:
             if reply is None:
                 self.lost = True
                 raise KernelLost("the kernel stopped answering")
-            if time.monotonic() >= self.deadline:
-                raise OutOfBudget(
-                    f"the checks of this exercise ran out of time: your code "
-                    f"took longer than {self.seconds:.0f} s in all"
-                )
+            spent = self._spent()
+            if spent:
+                raise OutOfBudget(f"the checks of this exercise ran out of time: your code {spent}")
         try:
             result = reply["content"]["user_expressions"]["r"]
         except (KeyError, TypeError):
