@@ -277,3 +277,53 @@ def test_pytorchs_own_checks_of_a_backward_pass_name_the_students_function():
         checker.probe(probes.gradients, (short, (torch.ones(2), 1.0), torch.ones(2)), {})
     # a probe of a Function the checker holds itself runs as it is
     assert checker.probe(probes.gradcheck_passes, (Square, (torch.ones(2), 1.0)), {}) is True
+
+
+class SlowKernel:
+    """A kernel whose every reply takes ``wall`` seconds by a fake clock and ``cpu`` seconds
+    of its CPU time: a busy machine (much clock, little CPU) or a busy answer (much CPU)."""
+
+    def __init__(self, clock: list[float], wall: float, cpu: float):
+        self.clock, self.wall, self.cpu, self.used = clock, wall, cpu, 0.0
+
+    def evaluate(self, expression: str) -> str:
+        return "id"
+
+    def reply(self, msg_id: str, timeout: float) -> dict:
+        self.clock[0] += min(self.wall, timeout)
+        self.used += self.cpu
+        data = {"text/plain": '{"value": 1}'}
+        return {"content": {"user_expressions": {"r": {"status": "ok", "data": data}}}}
+
+    def interrupt(self) -> None:
+        pass
+
+    def cpu_seconds(self) -> float:
+        return self.used
+
+
+def _requests_before_the_budget_ends(monkeypatch, wall: float, cpu: float) -> tuple[int, str]:
+    import time
+
+    from autograder.trusted.link import OutOfBudget
+
+    clock = [0.0]
+    monkeypatch.setattr(time, "monotonic", lambda: clock[0])
+    link = KernelLink(SlowKernel(clock, wall, cpu))
+    link.begin_cell(seconds=4, wall=20, notebook_deadline=1000)
+    for made in range(100):
+        try:
+            link._expression("1")
+        except OutOfBudget as error:
+            return made, str(error)
+    return 100, ""
+
+
+def test_a_busy_machine_slows_the_checks_but_their_budget_is_cpu_time(monkeypatch):
+    """A test cell's checks get its CPU seconds (4 here) and a clock backstop (20 s): a reply
+    that takes 2 s by the clock but little CPU (a loaded machine) is not counted as work,
+    one that uses 0.9 s of CPU is."""
+    made, why = _requests_before_the_budget_ends(monkeypatch, wall=2.0, cpu=0.01)
+    assert made == 10 and "20 s by the clock" in why  # the backstop, not 4 s of clock
+    made, why = _requests_before_the_budget_ends(monkeypatch, wall=1.0, cpu=0.9)
+    assert made == 5 and "4 s of CPU time" in why
