@@ -15,6 +15,7 @@ from typing import NamedTuple
 from autograder.mutation.context import MeasuredNotebook
 from autograder.mutation.running import SECRET, TIME_LIMIT, as_graded, cell_file, in_fork, quiet
 from autograder.mutation.variants import VariantAnswers, code_cells, title
+from autograder.trusted import uses
 from autograder.trusted.checker import Checker
 from autograder.trusted.reading import exercise_vocabulary
 from course_checks import context, selfcheck
@@ -107,6 +108,7 @@ def graded_answers(
                 variant_answers(title(text, grade_id))  # built once, not per fork
             if any(grade_id in tests for _, tests in answers):  # read once, not per fork
                 exercise_vocabulary(path, text)
+                uses.course_names(notebook["cells"], grade_id)
             for index, (answer, tests) in enumerate(answers):
                 starts = [i for i, (cell, _) in enumerate(ran) if cell in answer]
                 if grade_id in tests and starts:

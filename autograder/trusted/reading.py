@@ -3,11 +3,11 @@ grading (``grading/execute.py``) and when measuring (``mutation/analysis.py``).
 
 ``uses.py``'s ``Reader`` over ``scopes.py``'s ``Program`` follows what each answer reaches.
 ``NotebookReading(cells, reference_cells, solution, flag)`` reads every code cell and calls
-``flag(message)`` for what the reader cannot see through (flagged for the instructor, no
-points lost); ``refusals(...)`` gives the messages of the refused functions one exercise's
-answer reaches, however spelt. Code nested or aliased beyond any honest answer's is
-refused, not read halfway (a refusal that failed open would let it through); any other
-failure of the reader is its own bug: flagged, and it costs no point.
+``flag(message)``, when given, for what the reader cannot see through (flagged for the
+instructor, no points lost); ``refusals(...)`` gives the messages of the refused functions
+one exercise's answer reaches, however spelt. Code nested or aliased beyond any honest
+answer's is refused, not read halfway (a refusal that failed open would let it through);
+any other failure of the reader is its own bug: flagged, and it costs no point.
 """
 
 from __future__ import annotations
@@ -31,21 +31,22 @@ class NotebookReading:
         cells: list,
         reference_cells: list,
         solution: str | None,
-        flag: Callable[[str], None] = lambda message: None,
+        flag: Callable[[str], None] | None = None,
     ):
         self.reference_cells = reference_cells
         self.solution = Path(solution) if solution else None
-        self.flag = flag
+        self.flag = flag or (lambda message: None)
         self.program, self.unreadable = None, ""
         try:
             self.program = uses.Program(uses.notebook_cells(cells, reference_cells))
-            for finding in uses.Reader(self.program, ()).anywhere():
-                flag(finding.message())
+            if flag is not None:  # what is flagged anywhere: read only for someone to hear
+                for finding in uses.Reader(self.program, ()).anywhere():
+                    flag(finding.message())
         except (uses.TooDeep, RecursionError) as error:
             self.unreadable = TOO_DEEP.format(str(error) or "nested too deeply")
-            flag(self.unreadable)
+            self.flag(self.unreadable)
         except Exception as error:  # noqa: BLE001
-            flag(f"the grader could not read the notebook's code ({error})")
+            self.flag(f"the grader could not read the notebook's code ({error})")
 
     def refusals(
         self,

@@ -37,6 +37,7 @@ modules; a change to a library's attribute.
 from __future__ import annotations
 
 import ast
+import functools
 import importlib
 import operator
 from collections.abc import Iterable
@@ -219,7 +220,7 @@ def notebook_cells(cells: list[dict], reference: list[dict]) -> list[tuple[str, 
 def course_names(reference: list[dict], test_cell: str) -> frozenset[str]:
     """The names the course's own cells bind before the test cell ``test_cell`` (a grade id)
     of its ``reference`` notebook: the data the checks read (``vocab``, ``text``), which the
-    course set up, not the answer."""
+    course set up, not the answer. The same for every student: read once a process."""
     cells = []
     for cell in reference:
         meta = cell.get("metadata", {}).get("nbgrader", {})
@@ -227,6 +228,11 @@ def course_names(reference: list[dict], test_cell: str) -> frozenset[str]:
             break
         if cell["cell_type"] == "code" and not meta.get("solution"):
             cells.append(("", source(cell), False))
+    return _bound_names(tuple(cells))
+
+
+@functools.lru_cache(maxsize=64)
+def _bound_names(cells: tuple[tuple[str, str, bool], ...]) -> frozenset[str]:
     return frozenset(Program(cells).module.bindings)
 
 
