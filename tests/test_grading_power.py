@@ -104,9 +104,9 @@ def test_equivalent_mutants_of_a_real_exercise_are_detected():
     assert "divides by `D` instead of its square root" in score["killed"]
 
 
-def _feedback(job):
+def _graded(job):
     assignment, answers = job
-    return measure.feedback(solution_path(assignment), answers)
+    return measure.graded_answers(solution_path(assignment), answers)
 
 
 SUBMISSIONS = [
@@ -119,9 +119,21 @@ SUBMISSIONS = [
 
 @pytest.fixture(scope="module")
 def reports():
+    """Each submission graded on the test cells its expectations name, as ``make grade``
+    grades them: a notebook runs once, each answer in a fork (mutation/measure.py)."""
+    by_notebook: dict[str, list] = {}
+    for a, student, answers, expectations in SUBMISSIONS:
+        by_notebook.setdefault(a, []).append((student, answers, {c for c, _ in expectations}))
+    jobs = [
+        (a, [(answers, cells) for _, answers, cells in group]) for a, group in by_notebook.items()
+    ]
     with ProcessPoolExecutor(2) as pool:
-        found = pool.map(_feedback, [(a, answers) for a, _, answers, _ in SUBMISSIONS])
-        return {(a, student): r for (a, student, _, _), r in zip(SUBMISSIONS, found, strict=True)}
+        found = list(pool.map(_graded, jobs))
+    return {
+        (a, student): graded
+        for (a, group), results in zip(by_notebook.items(), found, strict=True)
+        for (student, _, _), graded in zip(group, results, strict=True)
+    }
 
 
 MISTAKES = [
