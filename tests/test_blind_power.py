@@ -2,7 +2,7 @@
 every one-mistake answer loses points (but the ones known to keep them), every correct
 answer in another style keeps full marks, and the feedback names as many mistakes as when
 last measured (docs/feedback.md, "Naming, measured on answers written blind"), no more of
-them wrongly. Naming has a budget of CPU seconds (course_checks/checking.py, VARIANT_SECONDS),
+them wrongly. Naming has a budget of CPU seconds (course_checks/naming.py, VARIANT_SECONDS),
 so a slower machine may name two less, or one wrongly: the margins allow for that, not for a
 regression."""
 

@@ -315,9 +315,9 @@ def test_a_variant_that_never_ends_is_stopped_within_the_naming_time(capsys, mon
     ends and reports (naming stops there: the time for it is spent)."""
     import time
 
-    from course_checks import checking
+    from course_checks import naming
 
-    monkeypatch.setattr(checking, "VARIANT_SECONDS", 1.0)
+    monkeypatch.setattr(naming, "VARIANT_SECONDS", 1.0)
 
     def forever(x):
         while True:
@@ -657,21 +657,21 @@ def _graded(answer, reference, monkeypatch, capsys) -> str:
 
 
 def test_an_answer_that_draws_random_numbers_the_reference_does_not_is_named(monkeypatch, capsys):
-    from course_checks import checking
+    from course_checks import naming
 
     # F.dropout's training defaults to True: dropout left on where the reference has none
     report = _graded(
         lambda x: torch.nn.functional.dropout(x * 2, 0.5), lambda x: x * 2, monkeypatch, capsys
     )
-    assert f"This matches {checking.RANDOM}." in report
+    assert f"This matches {naming.RANDOM}." in report
 
 
 def test_randomness_is_not_named_for_a_state_nor_where_the_reference_is_random(monkeypatch, capsys):
-    from course_checks import checking
+    from course_checks import naming
 
     calls = iter(range(1, 10**6))  # changes at every call, seeded or not: a state, not chance
     report = _graded(lambda x: x * 2 + next(calls), lambda x: x * 2, monkeypatch, capsys)
-    assert "0 of 2 checks passed" in report and checking.RANDOM not in report
+    assert "0 of 2 checks passed" in report and naming.RANDOM not in report
     # the expected value is random itself: a wrong rate of dropout is no "random" answer
     report = _graded(
         lambda x: torch.nn.functional.dropout(x, 0.3),
@@ -679,7 +679,7 @@ def test_randomness_is_not_named_for_a_state_nor_where_the_reference_is_random(m
         monkeypatch,
         capsys,
     )
-    assert "checks passed" in report and checking.RANDOM not in report
+    assert "checks passed" in report and naming.RANDOM not in report
 
 
 def test_right_numbers_of_another_kind_are_named_only_when_every_value_says_so(capsys):

@@ -159,7 +159,7 @@ def test_an_error_the_checks_own_code_raises_names_no_line(capsys):
     checks.true("a helper of the check fails", lambda: torch.ones(2) @ torch.ones(3), "hint")
     checks.score()
     assert "raised RuntimeError" in capsys.readouterr().out
-    assert checks._evidence[0].kind != "raised"  # no answer's error: it vetoes no name
+    assert checks._naming.evidence[0].kind != "raised"  # no answer's error: it vetoes no name
 
 
 def test_errors_on_sizes_that_follow_from_a_wrong_shape_still_let_it_be_named(capsys):

@@ -11,7 +11,7 @@ from conftest import grading_with
 
 from autograder.mutation import families
 from autograder.mutation.variants import VariantAnswers
-from course_checks import checking
+from course_checks import naming
 from course_checks.checking import Checks
 
 ATTENTION = '''def attention(Q, K, V):
@@ -44,7 +44,7 @@ def report_for(student, capsys, monkeypatch) -> str:
     """The checks' report on ``student``, with the grader's variants on: two checks whose
     number of queries differs from the number of keys and from d_k."""
     grading_with(monkeypatch, variants=VariantAnswers(notebook(ATTENTION)))
-    monkeypatch.setattr(checking, "VARIANT_SECONDS", 60.0)  # a busy machine must not matter
+    monkeypatch.setattr(naming, "VARIANT_SECONDS", 60.0)  # a busy machine must not matter
     checks = Checks("Exercise 1 · attention", points=1)
     g = torch.Generator().manual_seed(0)
     namespace = {"attention": student}

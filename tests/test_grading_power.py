@@ -183,7 +183,7 @@ def test_dropout_left_on_is_named_through_the_sandboxed_kernel(tmp_path, bubblew
     from autograder.grading import records
     from autograder.grading.executors import LocalPool
     from autograder.grading.limits import Limits
-    from course_checks.checking import RANDOM
+    from course_checks.naming import RANDOM
 
     assignment = "03_multihead_attention"
     answers, [(cell, _)] = ONE_MISTAKE[assignment]["dropout_in_eval_mode"]
