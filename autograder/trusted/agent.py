@@ -70,24 +70,6 @@ def _in(data):
     return wire.decode(data, lambda *_: None)
 
 
-def _tensors(args: list, kwargs: dict):
-    """(path, tensor) for the tensors among a call's arguments, one container deep."""
-    for kind, items in (("arg", enumerate(args)), ("kwarg", kwargs.items())):
-        for key, value in items:
-            inner = (
-                value.items()
-                if isinstance(value, dict)
-                else enumerate(value)
-                if isinstance(value, (list, tuple))
-                else ()
-            )
-            if isinstance(value, torch.Tensor):
-                yield [kind, key], value
-            for sub, item in inner:
-                if isinstance(item, torch.Tensor):
-                    yield [kind, key, sub], item
-
-
 def _changed(before: list, after: list) -> list:
     """The path of every argument the call modified in place."""
     return [
@@ -118,7 +100,7 @@ def _run(request: dict, reply: dict):
     if op in ("call", "apply"):
         args = [_in(a) for a in request["args"]]
         kwargs = {k: _in(v) for k, v in request["kwargs"].items()}
-        inputs = list(_tensors(args, kwargs))
+        inputs = list(wire.argument_tensors(args, kwargs))
         copies = [tensor.detach().clone() for _, tensor in inputs]
         # a seed sent with the call: PyTorch's random state fixed for it, then put back
         seed = request.get("seed")

@@ -68,20 +68,10 @@ def _warning_class(name: str) -> type[Warning]:
 
 
 def _filled(args: tuple, kwargs: dict):
-    """(path, tensor) for the arguments a test marked ``filled_by_answer``, one container
-    deep, with the paths the agent uses (``["arg", 4]``, ``["kwarg", "cache", 0]``)."""
-    for kind, items in (("arg", enumerate(args)), ("kwarg", kwargs.items())):
-        for key, value in items:
-            inner = (
-                value.items()
-                if isinstance(value, dict)
-                else enumerate(value)
-                if isinstance(value, (list, tuple))
-                else ()
-            )
-            for path, item in [([kind, key], value)] + [([kind, key, sub], i) for sub, i in inner]:
-                if isinstance(item, torch.Tensor) and getattr(item, "_filled_by_answer", False):
-                    yield json.dumps(path), item
+    """(path as JSON, tensor) for the arguments a test marked ``filled_by_answer``."""
+    for path, tensor in wire.argument_tensors(args, kwargs):
+        if getattr(tensor, "_filled_by_answer", False):
+            yield json.dumps(path), tensor
 
 
 class Remote:

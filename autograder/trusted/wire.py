@@ -175,3 +175,22 @@ def _decode_tensor(body, budget: _Budget) -> torch.Tensor:
     numpy_dtype = torch.empty(0, dtype=dtype).numpy().dtype
     tensor = torch.from_numpy(np.frombuffer(raw, dtype=numpy_dtype).copy()).reshape(shape)
     return tensor.to(DTYPES[name])
+
+
+def argument_tensors(args, kwargs: dict):
+    """(path, tensor) for the tensors among a call's arguments, one container deep, with the
+    paths both ends name them by: ``["arg", 4]``, ``["kwarg", "cache", 0]``."""
+    for kind, items in (("arg", enumerate(args)), ("kwarg", kwargs.items())):
+        for key, value in items:
+            if isinstance(value, torch.Tensor):
+                yield [kind, key], value
+            inner = (
+                value.items()
+                if isinstance(value, dict)
+                else enumerate(value)
+                if isinstance(value, (list, tuple))
+                else ()
+            )
+            for sub, item in inner:
+                if isinstance(item, torch.Tensor):
+                    yield [kind, key, sub], item
