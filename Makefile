@@ -50,7 +50,7 @@ $(READY): pyproject.toml constraints.txt
 	@touch $@
 
 # What grading, tests and tools need on top: latex2mathml (feedback pages), pytest, ruff,
-# Playwright, Dask (make grade, test, lint, bench).
+# mypy, Playwright, Dask (make grade, test, lint, bench).
 $(DEV_READY): $(READY)
 	@echo "Installing the tests' and tools' extras into .venv..."
 	$(call pip_install,-e '$(DEV_EXTRAS)' -c constraints.txt)
@@ -145,10 +145,12 @@ sandbox:
 
 CODE := transformer_course course_checks tests autograder images benchmarks deploy
 
-## Check the code's style: formatted as `ruff format` writes it, and ruff's rules.
+## Check the code's style: formatted as `ruff format` writes it, and ruff's rules; and the
+## types of autograder/ and course_checks/ (mypy, as pyproject.toml's [tool.mypy] sets it).
 lint: $(DEV_READY)
 	ruff format --check $(CODE)
 	ruff check $(CODE)
+	mypy
 
 ## Format the code (ruff format) and fix what ruff's rules can fix themselves.
 format: $(DEV_READY)
@@ -243,4 +245,4 @@ bench: $(DEV_READY)
 
 ## Remove what grading, releases and tools wrote here (grading/, dist/, caches); .venv stays.
 clean:
-	rm -rf grading dist .pytest_cache .ruff_cache
+	rm -rf grading dist .pytest_cache .ruff_cache .mypy_cache

@@ -29,12 +29,14 @@ def grade_id(cell: dict) -> str | None:
 
 
 def grade_ids(notebook: dict) -> list[str]:
-    return [grade_id(c) for c in notebook.get("cells", []) if isinstance(c, dict) and grade_id(c)]
+    return [g for c in notebook.get("cells", []) if isinstance(c, dict) and (g := grade_id(c))]
 
 
 def split_hidden(source: str) -> list[tuple[str, bool]]:
     """A test cell's code in pieces, in order: (code, hidden?)."""
-    pieces, current, hidden = [], [], False
+    pieces: list[tuple[str, bool]] = []
+    current: list[str] = []
+    hidden = False
     for line in source.splitlines():
         if line.strip() in HIDDEN:
             pieces.append(("\n".join(current), hidden))

@@ -10,7 +10,8 @@ from pathlib import Path
 
 from autograder.grading.limits import Limits
 
-c = get_config()  # noqa: F821 (provided by traitlets when it loads this file)
+# get_config: provided by traitlets when it loads this file
+c = get_config()  # type: ignore[name-defined]  # noqa: F821
 
 course_root = Path(__file__).resolve().parent.parent
 (course_root / "grading").mkdir(exist_ok=True)  # SQLite creates the gradebook, not its folder

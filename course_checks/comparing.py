@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 import torch
 
@@ -73,6 +73,7 @@ def compare(
     got_t, problem = to_tensor(got, name)
     if problem:
         return problem
+    assert got_t is not None  # to_tensor gives a tensor or a problem
     expected_t = expected.detach().to("cpu", _float64)
     if squeeze:
         got_t, expected_t = got_t.squeeze(), expected_t.squeeze()
@@ -213,4 +214,4 @@ def _numbers(expected: float, got: float) -> tuple[str, str]:
         )
         if texts[0] != texts[1]:
             break
-    return texts
+    return cast(tuple[str, str], texts)  # one for each of the two numbers

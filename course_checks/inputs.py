@@ -95,7 +95,8 @@ def filled_by_answer(tensor: torch.Tensor) -> torch.Tensor:
     change in place is the answer, not a mistake. In the student's kernel the check simply
     sees the tensor change; the grader's checker copies the kernel's new values into it,
     as data, after each call. -> ``tensor`` itself."""
-    tensor._filled_by_answer = True
+    # a mark on the tensor itself, read by autograder/trusted/link.py
+    tensor._filled_by_answer = True  # type: ignore[attr-defined]
     return tensor
 
 

@@ -36,21 +36,29 @@ def _part(key: tuple, name: str):
 
 
 class _Model(CharLM):
+    _key: tuple  # its case's, set by _build
+
     def __reduce__(self):
         return _part, (self._key, "model")
 
 
 class _SGD(torch.optim.SGD):
+    _key: tuple  # its case's, set by _build
+
     def __reduce__(self):
         return _part, (self._key, "optimizer")
 
 
 class _AdamW(torch.optim.AdamW):
+    _key: tuple  # its case's, set by _build
+
     def __reduce__(self):
         return _part, (self._key, "optimizer")
 
 
 class _LambdaLR(torch.optim.lr_scheduler.LambdaLR):
+    _key: tuple  # its case's, set by _build
+
     def __reduce__(self):
         return _part, (self._key, "scheduler")
 
@@ -87,6 +95,15 @@ class LoopCase:
     at initialisation), ``steps`` batches of ``batch`` windows of ``block`` characters, a
     held-out batch for ``evaluate``, and an optimiser (``"adamw"`` with the course's parameter
     groups, or ``"sgd"``) under notebook 07's cosine warm-up (2 steps)."""
+
+    # set by _build (what __init__ copies from the case it builds)
+    key: tuple
+    steps: int
+    batches: _Batches
+    evaluate: _Evaluate
+    model: _Model
+    optimizer: _SGD | _AdamW
+    scheduler: _LambdaLR
 
     def __init__(
         self,

@@ -177,6 +177,7 @@ class Naming:
         code, bindings, (_, _, atol, rtol) = self.first_wrong_value
 
         def run(seed: int, functions: dict) -> tuple:
+            assert self._variant_time is not None  # checked above, and never unset
             if self._variant_time.over():  # the time for naming, shared with the variants
                 raise TimeoutError
             with seeding.seeded(seed):
@@ -230,7 +231,9 @@ class Naming:
             )
         ):
             return None
-        text = values[0].measured.rstrip(".")
+        measured = values[0].measured
+        assert measured is not None  # forms holds no None: each value was measured
+        text = measured.rstrip(".")
         return (
             f"an answer whose {text[5:]}"
             if text.startswith("your ")
@@ -284,6 +287,7 @@ class Naming:
             later = self._passed_before
         else:
             later = [this]
+        assert self._variant_time is not None  # set with self.variants
         for check in later:
             if self._variant_time.over():
                 self.variants = []  # not verified on every check: name nothing
@@ -297,6 +301,8 @@ class Naming:
     def _fit(self, check: tuple, candidates: list) -> list[tuple[str, dict[str, Any]]]:
         """The variants (and members of families) that give what the answer gave on the
         first failed check; what time allows, ordered by the families' own ranking."""
+
+        assert self._variant_time is not None  # set just before, by _narrow_variants
 
         def evaluate(functions):
             return self._evaluate(check, functions)

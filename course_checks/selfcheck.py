@@ -290,9 +290,9 @@ def check_notebook(path: Path | str, timeout: int = 120, notebook=None) -> Noteb
     for exercise, points in expected.items():
         data = recorded.get(exercise)
         result = Result(**data) if data else Result(exercise, NOT_RUN, 0.0, points, _NOT_RUN_YET)
-        error = errors.get(exercise)
-        if error and result.status in (ERROR, NOT_RUN):
-            result = Result(exercise, ERROR, 0.0, points, f"the check cell raised {error}")
+        raised = errors.get(exercise)
+        if raised and result.status in (ERROR, NOT_RUN):
+            result = Result(exercise, ERROR, 0.0, points, f"the check cell raised {raised}")
         items.append(result)
     others = _other_errors(notebook.cells[:-1], timeout)
     return NotebookResult(name, items, seconds, problem, notebook, others)

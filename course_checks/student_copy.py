@@ -95,11 +95,13 @@ def carry_over(yours: dict, new: dict, released: set[str]) -> tuple[dict, list[s
     cells = merged["cells"]
     by_grade_id = {_nbgrader(c)["grade_id"]: c for c in cells if _nbgrader(c).get("grade_id")}
     by_id = {c.get("id"): c for c in cells}
-    carried, added = [], 0
+    carried: list[str] = []
+    added = 0
     anchor = -1  # where the last cell both versions share sits in the merged notebook
     for cell in yours["cells"]:
         grade_id = _nbgrader(cell).get("grade_id")
         if grade_id in by_grade_id:
+            assert grade_id is not None  # by_grade_id holds only cells with an id
             target = by_grade_id[grade_id]
             anchor = cells.index(target)
             if answered(cell) and _nbgrader(target).get("solution"):

@@ -27,21 +27,29 @@ _CASES: dict[tuple, StepCase] = {}  # the kernel's copies, built on first use
 
 
 class _Model(Transformer):
+    _key: tuple  # its case's, set by _build
+
     def __reduce__(self):
         return _part, (self._key, "model")
 
 
 class _SGD(torch.optim.SGD):
+    _key: tuple  # its case's, set by _build
+
     def __reduce__(self):
         return _part, (self._key, "optimizer")
 
 
 class _Adam(torch.optim.Adam):
+    _key: tuple  # its case's, set by _build
+
     def __reduce__(self):
         return _part, (self._key, "optimizer")
 
 
 class _LambdaLR(torch.optim.lr_scheduler.LambdaLR):
+    _key: tuple  # its case's, set by _build
+
     def __reduce__(self):
         return _part, (self._key, "scheduler")
 
@@ -58,6 +66,14 @@ class StepCase:
     ``src_len``, targets of ``tgt_len``; the start token is ``vocab - 1``), and an optimiser
     (``"sgd"`` or ``"adam"``) under ``LambdaLR`` with the original schedule
     (d_model 16, warm-up 4: the rate doubles, then triples, … over the first steps)."""
+
+    # set by _build (what __init__ copies from the case it builds)
+    key: tuple
+    start_token: int
+    batches: list[tuple[torch.Tensor, torch.Tensor]]
+    model: _Model
+    optimizer: _SGD | _Adam
+    scheduler: _LambdaLR
 
     def __init__(
         self,

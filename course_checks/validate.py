@@ -64,7 +64,9 @@ def _marks(cell) -> dict:
 def _names(notebook) -> dict[str, str]:
     """How to name each marked cell to the student, by grade id: "the check cell of
     Exercise 2", "your answer cell for Exercise 2", "the read-only cell [4]"."""
-    names, pending, number = {}, [], 0
+    names: dict[str, str] = {}
+    pending: list[str] = []
+    number = 0
     for cell in notebook.cells:
         number += cell.cell_type == "code"
         meta = _marks(cell)

@@ -438,7 +438,8 @@ class SafeExecute(Execute):
         """What the checks of this notebook are handed (``course_checks/context.py``): the
         reference's variant answers, the answers' sources, the refusals read from the cells
         as data (``trusted/reading.py``), and the checker's probes."""
-        reference, variants, sources = {"cells": []}, None, None
+        reference: dict = {"cells": []}
+        variants, sources = None, None
         if self.reference and os.path.exists(self.reference):
             with open(self.reference) as source:
                 reference = json.load(source)

@@ -93,6 +93,7 @@ class _Worker:
         """Kill the worker and every process below it (zygote, kernels, their children), if
         still there; remove its temporary files."""
         if self.process.exitcode is None:
+            assert self.process.pid is not None  # started in __init__
             for pid in _tree(self.process.pid):
                 _signal(pid, signal.SIGKILL)
             self.process.join(5)
@@ -178,6 +179,7 @@ class LocalPool:
                             raise RuntimeError(f"a grading job failed:\n{value}")
                         yield value
                     elif time.monotonic() >= worker.deadline:
+                        assert limit is not None  # without one, every deadline is math.inf
                         busy.remove(worker)
                         worker.stop()
                         yield self._stopped(

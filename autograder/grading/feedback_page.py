@@ -116,7 +116,9 @@ def toc_label(cell) -> str:
     meta = cell.metadata.nbgrader
     if meta.get("grade") and not meta.get("solution"):
         # "Exercise 3 · softmax"; the grade id where the cell has no Checks(...) line
-        return check_cell_exercise(cell)[0]
+        found = check_cell_exercise(cell)
+        assert found is not None  # a graded cell that is no answer is a code cell: checks
+        return found[0]
     if meta.get("task"):
         return "Task"
     return "Coding free-response" if cell.cell_type == "code" else "Written response"

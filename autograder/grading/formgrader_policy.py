@@ -47,7 +47,8 @@ def template_scripts(folder: Path | None = None) -> tuple[list[re.Pattern], set[
     """nbgrader's own inline scripts, as patterns (a template value: a string of safe
     characters), and the hashes of its inline event handlers. Scripts with template logic
     (``{% ... %}``) have no pattern: they would not run (tests/test_formgrader_policy.py)."""
-    scripts, handlers = [], set()
+    scripts: list[re.Pattern] = []
+    handlers: set[str] = set()
     for template in sorted((folder or templates_folder()).rglob("*")):
         if template.suffix not in (".tpl", ".j2"):
             continue

@@ -26,6 +26,7 @@ import re
 import shutil
 import sys
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
 from autograder.grading import intake, privacy, report
@@ -103,7 +104,7 @@ def find_jobs(
     limits: Limits,
     regrade: bool,
     forked: bool = True,
-    refused: list[tuple[str, str, str]] = (),
+    refused: Sequence[tuple[str, str, str]] = (),
 ):
     """(jobs to run, number already graded for the same file). A submission that is not a
     plain file of its own (a link anywhere in its path, a pipe, a hard link, too large)
@@ -242,7 +243,7 @@ def grade_class(
     regrade: bool = False,
     progress: bool = True,
     forked: bool = True,
-    refused: list[tuple[str, str, str]] = (),
+    refused: Sequence[tuple[str, str, str]] = (),
     unwalled: bool = False,
 ):
     """Grade every submission (and record ``refused`` ones, from an import, as 0 with their
@@ -353,7 +354,7 @@ def main(argv: list[str] | None = None) -> int:
     except NoSandbox as stop:
         print(stop, file=sys.stderr)
         return 2
-    refused = []
+    refused: list[tuple[str, str, str]] = []
     if args.folder:
         notes, refused = import_folder(course, args.folder)
         for note in notes:

@@ -77,6 +77,8 @@ def _result(job: Job) -> dict:
 def job_seconds(job: Job) -> float:
     """How long grading one notebook may take by the clock, everything included: the
     kernel's time, a last cell's and the grader's own work (reading, checking, pages)."""
+    # both filled in by Limits.__post_init__ when not given
+    assert job.limits.notebook_wall is not None and job.limits.cell_wall is not None
     return job.limits.notebook_wall + job.limits.cell_wall + GRADER_SECONDS
 
 

@@ -64,11 +64,11 @@ class CourseCells:
 
     def __init__(self, release: dict):
         self.cells = release["cells"]
-        self.by_id = {grade_id(c): c for c in self.cells if grade_id(c)}
-        self.order = [grade_id(c) for c in self.cells if grade_id(c)]
+        self.by_id = {g: c for c in self.cells if (g := grade_id(c))}
+        self.order = [g for c in self.cells if (g := grade_id(c))]
         self.lines = {g: lines(source(c)) for g, c in self.by_id.items()}
-        self._names = {}
-        pending = []  # answer cells wait for the check cell below them
+        self._names: dict[str, str] = {}
+        pending: list[str] = []  # answer cells wait for the check cell below them
         for cell in self.cells:
             g, meta = grade_id(cell), marks(cell)
             if not g:
@@ -280,7 +280,7 @@ def _one_cell_per_id(cells: list[dict], course: CourseCells, notes: Notes) -> No
 
 def _restore_types(cells: list[dict], course: CourseCells, notes: Notes) -> None:
     """A course cell turned into text (or text turned into code) gets its type back."""
-    unmarked = {}
+    unmarked: dict[tuple[str, ...], str | None] = {}
     for cell in course.cells:
         if not grade_id(cell) and len("\n".join(found := lines(source(cell)))) >= SHORTEST_BLOCK:
             unmarked.setdefault(found, cell.get("cell_type"))

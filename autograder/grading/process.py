@@ -16,8 +16,10 @@ from __future__ import annotations
 import multiprocessing.util
 import os
 import shutil
+import subprocess
 import tempfile
 from pathlib import Path
+from typing import cast
 
 from autograder.grading.limits import CGROUP_TASKS, Limits
 from autograder.kernels import forkserver, sandbox, walls
@@ -29,8 +31,8 @@ class WorkerProcess:
     kernels' sockets (``run_dir``) and the folder their working folders go in (``work_root``)."""
 
     course: Path | None = None
-    zygote = None
-    cgroup = None
+    zygote: subprocess.Popen | None = None
+    cgroup: walls.Cgroup | None = None
     run_dir: Path
     work_root: Path
 
@@ -75,7 +77,7 @@ def prepare(course: Path, forked: bool, limits: Limits, walled: bool) -> str:
             # What kernels import: the course's packages, and the grader's agent and wire
             # (autograder/ holds no hidden test or solution).
             COURSE_SANDBOX_EXPOSE=os.pathsep.join(
-                str(Path(package.__file__).parent)
+                str(Path(cast(str, package.__file__)).parent)  # packages: __file__ is set
                 for package in (transformer_course, course_checks, autograder)
             ),
         )
@@ -104,4 +106,7 @@ def prepare(course: Path, forked: bool, limits: Limits, walled: bool) -> str:
 def cpu_root(kernel: str) -> int:
     """The process whose tree holds ``kernel``'s processes, for counting their CPU time: the
     zygote for a forked kernel; 0 (the kernel manager's own process) otherwise."""
-    return WorkerProcess.zygote.pid if kernel == forkserver.KERNEL_NAME else 0
+    if kernel != forkserver.KERNEL_NAME:
+        return 0
+    assert WorkerProcess.zygote is not None  # a forked kernel's zygote was started first
+    return WorkerProcess.zygote.pid

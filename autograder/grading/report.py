@@ -6,6 +6,7 @@ import csv
 import html
 import statistics
 from collections import Counter, defaultdict
+from collections.abc import Sequence
 from pathlib import Path
 
 from course_checks.plain import printable
@@ -213,7 +214,7 @@ def plain(markdown: str) -> str:
     return "\n".join(line.removeprefix("## ").replace("**", "") for line in lines)
 
 
-def write(course, results: list[dict], notes: list[str] = ()) -> str:
+def write(course, results: list[dict], notes: Sequence[str] = ()) -> str:
     """grades.csv, report.md and score_distribution.png in the grading folder; the summary,
     after ``notes`` on the whole run (kernels that ran unwalled, say)."""
     text = "".join(f"**{note}**\n\n" for note in notes) + summary(results)

@@ -209,7 +209,8 @@ def renderable(notebook: dict) -> list[str]:
         missing = sorted({m for m in ATTACHMENT.findall(text) if m not in held})
         if missing:
             text = ATTACHMENT.sub(
-                lambda m, held=held: (
+                # mypy infers no lambda with a default (held=held: this cell's attachments)
+                lambda m, held=held: (  # type: ignore[misc]
                     m.group(0) if m.group(1) in held else f"(missing attachment {m.group(1)})"
                 ),
                 text,

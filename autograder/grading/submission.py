@@ -55,7 +55,7 @@ def read(data: bytes, assignment: str, releases: dict[str, dict]) -> dict:
             a: len(ids & set(grade_ids(nb))) / len(ids | set(grade_ids(nb)))
             for a, nb in releases.items()
         }
-        best = max(overlap, key=overlap.get)
+        best = max(overlap, key=overlap.__getitem__)
         if overlap[best] > overlap[assignment]:
             raise Rejected(f"this is not the notebook of {assignment} (it is {best})")
     return notebook

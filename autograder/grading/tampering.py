@@ -58,12 +58,17 @@ def suspicious(code: str) -> list[str]:
         if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "setattr":
             targets = node.args[:1]
         for target in targets:
+            assert isinstance(node, (ast.Assign, ast.Call))  # the nodes that have targets
             root = target
             while isinstance(root, ast.Attribute):
                 root = root.value
             if target is not root and getattr(root, "id", None) in PROTECTED_ROOTS:
                 found.append((node.lineno, f"replaces {ast.unparse(target)}"))
-            if isinstance(node, ast.Call) and getattr(root, "id", None) in PROTECTED_ROOTS:
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(root, ast.Name)
+                and root.id in PROTECTED_ROOTS
+            ):
                 found.append((node.lineno, f"replaces an attribute of {root.id}"))
     return [f"line {line}: {what}" for line, what in sorted(set(found))]
 

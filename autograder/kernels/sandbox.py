@@ -109,7 +109,8 @@ def _probe(mode: str) -> None:
 
     def keeper() -> int:  # as the zygote's fork: wall in, then fork the kernel, which locks
         walls.enter(os.getcwd(), [], [sys.prefix, sys.base_prefix])
-        kernel = os.fork() or child(lambda: walls.lock("/tmp/work") or 0)
+        # lock returns None: the child then exits with 0, the walls built
+        kernel = os.fork() or child(lambda: walls.lock("/tmp/work") or 0)  # type: ignore[func-returns-value]
         return os.waitstatus_to_exitcode(os.waitpid(kernel, 0)[1])
 
     pid = os.fork() or child(keeper)

@@ -9,7 +9,7 @@ import ast
 import copy
 import itertools
 from collections.abc import Iterator
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 import torch
 
@@ -191,8 +191,10 @@ def _buffer_rewrites(call: _Call, scope: _Scope) -> Iterator[tuple[str, str, ast
         and isinstance(node.args[0], ast.Constant)
         and isinstance(node.args[0].value, str)
     ):
+        assert isinstance(node.func, ast.Attribute)  # a method's call
         owner, attr, value = node.func.value, node.args[0], node.args[1]
-        parameter = ast.parse("torch.nn.Parameter(_)", mode="eval").body
+        assert isinstance(attr.value, str)  # as checked above
+        parameter = cast(ast.Call, ast.parse("torch.nn.Parameter(_)", mode="eval").body)
         parameter.args = [value]
         for stored, words in (
             (parameter, "an `nn.Parameter` (a weight the optimiser trains)"),
@@ -219,6 +221,7 @@ def _dtype_rewrites(call: _Call, scope: _Scope) -> Iterator[tuple[str, str, ast.
                 ),
             )
     if method and name in CAST_SWAPS and not node.args and not node.keywords:
+        assert isinstance(node.func, ast.Attribute)  # a method's call
         yield (
             "changes a dtype",
             f"converts with `.{CAST_SWAPS[name]}()` where `.{name}()` belongs",
@@ -274,6 +277,8 @@ def _transpose_rewrites(call: _Call, scope: _Scope) -> Iterator[tuple[str, str, 
 def _function_swapped(call: _Call, scope: _Scope) -> Iterator[tuple[str, str, ast.AST]]:
     """The function's typed counterparts (``SWAPS``), where PyTorch has them."""
     node, name, func, method = call
+    if name is None:  # a call of no name (``f()()``, ``x[0]()``): nothing to swap
+        return
     for other in SWAPS.get(name, ()):
         if (swapped := _swapped_call(node, other)) is not None:
             yield ("swaps a function", f"uses `{other}` where `{name}` belongs", swapped)
@@ -292,6 +297,7 @@ def _step_dropped(call: _Call, scope: _Scope) -> Iterator[tuple[str, str, ast.AS
     ):
         yield ("drops a step", f"leaves out the call to {func}", node.args[0])
     if method and not node.args and not node.keywords and name in ELEMENTWISE | CONVERSIONS:
+        assert isinstance(node.func, ast.Attribute)  # a method's call
         yield (
             "drops a step",
             f"leaves out `.{name}()` after {_code(node.func.value)}",

@@ -85,8 +85,9 @@ def _recorded_calls(namespace: dict, names: list[str], test: str) -> list[tuple]
     for name in names:
         target = namespace[name]
         if isinstance(target, type):
-
-            class Recorder(target):  # instances remember how they were made
+            # instances remember how they were made; the base is the answer's own class,
+            # known only at run time
+            class Recorder(target):  # type: ignore[misc, valid-type]
                 def __init__(self, *args, _target=target, _name=name, **kwargs):
                     self._made = (_clone(args), _clone(kwargs))
                     super().__init__(*args, **kwargs)

@@ -345,7 +345,7 @@ def _subscript_rewrites(
 
 # The rewrites of each type of node, in the order their mutants are made: where two give
 # the same code, the mutant keeps the first one's description.
-REWRITES = {
+REWRITES: dict[type[ast.AST], tuple[Callable[..., Iterator[tuple[str, str, ast.AST]]], ...]] = {
     ast.Name: (_name_rewrites, _count_rewrites),
     ast.Constant: (_string_rewrites, _integer_rewrites, _bool_rewrites),
     ast.UnaryOp: (_integer_rewrites, _operator_dropped),
@@ -369,7 +369,7 @@ def _rewrites(
 
 
 def _node_rewrites(
-    tree: ast.AST, lines: set[int], scope: _Scope, fresh: Callable[[], ast.AST]
+    tree: ast.AST, lines: set[int], scope: _Scope, fresh: Callable[[], ast.Module]
 ) -> Iterator[tuple[str, str, ast.AST]]:
     """(kind, description, the whole new tree) for every rewrite at every node on a solution
     line, made in a fresh copy of the tree at the node of the same number there."""

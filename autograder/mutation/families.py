@@ -65,6 +65,9 @@ class Member(tuple):
     """(description, {name: function}) of one fitted member, with its rank: size-named
     members come before the mutants (rank 1), simple changes after, fitted numbers last."""
 
+    rank: int
+    key: tuple | None
+
     def __new__(cls, description: str, functions: dict, rank: int, key: tuple | None = None):
         member = super().__new__(cls, (description, functions))
         member.rank = rank
@@ -187,7 +190,7 @@ def docstring_symbols(namespace: dict, names: list[str]) -> dict[tuple[str, int]
     """(argument, axis) -> symbol, from docstrings such as "Q: (..., T, d_k)": axes counted
     from the end when the shape starts with "...", from the front otherwise (as negative
     axes, for shapes of that many axes)."""
-    found = {}
+    found: dict[tuple[str, int], str] = {}
     for name in names:
         text = inspect.getdoc(namespace.get(name)) or ""
         for group, dims in re.findall(r"((?:\w+\*?,\s*)*\w+\*?)\s*:?\s*\(([^()]*)\)", text):
@@ -447,7 +450,7 @@ class Family:
             return _distance(evaluate(self._bound(candidate)), got)
 
         try:
-            grid = list(range(-8, 9))
+            grid: list[float] = list(range(-8, 9))
             scores = [distance(x) for x in grid]
             best = min(range(len(grid)), key=scores.__getitem__)
             if not math.isfinite(scores[best]):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import json
 from pathlib import Path
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from autograder.mutation.context import MeasuredNotebook
 from autograder.mutation.running import SECRET, TIME_LIMIT, as_graded, cell_file, in_fork, quiet
@@ -57,9 +57,11 @@ def feedback(
     with as_graded(path.parent), context.grading(measured.context):
         for grade_id, meta, text in code_cells(notebook):
             if meta.get("grade"):
+                assert grade_id is not None  # nbgrader gives every graded cell an id
                 measured.at(text)
                 report, value, failure, names = run_checks(checker, text)
-                reports[grade_id] = Graded(None if failure else value, report, names)
+                score = cast(float | None, None if failure else value)  # the cell's last value
+                reports[grade_id] = Graded(score, report, names)
                 continue
             with quiet(), contextlib.suppress(Exception):  # a broken answer shows in its checks
                 exec(  # noqa: S102 - a notebook's own cell
@@ -104,6 +106,7 @@ def graded_answers(
                         checker.namespace,
                     )
                 continue
+            assert grade_id is not None  # nbgrader gives every graded cell an id
             if variant_answers is not None:
                 variant_answers(title(text, grade_id))  # built once, not per fork
             if any(grade_id in tests for _, tests in answers):  # read once, not per fork

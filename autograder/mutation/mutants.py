@@ -71,7 +71,7 @@ def _mutants(source: str) -> tuple[Mutant, ...]:
     reference = ast.unparse(tree)
     found: dict[str, Mutant] = {}
 
-    def fresh() -> ast.AST:  # a copy of the tree to rewrite (parsing is 3x deepcopy's speed)
+    def fresh() -> ast.Module:  # a copy of the tree to rewrite (parsing is 3x deepcopy's speed)
         return ast.parse(source)
 
     def keep(kind: str, description: str, new_tree: ast.AST) -> None:

@@ -11,6 +11,7 @@ import ast
 import contextlib
 from collections.abc import Iterator
 from fractions import Fraction
+from typing import Any, TypeGuard
 
 from autograder.mutation.operators import (
     OPERATOR_INPLACE,
@@ -22,7 +23,7 @@ from autograder.mutation.operators import (
 from autograder.mutation.syntax import _call_name, _code, _number, _Scope
 
 
-def _is_sqrt(node: ast.AST) -> bool:
+def _is_sqrt(node: ast.AST) -> TypeGuard[ast.Call | ast.BinOp]:
     return (isinstance(node, ast.Call) and _call_name(node) == "sqrt" and len(node.args) == 1) or (
         isinstance(node, ast.BinOp)
         and isinstance(node.op, ast.Pow)
@@ -31,7 +32,7 @@ def _is_sqrt(node: ast.AST) -> bool:
     )
 
 
-def _sqrt_argument(node: ast.AST) -> ast.AST:
+def _sqrt_argument(node: ast.Call | ast.BinOp) -> ast.expr:
     return node.args[0] if isinstance(node, ast.Call) else node.left
 
 
@@ -55,6 +56,7 @@ def _fractional_power(node: ast.AST) -> tuple[str, Fraction] | None:
                 base, exponent = node.left, fraction
     if base is None:
         return None
+    assert exponent is not None  # found with the base
     return ast.unparse(ast.BinOp(base, ast.Pow(), ast.Name("__power__"))).replace(
         " ** __power__", ""
     ), exponent
@@ -165,7 +167,7 @@ def _bracket_rewrites(
     part only (`10000 ** (2 * i) / d` for `10000 ** (2 * i / d)`, `x - m / s` for
     `(x - m) / s`), or left out altogether, as Python then reads it."""
     rank, op = PRECEDENCE.get(type(node.op), 0), node.op
-    found = []
+    found: list[ast.expr] = []
     left, right = node.left, node.right
     if (
         isinstance(right, ast.BinOp)
@@ -203,16 +205,13 @@ def _operands_unbracketed(
     """An operand that is a root or a fractional power written as `base ** p/q`."""
     for side in ("left", "right"):
         if written := _fractional_power(operand := getattr(node, side)):
-            context = ast.unparse(
-                ast.BinOp(
-                    **{
-                        "left": node.left,
-                        "op": node.op,
-                        "right": node.right,
-                        side: ast.Name("__power__"),
-                    }
-                )
-            )
+            fields: dict[str, Any] = {
+                "left": node.left,
+                "op": node.op,
+                "right": node.right,
+                side: ast.Name("__power__"),
+            }
+            context = ast.unparse(ast.BinOp(**fields))
             yield _unbracketed(operand, *written, context)
 
 

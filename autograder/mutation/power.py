@@ -29,7 +29,7 @@ import json
 import os
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -69,6 +69,7 @@ class Verdict:
 
 def _load(path: Path, name: str):
     spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None  # a .py file's: a source loader
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -91,7 +92,8 @@ def sample_answers() -> list[Answer]:
                         answers,
                         [cell for cell, _ in expectations],
                         "; ".join(phrases) or "(no phrase)",
-                        lambda report, names, p=tuple(phrases): (
+                        # mypy infers no lambda with a default (p: this answer's phrases)
+                        lambda report, names, p=tuple(phrases): (  # type: ignore[misc]
                             all(x in report for x in p) and (bool(p) or bool(names))
                         ),
                     )
@@ -159,7 +161,7 @@ def judge(
     return verdicts
 
 
-def figures(verdicts: list[Verdict], kept: list[Verdict] = ()) -> str:
+def figures(verdicts: list[Verdict], kept: Sequence[Verdict] = ()) -> str:
     """The figures: one-mistake answers that lose points, are named correctly, are named
     wrongly; and correct answers (``kept``) that keep full marks."""
     n = len(verdicts)
@@ -261,13 +263,15 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     path = BLIND / "set_a.py" if args.set == "blind" else Path(args.set)
     answers = sample_answers() if args.set == "sample" else blind_answers(path)
-    kept = [] if args.set == "sample" else correct_answers(path)
+    kept_answers = [] if args.set == "sample" else correct_answers(path)
     if args.only:
-        answers, kept = (
+        answers, kept_answers = (
             [a for a in group if any(a.assignment.startswith(s) for s in args.only)]
-            for group in (answers, kept)
+            for group in (answers, kept_answers)
         )
-    verdicts = judge(answers + kept, args.jobs, variants=not args.as_student, secret=args.secret)
+    verdicts = judge(
+        answers + kept_answers, args.jobs, variants=not args.as_student, secret=args.secret
+    )
     verdicts, kept = verdicts[: len(answers)], verdicts[len(answers) :]
     if args.details:
         print(details(verdicts))
@@ -329,7 +333,8 @@ def blind_answers(path: Path = BLIND / "set_a.py") -> list[Answer]:
                 {entry["cell"]: entry["code"]},
                 [f"{entry['cell'].split('_')[0]}_tests"],
                 entry["mistake"],
-                lambda report, names, p=tuple(patterns): any(
+                # mypy infers no lambda with a default (p: this answer's patterns)
+                lambda report, names, p=tuple(patterns): any(  # type: ignore[misc]
                     x.search(_plain(name)) for x in p for name in names
                 ),
             )

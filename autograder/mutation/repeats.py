@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import copy
 from collections.abc import Callable, Iterator
+from typing import cast
 
 from autograder.mutation.syntax import _code, _functions
 
@@ -37,12 +38,13 @@ FIRST_ITEM = ast.parse(
 
 
 def _first_only(
-    tree: ast.AST, lines: set[int], fresh: Callable[[], ast.AST]
+    tree: ast.AST, lines: set[int], fresh: Callable[[], ast.Module]
 ) -> Iterator[tuple[str, str, ast.AST]]:
     """Mutants that apply one step only on a function's first call, only to a loop's first
     item, or only to the first item of a batch: the kind that passes checks which call once
     or pass a batch of one."""
     functions = _functions(tree)
+    target: ast.FunctionDef | ast.AsyncFunctionDef | ast.For  # the node rewritten, in new_tree
     for number, function in enumerate(functions):
         parameters = {a.arg for a in function.args.args + function.args.kwonlyargs}
         for index in _updates(function.body, parameters, lines):
@@ -76,6 +78,7 @@ def _first_only(
             and any(isinstance(x, ast.Name) and x.id == n.targets[0].id for x in ast.walk(n.value))
         ]  # x = f(x): a step applied to x
         for statement in updates:
+            assert isinstance(statement.targets[0], ast.Name)  # as updates above were chosen
             new_tree = fresh()
             target = _functions(new_tree)[number]
             assign = [
@@ -120,7 +123,7 @@ def _first_only(
 
 
 def _loop_orders(
-    tree: ast.AST, lines: set[int], fresh: Callable[[], ast.AST]
+    tree: ast.AST, lines: set[int], fresh: Callable[[], ast.Module]
 ) -> Iterator[tuple[str, str, ast.AST]]:
     """A loop over a sequence (blocks, heads, steps) run backwards, or over its last item
     only: what a stack gives when every pass starts again from the loop's input, so that
@@ -174,11 +177,11 @@ def _changed_in(body: list) -> set[str]:
                 }
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             changed.add(_root(node.func.value))
-    return changed - {None}
+    return cast(set[str], changed - {None})
 
 
 def _into_loops(
-    tree: ast.AST, lines: set[int], fresh: Callable[[], ast.AST]
+    tree: ast.AST, lines: set[int], fresh: Callable[[], ast.Module]
 ) -> Iterator[tuple[str, str, ast.AST]]:
     """A state made once before a loop that changes it (a list appended to, a scheduler
     stepped, a running maximum) made inside the loop instead, anew at every pass."""
@@ -187,6 +190,7 @@ def _into_loops(
         block = getattr(owner, "body", None)
         for index, loop in enumerate(block if isinstance(block, list) else []):
             if isinstance(loop, ast.For) and loop.lineno in lines:
+                assert isinstance(block, list)  # enumerated above
                 changed = _changed_in(loop.body)
                 places += [
                     (owner_number, index, before)
@@ -199,7 +203,8 @@ def _into_loops(
                 ]
     for owner_number, index, before in places:
         new_tree = fresh()
-        block = list(ast.walk(new_tree))[owner_number].body
+        block = getattr(list(ast.walk(new_tree))[owner_number], "body", None)
+        assert isinstance(block, list)  # the copy's node of that number: an owner, as above
         statement, loop = block[before], block[index]
         loop.body.insert(0, statement)
         del block[before]

@@ -57,6 +57,7 @@ def quiet():
 def in_fork(work, timeout: float):
     """``work()`` in a forked child: its JSON-able result, or ``{"error": ...}``."""
     read, write = os.pipe()
+    payload: str | None  # the child's JSON; in the parent None when none came in time
     pid = os.fork()
     if pid == 0:  # the child: never returns
         os.close(read)

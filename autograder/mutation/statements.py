@@ -11,12 +11,13 @@ import ast
 import copy
 import itertools
 from collections.abc import Callable, Iterator
+from typing import cast
 
 from autograder.mutation.syntax import _call_name, _code, _functions, _Scope, _set, _sliced, _walk
 
 
 def _exchanges(
-    tree: ast.AST, lines: set[int], scope: _Scope, fresh: Callable[[], ast.AST]
+    tree: ast.AST, lines: set[int], scope: _Scope, fresh: Callable[[], ast.Module]
 ) -> Iterator[tuple[str, str, ast.AST]]:
     """Two operands of one role exchanged wherever the solution uses them: `norm3` after
     the cross-attention and `norm2` after the feed-forward network."""
@@ -43,7 +44,7 @@ def _exchanges(
 
 
 def _one_for_all(
-    tree: ast.AST, lines: set[int], scope: _Scope, fresh: Callable[[], ast.AST]
+    tree: ast.AST, lines: set[int], scope: _Scope, fresh: Callable[[], ast.Module]
 ) -> Iterator[tuple[str, str, ast.AST]]:
     """One argument read wherever others of its role belong, at every use: `query` for `key`
     and `value` (self-attention where cross-attention belongs)."""
@@ -77,7 +78,7 @@ def _one_for_all(
 
 
 def _slices_dropped(
-    tree: ast.AST, lines: set[int], fresh: Callable[[], ast.AST]
+    tree: ast.AST, lines: set[int], fresh: Callable[[], ast.Module]
 ) -> Iterator[tuple[str, str, ast.AST]]:
     """One slice left out wherever the solution takes it, from several tensors at once:
     the whole of both caches where their first `end` positions belong."""
@@ -113,7 +114,7 @@ def _reads(root: ast.AST, name: str, lines: set[int]) -> list[tuple[ast.AST, str
 
 
 def _dropout_moved(
-    tree: ast.AST, lines: set[int], fresh: Callable[[], ast.AST]
+    tree: ast.AST, lines: set[int], fresh: Callable[[], ast.Module]
 ) -> Iterator[tuple[str, str, ast.AST]]:
     """Dropout applied to a later value (the output) instead of the one it belongs to (the
     attention weights)."""
@@ -153,7 +154,7 @@ def _dropout_moved(
 
 
 def _whole_reductions(
-    tree: ast.AST, lines: set[int], fresh: Callable[[], ast.AST]
+    tree: ast.AST, lines: set[int], fresh: Callable[[], ast.Module]
 ) -> Iterator[tuple[str, str, ast.AST]]:
     """Every reduction of a function (a mean, a variance) taken over the whole tensor at once
     instead of over its axis: one number for all tokens where each token needs its own."""
@@ -193,7 +194,7 @@ def _whole_reductions(
 
 
 def _inputs_transformed(
-    tree: ast.AST, lines: set[int], fresh: Callable[[], ast.AST]
+    tree: ast.AST, lines: set[int], fresh: Callable[[], ast.Module]
 ) -> Iterator[tuple[str, str, ast.AST]]:
     """A residual that adds the transformed input (`norm1(x)`) where the input itself
     (`x`) belongs: `x + attention(norm1(x))` written as `norm1(x) + attention(norm1(x))`."""
@@ -211,10 +212,11 @@ def _inputs_transformed(
         found += [
             (call, parent, field)
             for call in calls
-            for parent, field, _ in _reads(function, call.args[0].id, lines)
+            for parent, field, _ in _reads(function, cast(ast.Name, call.args[0]).id, lines)
             if isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.Add)
         ]
     for call, parent, field in found:
+        assert isinstance(call.args[0], ast.Name)  # as calls above were chosen
         new_tree = fresh()
         new_parent = next(
             n
@@ -231,11 +233,12 @@ def _inputs_transformed(
 
 
 def _inlined_without_term(
-    tree: ast.AST, lines: set[int], fresh: Callable[[], ast.AST]
+    tree: ast.AST, lines: set[int], fresh: Callable[[], ast.Module]
 ) -> Iterator[tuple[str, str, ast.AST]]:
     """One use of an intermediate made again without one of its terms: a softmax whose
     numerator is shifted by the maximum and whose denominator is not."""
     places = []
+    index: int | None  # a statement's place in its block, then a use's in its field
     for owner in ast.walk(tree):
         block = getattr(owner, "body", None)
         for index, statement in enumerate(block if isinstance(block, list) else []):
@@ -246,6 +249,7 @@ def _inlined_without_term(
                 and isinstance(statement.targets[0], ast.Name)
             ):
                 name = statement.targets[0].id
+                assert isinstance(block, list)  # enumerated above
                 uses = [u for later in block[index + 1 :] for u in _reads(later, name, lines)]
                 terms = [
                     n
@@ -270,7 +274,7 @@ def _inlined_without_term(
             for n in ast.walk(new_tree)
             if isinstance(b := getattr(n, "body", None), list) and new_statement in b
         )
-        name = statement.targets[0].id
+        name = cast(ast.Name, statement.targets[0]).id  # places holds assignments to a name
         parent, field, index = [
             u
             for later in block[block.index(new_statement) + 1 :]
@@ -309,7 +313,7 @@ def _inlined_without_term(
 
 
 def _arguments_ignored(
-    tree: ast.AST, lines: set[int], fresh: Callable[[], ast.AST], scope: _Scope
+    tree: ast.AST, lines: set[int], fresh: Callable[[], ast.Module], scope: _Scope
 ) -> Iterator[tuple[str, str, ast.AST]]:
     """An argument indexed by the answer (positions, steps) ignored for the ordinary case
     0 … n − 1: right only when it starts at 0, as it does before a cache holds anything."""
@@ -343,7 +347,7 @@ def _arguments_ignored(
 
 
 def _tests_dropped(
-    tree: ast.AST, lines: set[int], fresh: Callable[[], ast.AST]
+    tree: ast.AST, lines: set[int], fresh: Callable[[], ast.Module]
 ) -> Iterator[tuple[str, str, ast.AST]]:
     """An `if` without `else` whose body runs whatever its test says: `evaluate(model)`
     called even when no `evaluate` was given."""
@@ -402,7 +406,7 @@ def _neighbours(tree: ast.AST, lines: set[int]) -> Iterator[tuple[list, int]]:
 
 
 def _steps_swapped(
-    tree: ast.AST, lines: set[int], fresh: Callable[[], ast.AST]
+    tree: ast.AST, lines: set[int], fresh: Callable[[], ast.Module]
 ) -> Iterator[tuple[str, str, ast.AST]]:
     """Two neighbouring steps in the wrong order."""
     for number, (block, index) in enumerate(_neighbours(tree, lines)):
@@ -416,7 +420,7 @@ def _steps_swapped(
 
 
 def _steps_dropped(
-    tree: ast.AST, lines: set[int], fresh: Callable[[], ast.AST]
+    tree: ast.AST, lines: set[int], fresh: Callable[[], ast.Module]
 ) -> Iterator[tuple[str, str, ast.AST]]:
     """A step left out."""
     for number, (block, index) in enumerate(_statements(tree, lines)):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
+from typing import TypeGuard
 
 from autograder.mutation.operators import _ROLE_SUFFIX, ROLE_FAMILIES
 
@@ -63,7 +64,7 @@ def _int(node: ast.AST) -> int | None:
     return None
 
 
-def _number(value: int) -> ast.AST:
+def _number(value: int) -> ast.expr:
     return ast.UnaryOp(ast.USub(), ast.Constant(-value)) if value < 0 else ast.Constant(value)
 
 
@@ -81,6 +82,7 @@ class _Scope:
                 self.uses[node.id] = self.uses.get(node.id, 0) + 1
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 args = node.args.posonlyargs + node.args.args
+                default: ast.expr | None  # a keyword-only argument may have none
                 self.parameters.update(a.arg for a in args + node.args.kwonlyargs)
                 for arg, default in zip(
                     args[len(args) - len(node.args.defaults) :], node.args.defaults, strict=True
@@ -116,7 +118,7 @@ class _Scope:
         return sorted((found & self.bound) - {name})
 
 
-def _sliced(node: ast.AST) -> bool:
+def _sliced(node: ast.AST) -> TypeGuard[ast.Subscript]:
     """Whether ``node`` takes a slice with a bound: `cache[..., :end, :]`."""
     index = getattr(node, "slice", None)
     return (
@@ -129,5 +131,5 @@ def _sliced(node: ast.AST) -> bool:
     )
 
 
-def _functions(tree: ast.AST) -> list[ast.FunctionDef]:
+def _functions(tree: ast.AST) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
     return [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]

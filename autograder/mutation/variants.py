@@ -25,7 +25,7 @@ import warnings
 from collections.abc import Iterator
 
 from autograder import cells
-from autograder.mutation.families import families
+from autograder.mutation.families import Family, families
 from autograder.mutation.mutants import defined_names, mutants
 from course_checks.cells import CHECKS_TITLE
 
@@ -73,6 +73,9 @@ def calls(source: str) -> collections.Counter | None:
 class Variant(tuple):
     """(description, {name: function}) of one mutant, with what it calls and what the
     reference calls, to tell how far an answer's own calls side with it."""
+
+    source: str
+    reference: str
 
     def __new__(cls, description: str, functions: dict, source: str, reference: str):
         variant = super().__new__(cls, (description, functions))
@@ -127,7 +130,8 @@ class VariantAnswers:
             if grade_id in answers
         }
         self._namespace: dict | None = None
-        self._built: dict[str, list[tuple[str, dict]]] = {}
+        # the variants of each exercise: mutants, then the families of its free numbers
+        self._built: dict[str, list[Variant | Family]] = {}
 
     def _reference(self) -> dict:
         if self._namespace is None:
@@ -159,11 +163,12 @@ class VariantAnswers:
             else {}
         )
 
-    def __call__(self, exercise: str) -> list[tuple[str, dict]]:
+    def __call__(self, exercise: str) -> list[Variant | Family]:
         if exercise not in self._built:
             source = self._answers.get(exercise)
-            found = []
+            found: list[Variant | Family] = []
             for mutant in mutants(source) if source else []:
+                assert source is not None  # its mutants are being run
                 space = dict(self._reference())
                 if self._run(mutant.source, space):
                     found.append(

@@ -294,7 +294,8 @@ def source_notebooks(course: Path = COURSE) -> list[tuple[Path, bool]]:
 
 def main(check: bool) -> int:
     repo = course_repo()
-    stale, problems = [], []
+    stale: list[Path] = []
+    problems: list[str] = []
     for path, graded in source_notebooks():
         text = path.read_text()
         new = dumps(synced(json.loads(text), repo, graded, problems, released_name(path)))

@@ -20,6 +20,7 @@ import json
 import pickle
 import types
 import warnings
+from typing import Any
 
 import torch
 
@@ -96,7 +97,7 @@ def _run(request: dict, reply: dict):
         return namespace[request["name"]]
     # "apply": a course probe sent by the checker as its module's source, run here on the
     # student's objects (course_checks/beside.py)
-    target = _probe(request["probe"]) if op == "apply" else _handles[request["ref"]]
+    target: Any = _probe(request["probe"]) if op == "apply" else _handles[request["ref"]]
     if op in ("call", "apply"):
         args = [_in(a) for a in request["args"]]
         kwargs = {k: _in(v) for k, v in request["kwargs"].items()}
@@ -133,7 +134,7 @@ def _run(request: dict, reply: dict):
 
 def handle(request: str) -> str:
     """Run one base64-encoded JSON request; the reply as a JSON string."""
-    request = json.loads(base64.b64decode(request))
+    message: dict = json.loads(base64.b64decode(request))
     stdout, stderr = io.StringIO(), io.StringIO()
     reply: dict = {}
     with (
@@ -143,13 +144,13 @@ def handle(request: str) -> str:
     ):
         warnings.simplefilter("always")
         try:
-            value = _run(request, reply)
+            value = _run(message, reply)
             # A name the checks read is an answer to call, never data to trust: a handle. A
             # value the checker keeps (an output whose backward pass it will call) comes back
             # both ways.
-            if request["op"] == "lookup":
+            if message["op"] == "lookup":
                 reply["value"] = _as_handle(value)
-            elif request.get("keep") is True:
+            elif message.get("keep") is True:
                 reply["value"] = {"$tuple": [_as_handle(value), _out(value)]}
             else:
                 reply["value"] = _out(value)

@@ -45,7 +45,7 @@ def secret_seeds(secret: str):
     manual_seed``, so also the package's seeded examples) is mixed with ``secret``."""
     real_seed, real_generator = torch.manual_seed, torch.Generator
 
-    class Generator(real_generator):
+    class Generator(torch.Generator):  # torch.Generator here is still real_generator
         def manual_seed(self, seed):
             return super().manual_seed(mix(secret, seed))
 
@@ -57,11 +57,11 @@ def secret_seeds(secret: str):
             return real_generator, arguments, state
 
     torch.manual_seed = lambda seed: real_seed(mix(secret, seed))
-    torch.Generator = Generator
+    torch.Generator = Generator  # type: ignore[misc]  # the module's class, patched while active
     try:
         yield
     finally:
-        torch.manual_seed, torch.Generator = real_seed, real_generator
+        torch.manual_seed, torch.Generator = real_seed, real_generator  # type: ignore[misc]
 
 
 # --- running a test cell --------------------------------------------------------------------
@@ -69,7 +69,8 @@ def secret_seeds(secret: str):
 
 def names_read_and_bound(tree: ast.AST) -> tuple[set[str], set[str]]:
     """Names a cell reads, and names it binds anywhere (assignments, defs, imports, args)."""
-    loads, binds = set(), set()
+    loads: set[str] = set()
+    binds: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Name):
             (loads if isinstance(node.ctx, ast.Load) else binds).add(node.id)
@@ -87,7 +88,8 @@ def names_read_and_bound(tree: ast.AST) -> tuple[set[str], set[str]]:
 class Checker:
     """One notebook's trusted namespace: its setup cell, then its test cells in order."""
 
-    def __init__(self, link: KernelLink, secret: str):
+    def __init__(self, link: KernelLink | None, secret: str):
+        # None: no kernel, the answers are in the namespace already (mutation analysis)
         self.link = link
         self.secret = secret
         self.namespace: dict = {"__name__": "__checker__", "__builtins__": builtins}
@@ -101,6 +103,7 @@ class Checker:
     def _resolve(self, tree: ast.AST) -> None:
         """Bind the names the cell reads from the kernel, afresh for every cell; names the
         checker itself defined (setup, earlier test cells) stay its own."""
+        assert self.link is not None  # run() resolves names only with a kernel
         loads, binds = names_read_and_bound(tree)
         self.remote -= binds
         self.cell_names = []  # what this cell reads from the kernel: the answers it checks
@@ -142,6 +145,7 @@ class Checker:
         ``probe``): those of a student's autograd Function run here, on its forward and
         backward across the wire (``across.py``); those that watch the code they run, in
         the kernel."""
+        assert self.link is not None  # probes run only while grading, with a kernel
         if probe.__name__ in across.PROBES and args and isinstance(args[0], Remote):
             return across.run(self.link, probe, args, kwargs)
         return self.link.apply(probe, args, kwargs)
@@ -171,6 +175,7 @@ class Checker:
         exec(compile(tree, "<test cell>", "exec"), self.namespace)  # noqa: S102 - course code
         if final is None:
             return None
+        assert isinstance(final, ast.Expr)  # the last statement, popped only when an Expr
         return eval(compile(ast.Expression(final.value), "<test cell>", "eval"), self.namespace)  # noqa: S307
 
 

@@ -227,22 +227,24 @@ class KernelLink:
         payload = base64.b64encode(json.dumps({"op": op, **fields}).encode()).decode()
         reply = self._parse(self._expression(AGENT.format(request=payload)))
         self._relay(reply)
-        for path, value in (reply.get("filled") or {}).items() if filled else ():
-            if path in filled:
-                new = wire.decode(value, lambda *_: None)
-                if (
-                    isinstance(new, torch.Tensor)
-                    and new.shape == filled[path].shape
-                    and new.dtype == filled[path].dtype
-                ):
-                    with torch.no_grad():
-                        filled[path].copy_(new)
+        if filled:
+            for path, value in (reply.get("filled") or {}).items():
+                if path in filled:
+                    new = wire.decode(value, lambda *_: None)
+                    if (
+                        isinstance(new, torch.Tensor)
+                        and new.shape == filled[path].shape
+                        and new.dtype == filled[path].dtype
+                    ):
+                        with torch.no_grad():
+                            filled[path].copy_(new)
         if isinstance(reply.get("changed"), list) and reply["changed"]:
             raise ChangedInPlace(in_place_message(_argument_names(reply["changed"][:8])))
         if "error" in reply:
             name, message, *line = (str(part) for part in list(reply["error"])[:3])
             error = _error_class(name)(message)
-            error.student_line = line[0][:300] if line else ""  # where it was raised
+            # where it was raised, read back by course_checks/checking.py's _student_line
+            error.student_line = line[0][:300] if line else ""  # type: ignore[attr-defined]
             raise error
         return wire.decode(reply.get("value"), lambda i, kind: Remote(self, i, kind))
 
@@ -298,6 +300,7 @@ class KernelLink:
 
     def _expression(self, expression: str) -> str:
         kernel = self.kernel
+        assert kernel is not None  # a link made without a kernel only encodes (``out``)
         try:
             msg_id = kernel.evaluate(expression)
         except zmq.ZMQError:  # its connection was dropped (a message over the limit)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import ast
 import builtins
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 # IPython magics that only time or capture the code they are given (read like plain code).
@@ -87,6 +87,33 @@ class Scope:
         return self
 
 
+# What ``Program`` records on the nodes it reads, attributes ast's classes do not declare:
+# ``parent`` (the node a node sits in), ``call`` (on a call's function: the call), ``scope``
+# (on a name: the scope it is read or bound in) and ``own_scope`` (on a function, lambda,
+# class or comprehension: the scope it opens). Written with ``note``, read with the functions
+# below, so that what each holds is typed in one place.
+
+
+def note(node: ast.AST, attribute: str, value: object) -> None:
+    """Record ``value`` on ``node`` as ``attribute`` (one of those above)."""
+    setattr(node, attribute, value)
+
+
+def parent_of(node: ast.AST | None) -> ast.AST | None:
+    """The node ``node`` sits in; None for a tree's root, a shared node, or no node."""
+    return getattr(node, "parent", None)
+
+
+def call_of(node: ast.AST | None) -> ast.Call | None:
+    """The call whose function ``node`` is; None when it is not called there."""
+    return getattr(node, "call", None)
+
+
+def scope_of(node: ast.Name) -> Scope | None:
+    """The scope a name is read or bound in; None for one the program did not read."""
+    return getattr(node, "scope", None)
+
+
 def clean(source: str) -> str:
     """A cell's code as Python: IPython's magics and shell escapes made into calls, and the
     body of a ``%%time`` (or timeit, capture) cell read as the code it is; line numbers kept."""
@@ -123,6 +150,7 @@ class _Binder(ast.NodeVisitor):
         scope = self.scope
         if isinstance(node, ast.NamedExpr):  # := in a comprehension binds outside it
             while scope.kind == "comprehension":
+                assert scope.parent is not None  # a comprehension is always inside a scope
                 scope = scope.parent
         target = scope.where_bound(name)
         target.bindings.setdefault(name, []).append(
@@ -134,9 +162,14 @@ class _Binder(ast.NodeVisitor):
             if isinstance(name, ast.Name) and isinstance(name.ctx, (ast.Store, ast.Del)):
                 self.bind(name.id, value)
 
-    def enter(self, kind: str, node: ast.AST, body: list[ast.AST]) -> None:
+    def enter(
+        self,
+        kind: str,
+        node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef,
+        body: Sequence[ast.AST],
+    ) -> None:
         outer, self.scope = self.scope, Scope(kind, self.scope)
-        node.own_scope = self.scope
+        note(node, "own_scope", self.scope)
         # Declarations first, and every name bound anywhere in the body is local to it from
         # its first line (as Python decides it when it compiles the function).
         local = set()
@@ -186,7 +219,7 @@ class _Binder(ast.NodeVisitor):
     # --- what binds, and where its parts are evaluated ----------------------------------
 
     def visit_Name(self, node: ast.Name) -> None:
-        node.scope = self.scope
+        note(node, "scope", self.scope)
 
     def visit_FunctionDef(self, node) -> None:
         for part in [
@@ -215,7 +248,7 @@ class _Binder(ast.NodeVisitor):
         first, *rest = node.generators
         self.visit(first.iter)  # evaluated outside, as Python does
         outer, self.scope = self.scope, Scope("comprehension", self.scope)
-        node.own_scope = self.scope
+        note(node, "own_scope", self.scope)
         for number, generator in enumerate(node.generators):
             if number:
                 self.visit(generator.iter)
@@ -304,7 +337,7 @@ class _Binder(ast.NodeVisitor):
 
     def visit_NamedExpr(self, node: ast.NamedExpr) -> None:
         self.visit(node.value)
-        node.target.scope = self.scope
+        note(node.target, "scope", self.scope)
         self.bind(node.target.id, node)
 
     def visit_For(self, node) -> None:
@@ -364,9 +397,9 @@ class Program:
             for node in ast.walk(tree):  # parents, for what a call sits in
                 for child in ast.iter_child_nodes(node):
                     if not isinstance(child, SHARED_NODES):
-                        child.parent = node
+                        note(child, "parent", node)
                 if isinstance(node, ast.Call):
-                    node.func.call = node
+                    note(node.func, "call", node)
             _Binder(self, label, student, index).visit(tree)
             self.cells.append((label, tree, student))
         for scope, name, binding in self.stored:  # once every binding is known
@@ -375,14 +408,14 @@ class Program:
     def global_name(self, name: str) -> ast.Name:
         """A reference to the notebook's global ``name`` (what a test cell calls)."""
         node = ast.Name(name, ast.Load())
-        node.scope = self.module
+        note(node, "scope", self.module)
         return node
 
     def resolve(self, node: ast.Name, before: int | None = None) -> tuple[Scope, list[Binding]]:
         """The scope whose ``node.id`` the reference reads, and its bindings there; only those
         of the cells before the ``before``-th when given (the checks of a test cell run
         after those, and before any cell below it)."""
-        owner = getattr(node, "scope", self.module).owner(node.id)
+        owner = (scope_of(node) or self.module).owner(node.id)
         bindings = owner.bindings.get(node.id, [])
         if any(b.imported for b in bindings):  # a module's own calls are not put into it
             bindings = [b for b in bindings if not b.stored]

@@ -44,7 +44,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from autograder.cells import source
-from autograder.trusted.scopes import HARMLESS_MAGICS, MAX_ALIASES, Binding, Program, TooDeep
+from autograder.trusted.scopes import (
+    HARMLESS_MAGICS,
+    MAX_ALIASES,
+    Binding,
+    Program,
+    TooDeep,
+    call_of,
+    parent_of,
+)
 from autograder.trusted.vocabulary import Vocabulary, spelled
 
 __all__ = ["MAX_ALIASES", "Finding", "Program", "Reader", "TooDeep", "resolve"]
@@ -263,14 +271,15 @@ def _private_torch(dotted: str) -> bool:
 def _harmless_magic(call: ast.Call | None) -> bool:
     """Whether ``call`` is ``get_ipython()`` inside ``get_ipython().run_line_magic("timeit",
     ...)`` (how IPython writes ``%timeit``) for a magic that only times code."""
-    parent = getattr(call, "parent", None)
+    parent = parent_of(call)
+    magic = call_of(parent)
     return (
         isinstance(parent, ast.Attribute)
         and parent.attr in ("run_line_magic", "run_cell_magic")
-        and isinstance(getattr(parent, "call", None), ast.Call)
-        and bool(parent.call.args)
-        and isinstance(parent.call.args[0], ast.Constant)
-        and parent.call.args[0].value in HARMLESS_MAGICS
+        and isinstance(magic, ast.Call)
+        and bool(magic.args)
+        and isinstance(magic.args[0], ast.Constant)
+        and magic.args[0].value in HARMLESS_MAGICS
     )
 
 
@@ -348,7 +357,7 @@ class Reader:
         """What the reader cannot prove, anywhere in the student's cells (top-level code
         included: ``globals()['softmax'] = ...`` binds what no definition shows), and cells
         that do not parse."""
-        found = {}
+        found: dict[tuple[str, str], Finding] = {}
         for label, tree, student in self.program.cells:
             if not student:
                 continue
@@ -397,7 +406,7 @@ class Reader:
         return findings, used
 
     @staticmethod
-    def _imports(node: ast.AST, where: str, student: bool) -> list[Finding]:
+    def _imports(node: ast.Import | ast.ImportFrom, where: str, student: bool) -> list[Finding]:
         """A student's import of a module the reader does not read is flagged."""
         if not student:
             return []
@@ -485,7 +494,7 @@ class Reader:
             name = dotted.removeprefix("builtins.")
             if dotted == name:
                 continue
-            call = getattr(node, "call", None)
+            call = call_of(node)
             if name in OPAQUE_BUILTINS and not (name == "get_ipython" and _harmless_magic(call)):
                 yield Finding("opaque", f"{name}()", where)
             elif name in NAMED_ACCESS and call is None:

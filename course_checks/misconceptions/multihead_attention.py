@@ -87,7 +87,9 @@ def multihead(
         "multi-head attention without the 1/√d_head scaling": finish(attend(qh, kh, vh, 1.0)),
         "the heads' outputs without the output projection": right.transpose(-3, -2).flatten(-2),
         "heads split by a reshape without the transpose": (
-            attend(*mixed, math.sqrt(d_head)).reshape(B, T, d_model) @ out_proj_weight.T
+            # mixed: q, k and v, three arguments (mypy cannot count a list's)
+            attend(*mixed, math.sqrt(d_head)).reshape(B, T, d_model)  # type: ignore[call-arg]
+            @ out_proj_weight.T
             + out_proj_bias
         ),
         "single-head attention over all of d_model (the heads never split)": (
@@ -248,7 +250,8 @@ def module_output(*args, mask: torch.Tensor | None = None) -> dict[str, torch.Te
     n_heads; ``mask`` boolean, True = may attend."""
     return {
         description: output
-        for description, (output, _) in _module_variants(*args, mask).items()
+        # args: the 8 arguments before mask (mypy cannot count them)
+        for description, (output, _) in _module_variants(*args, mask).items()  # type: ignore[call-arg]
         if output is not None
     }
 
@@ -258,6 +261,7 @@ def module_weights(*args, mask: torch.Tensor | None = None) -> dict[str, torch.T
     ``forward``; the arguments of ``module_output``."""
     return {
         description: weights
-        for description, (_, weights) in _module_variants(*args, mask).items()
+        # args: the 8 arguments before mask (mypy cannot count them)
+        for description, (_, weights) in _module_variants(*args, mask).items()  # type: ignore[call-arg]
         if weights is not None
     }
