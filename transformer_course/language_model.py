@@ -1,5 +1,5 @@
-"""A decoder-only (GPT-style) character language model: its parts, training, evaluation,
-sampling and a key–value cache.
+"""A decoder-only (GPT-style) character language model: its parts, training, evaluation and
+sampling, and its step over a key–value cache.
 
 Drop the encoder and the cross-attention of notebook 06 and what is left is a stack of
 causally masked self-attention blocks that predicts each next token: a language model.
@@ -12,12 +12,10 @@ embedding (max_len, d_model). The blocks are pre-norm blocks run with a causal m
 course's ``EncoderBlock``, or a ``PreNormBlock`` assembled from a learner's own attention
 module (notebook 03) and block wiring (notebook 05).
 
-Generating one character at a time recomputes, at every step, the keys and values of every
-earlier character — which never change. A **key–value cache** keeps them, in tensors
-allocated once for the whole text: each step runs only the new character through the blocks,
-writes its key and value into the cache of every layer, and lets its query attend to
-everything stored. The logits are the same; the work per character no longer grows with the
-text so far (attention over the cache aside).
+``CharLM.step`` runs only the new characters through the blocks, their queries attending to
+the keys and values of the earlier ones that a ``KVCache`` keeps. The cache has a module of
+its own (kv_cache.py); its names are importable from here too (``__all__``), as notebooks
+08 and 09, their checks and their refusals import them.
 """
 
 from __future__ import annotations
@@ -35,6 +33,7 @@ import torch.nn.functional as F
 from .corpus import random_windows
 from .decoder import causal_mask
 from .encoder import EncoderBlock, FeedForward, pre_norm_block
+from .kv_cache import KVCache, attend_with_cache
 from .multihead import MultiHeadAttention, merge_heads, split_heads
 from .progress import progress_bar
 from .schedules import cosine_warmup
@@ -43,10 +42,8 @@ __all__ = [
     "AdamW",
     "Batches",
     "CharLM",
-    "KVCache",
     "PreNormBlock",
     "adamw_step",
-    "attend_with_cache",
     "bits_per_character",
     "evaluate_bits",
     "flops_per_character",
@@ -60,6 +57,10 @@ __all__ = [
     "train",
     "train_language_model",
     "training_curve",
+    # Re-exported from the modules that now hold them (the notebooks, their checks and
+    # refusals, tests and benchmarks import them from here):
+    "KVCache",
+    "attend_with_cache",
 ]
 
 
@@ -260,83 +261,6 @@ def _cached_self_attention(
     cache_k, cache_v = cache.room(layer, k, v)
     output = attend(q, k, v, cache_k, cache_v, cache.length)
     return block.attention.out_proj(merge_heads(output)), None
-
-
-def attend_with_cache(
-    q: torch.Tensor,
-    k_new: torch.Tensor,
-    v_new: torch.Tensor,
-    cache_k: torch.Tensor,
-    cache_v: torch.Tensor,
-    length: int,
-) -> torch.Tensor:
-    """q, k_new, v_new (B, H, n, d) of n new tokens at positions length … length+n−1;
-    cache_k, cache_v (B, H, C, d) with C >= length + n, the first ``length`` stored. Writes
-    the new keys and values after them (in place) and returns the new queries' causal
-    attention over all length + n: (B, H, n, d).
-
-    The query at position length + i sees keys 0 … length + i: the causal mask aligned to the
-    bottom right of the (n, length + n) scores. One new token sees every key (no mask); a
-    prompt alone (length 0) takes ``is_causal``, the fused kernel's own path (top left and
-    bottom right are the same for a square); a prompt after stored tokens needs the mask."""
-    n, end = q.shape[-2], length + q.shape[-2]
-    cache_k[..., length:end, :] = k_new
-    cache_v[..., length:end, :] = v_new
-    keys, values = cache_k[..., :end, :], cache_v[..., :end, :]
-    mask = (
-        torch.ones(n, end, dtype=torch.bool, device=q.device).tril(length)
-        if n > 1 and length > 0
-        else None
-    )
-    return F.scaled_dot_product_attention(
-        q, keys, values, attn_mask=mask, is_causal=n > 1 and length == 0
-    )
-
-
-class KVCache:
-    """Per layer, the keys and values (B, H, length, d_head) of every character seen so far,
-    in tensors allocated once for ``capacity`` positions (``CharLM.step`` sets it to the
-    model's ``max_len`` when it is None): a step writes into them, it never copies them."""
-
-    def __init__(self, n_layers: int, capacity: int | None = None):
-        self.keys: list[torch.Tensor | None] = [None] * n_layers
-        self.values: list[torch.Tensor | None] = [None] * n_layers
-        self.length = 0
-        self.capacity = capacity
-
-    def room(self, layer: int, k: torch.Tensor, v: torch.Tensor):
-        """One layer's storage (B, H, size, d_head), with room for the new keys and values
-        ``k``, ``v`` (B, H, n, d_head) after the ``length`` stored: allocated at the first
-        step, grown (copied once, into twice the room) only past its capacity."""
-        start, end = self.length, self.length + k.shape[-2]
-        stored = self.keys[layer]
-        if stored is None or end > stored.shape[-2]:
-            size = max(end, self.capacity or 0, 2 * stored.shape[-2] if stored is not None else 0)
-            keys, values = (t.new_empty(*t.shape[:-2], size, t.shape[-1]) for t in (k, v))
-            if stored is not None:
-                keys[..., :start, :] = stored[..., :start, :]
-                values[..., :start, :] = self.values[layer][..., :start, :]
-            self.keys[layer], self.values[layer] = keys, values
-        return self.keys[layer], self.values[layer]
-
-    def append(self, layer: int, k: torch.Tensor, v: torch.Tensor):
-        """Write one layer's new keys and values (B, H, n, d_head) after the ``length``
-        stored; -> views of all of that layer's keys and values, (B, H, length + n, d_head)."""
-        keys, values = self.room(layer, k, v)
-        start, end = self.length, self.length + k.shape[-2]
-        keys[..., start:end, :] = k
-        values[..., start:end, :] = v
-        return keys[..., :end, :], values[..., :end, :]
-
-    def nbytes(self) -> int:
-        """The memory the stored keys and values take (``length`` positions)."""
-        stored = [t[..., : self.length, :] for t in self.keys + self.values if t is not None]
-        return sum(t.numel() * t.element_size() for t in stored)
-
-    def allocated_nbytes(self) -> int:
-        """The memory set aside for them (``capacity`` positions)."""
-        stored = [t for t in self.keys + self.values if t is not None]
-        return sum(t.numel() * t.element_size() for t in stored)
 
 
 def bits_per_character(logits: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
