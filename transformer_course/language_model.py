@@ -1,5 +1,5 @@
-"""A decoder-only (GPT-style) character language model: its parts, training, evaluation and
-sampling, and its step over a key–value cache.
+"""A decoder-only (GPT-style) character language model: its parts, training and evaluation,
+and its step over a key–value cache.
 
 Drop the encoder and the cross-attention of notebook 06 and what is left is a stack of
 causally masked self-attention blocks that predicts each next token: a language model.
@@ -13,9 +13,11 @@ course's ``EncoderBlock``, or a ``PreNormBlock`` assembled from a learner's own 
 module (notebook 03) and block wiring (notebook 05).
 
 ``CharLM.step`` runs only the new characters through the blocks, their queries attending to
-the keys and values of the earlier ones that a ``KVCache`` keeps. The cache has a module of
-its own (kv_cache.py); its names are importable from here too (``__all__``), as notebooks
-08 and 09, their checks and their refusals import them.
+the keys and values of the earlier ones that a ``KVCache`` keeps.
+
+The cache (kv_cache.py) and sampling (sampling.py) have modules of their own; their names
+are importable from here too (``__all__``), as notebooks 08 and 09, their checks and their
+refusals import them.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from .encoder import EncoderBlock, FeedForward, pre_norm_block
 from .kv_cache import KVCache, attend_with_cache
 from .multihead import MultiHeadAttention, merge_heads, split_heads
 from .progress import progress_bar
+from .sampling import generate, sample_next, top_p_filter
 from .schedules import cosine_warmup
 
 __all__ = [
@@ -47,13 +50,10 @@ __all__ = [
     "bits_per_character",
     "evaluate_bits",
     "flops_per_character",
-    "generate",
     "lm_logits",
     "load_checkpoint",
     "parameter_groups",
-    "sample_next",
     "save_checkpoint",
-    "top_p_filter",
     "train",
     "train_language_model",
     "training_curve",
@@ -61,6 +61,9 @@ __all__ = [
     # refusals, tests and benchmarks import them from here):
     "KVCache",
     "attend_with_cache",
+    "generate",
+    "sample_next",
+    "top_p_filter",
 ]
 
 
@@ -266,96 +269,6 @@ def _cached_self_attention(
 def bits_per_character(logits: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
     """Mean cross-entropy in bits: logits (..., V), targets (...) int64 -> () tensor."""
     return F.cross_entropy(logits.flatten(0, -2), targets.flatten()) / math.log(2)
-
-
-def top_p_filter(logits: torch.Tensor, p: float) -> torch.Tensor:
-    """Nucleus (top-p) filtering: logits (..., V), 0 < p <= 1 -> a new tensor of the same
-    shape and dtype, each row's nucleus kept and every other logit set to -inf.
-
-    A row's **nucleus** is the smallest set of its most likely tokens whose probabilities
-    (the softmax of the row) add up to at least ``p``: sorted from the most likely down, a
-    token is kept while the probability of the tokens before it is still below ``p``. The
-    most likely token is always kept (nothing comes before it), the token whose probability
-    carries the sum to ``p`` or past it is kept, and every token after it goes. Where the sum
-    reaches ``p`` exactly, the nucleus ends there. ``p = 1`` keeps every token, but for any
-    whose probability is lost to rounding in the sum of those before it. Ties are broken by
-    the sort, so of tokens of equal probability on the nucleus's edge either may stay. Apply a
-    temperature before, not after: the nucleus is a set of the distribution drawn from.
-
-        sorted, order = sort(logits, descending)      probabilities = softmax(sorted)
-        before = cumsum(probabilities) - probabilities    drop where before >= p
-        back to the original order: each sorted entry to position order[j]
-    """
-    if not 0 < p <= 1:
-        raise ValueError(f"p must be in (0, 1], not {p}")
-    sorted_logits, order = logits.sort(dim=-1, descending=True)
-    probs = torch.softmax(sorted_logits, dim=-1)
-    before = probs.cumsum(dim=-1) - probs  # the probability of the tokens above each one
-    kept = sorted_logits.masked_fill(before >= p, float("-inf"))
-    return torch.empty_like(logits).scatter(-1, order, kept)
-
-
-def sample_next(
-    logits: torch.Tensor,
-    temperature: float = 1.0,
-    top_k: int | None = None,
-    generator: torch.Generator | None = None,
-    top_p: float | None = None,
-) -> torch.Tensor:
-    """One index per row of ``logits`` (B, V) -> (B,) int64.
-
-    Temperature 0 is greedy (the argmax). Otherwise the logits are divided by the
-    temperature, all but the ``top_k`` largest set to -inf (if given), all but the nucleus of
-    probability ``top_p`` set to -inf (if given, ``top_p_filter``), and one index drawn from
-    their softmax with ``torch.multinomial``.
-    """
-    if temperature == 0:
-        return logits.argmax(dim=-1)
-    logits = logits / temperature
-    if top_k is not None and top_k < logits.shape[-1]:
-        kth = logits.topk(top_k, dim=-1).values[..., -1:]
-        logits = logits.masked_fill(logits < kth, float("-inf"))
-    if top_p is not None:
-        logits = top_p_filter(logits, top_p)
-    probs = torch.softmax(logits, dim=-1)
-    return torch.multinomial(probs, 1, generator=generator).squeeze(-1)
-
-
-@torch.no_grad()
-def generate(
-    model: CharLM,
-    prompt: torch.Tensor,
-    n_new: int,
-    temperature: float = 1.0,
-    top_k: int | None = None,
-    generator: torch.Generator | None = None,
-    use_cache: bool = True,
-    top_p: float | None = None,
-) -> torch.Tensor:
-    """prompt (B, T0) -> (B, T0 + n_new): ``n_new`` sampled characters appended
-    (``sample_next`` with ``temperature``, ``top_k`` and ``top_p``).
-
-    With ``use_cache`` the prompt is run once (the *prefill*), then each step feeds one
-    character and reuses the stored keys and values (*decode*); without, each step runs the
-    whole text so far (the last ``max_len`` characters).
-    """
-    model.eval()
-    idx = prompt
-    if use_cache:
-        if prompt.shape[1] + n_new > model.max_len:
-            raise ValueError(f"prompt + n_new exceed max_len = {model.max_len}")
-        cache = KVCache(len(model.blocks), capacity=prompt.shape[1] + n_new)
-        logits = model.step(prompt, cache)[:, -1]
-        for _ in range(n_new):
-            nxt = sample_next(logits, temperature, top_k, generator, top_p)
-            idx = torch.cat([idx, nxt[:, None]], dim=1)
-            logits = model.step(nxt[:, None], cache)[:, -1]
-        return idx
-    for _ in range(n_new):
-        logits = model(idx[:, -model.max_len :])[:, -1]
-        nxt = sample_next(logits, temperature, top_k, generator, top_p)
-        idx = torch.cat([idx, nxt[:, None]], dim=1)
-    return idx
 
 
 # --- training -------------------------------------------------------------------------------
