@@ -15,9 +15,9 @@ module (notebook 03) and block wiring (notebook 05).
 ``CharLM.step`` runs only the new characters through the blocks, their queries attending to
 the keys and values of the earlier ones that a ``KVCache`` keeps.
 
-The cache (kv_cache.py) and sampling (sampling.py) have modules of their own; their names
-are importable from here too (``__all__``), as notebooks 08 and 09, their checks and their
-refusals import them.
+The cache (kv_cache.py), sampling (sampling.py) and the optimiser (adamw.py) have modules of
+their own; their names are importable from here too (``__all__``), as notebooks 08 and 09,
+their checks and their refusals import them.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
+from .adamw import AdamW, adamw_step, parameter_groups
 from .corpus import random_windows
 from .decoder import causal_mask
 from .encoder import EncoderBlock, FeedForward, pre_norm_block
@@ -42,26 +43,26 @@ from .sampling import generate, sample_next, top_p_filter
 from .schedules import cosine_warmup
 
 __all__ = [
-    "AdamW",
     "Batches",
     "CharLM",
     "PreNormBlock",
-    "adamw_step",
     "bits_per_character",
     "evaluate_bits",
     "flops_per_character",
     "lm_logits",
     "load_checkpoint",
-    "parameter_groups",
     "save_checkpoint",
     "train",
     "train_language_model",
     "training_curve",
     # Re-exported from the modules that now hold them (the notebooks, their checks and
     # refusals, tests and benchmarks import them from here):
+    "AdamW",
     "KVCache",
+    "adamw_step",
     "attend_with_cache",
     "generate",
+    "parameter_groups",
     "sample_next",
     "top_p_filter",
 ]
@@ -272,109 +273,6 @@ def bits_per_character(logits: torch.Tensor, targets: torch.Tensor) -> torch.Ten
 
 
 # --- training -------------------------------------------------------------------------------
-
-
-def parameter_groups(model: nn.Module, weight_decay: float) -> list[dict]:
-    """AdamW's two groups: weight decay on the matrices of linear maps (attention's and the
-    feed-forward's), none on embeddings (the tied head included), norms and biases."""
-    embeddings = {id(m.weight) for m in model.modules() if isinstance(m, nn.Embedding)}
-    decay, no_decay = [], []
-    for parameter in model.parameters():
-        matrix = parameter.dim() >= 2 and id(parameter) not in embeddings
-        (decay if matrix else no_decay).append(parameter)
-    return [
-        {"params": decay, "weight_decay": weight_decay},
-        {"params": no_decay, "weight_decay": 0.0},
-    ]
-
-
-def adamw_step(
-    param: torch.Tensor,
-    grad: torch.Tensor,
-    m: torch.Tensor,
-    v: torch.Tensor,
-    step: int,
-    lr: float,
-    betas: tuple[float, float] = (0.9, 0.999),
-    eps: float = 1e-8,
-    weight_decay: float = 1e-2,
-) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    """One AdamW update of one tensor (notebook 08's exercise), as ``torch.optim.AdamW``
-    makes it -> (param, m, v), new tensors; the arguments are left as they were.
-
-    ``m`` and ``v`` are the running averages of the gradient and of its square after
-    ``step - 1`` updates (zeros before the first), ``step`` the number of this update
-    (1 for the first):
-
-        param <- param - lr·weight_decay·param           decoupled weight decay
-        m <- β1·m + (1 - β1)·grad      v <- β2·v + (1 - β2)·grad²
-        m̂ = m / (1 - β1^step)        v̂ = v / (1 - β2^step)   bias corrections
-        param <- param - lr·m̂ / (√v̂ + eps)
-
-    The decay shrinks the weight by a fraction ``lr·weight_decay`` of itself, apart from the
-    gradient: Adam's L2 penalty would add ``weight_decay·param`` to ``grad`` instead, and
-    the moments would then scale it down where gradients are large.
-    """
-    beta1, beta2 = betas
-    m = beta1 * m + (1 - beta1) * grad
-    v = beta2 * v + (1 - beta2) * grad * grad
-    m_hat = m / (1 - beta1**step)
-    v_hat = v / (1 - beta2**step)
-    param = param * (1 - lr * weight_decay) - lr * m_hat / (v_hat.sqrt() + eps)
-    return param, m, v
-
-
-class AdamW(torch.optim.Optimizer):
-    """``torch.optim.AdamW`` (without its ``amsgrad``, ``maximize`` and fused variants),
-    each tensor's update made by ``update``: ``adamw_step``, or a learner's function of the
-    same arguments. Its state per tensor is ``torch.optim.AdamW``'s (``step``, a Python number
-    here, ``exp_avg``, ``exp_avg_sq``), so ``state_dict`` and ``load_state_dict`` carry it
-    through a checkpoint, either optimiser's into the other, and a scheduler (``LambdaLR``)
-    sets its learning rate."""
-
-    def __init__(
-        self,
-        params,
-        lr: float = 1e-3,
-        betas: tuple[float, float] = (0.9, 0.999),
-        eps: float = 1e-8,
-        weight_decay: float = 1e-2,
-        update: Callable | None = None,
-    ):
-        super().__init__(
-            params, {"lr": lr, "betas": betas, "eps": eps, "weight_decay": weight_decay}
-        )
-        self.update = update if update is not None else adamw_step
-
-    @torch.no_grad()
-    def step(self, closure: Callable | None = None):
-        loss = None
-        if closure is not None:
-            with torch.enable_grad():
-                loss = closure()
-        for group in self.param_groups:
-            for param in group["params"]:
-                if param.grad is None:
-                    continue
-                state = self.state[param]
-                if not state:
-                    state["step"] = 0  # a number, where torch.optim.AdamW keeps a tensor
-                    state["exp_avg"] = torch.zeros_like(param)
-                    state["exp_avg_sq"] = torch.zeros_like(param)
-                state["step"] = int(state["step"]) + 1
-                new, state["exp_avg"], state["exp_avg_sq"] = self.update(
-                    param.detach(),
-                    param.grad,
-                    state["exp_avg"],
-                    state["exp_avg_sq"],
-                    state["step"],
-                    group["lr"],
-                    tuple(group["betas"]),
-                    group["eps"],
-                    group["weight_decay"],
-                )
-                param.copy_(new)
-        return loss
 
 
 class Batches:
