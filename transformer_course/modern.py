@@ -4,8 +4,8 @@ Notebook 08's language model is the decoder of 2017–2019: learned positions ad
 token vectors, layer norms, a ReLU feed-forward layer, as many key/value heads as query heads.
 The decoders of today (LLaMA, Mistral, Qwen, …) keep its shape and swap four parts:
 
-* **RMSNorm** divides each token's vector by its root mean square; no mean is subtracted and
-  no bias added: ``x / sqrt(mean(x²) + eps) * weight``.
+* **RMSNorm** (rms_norm.py) divides each token's vector by its root mean square; no mean is
+  subtracted and no bias added: ``x / sqrt(mean(x²) + eps) * weight``.
 * **Rotary position embeddings** add nothing to the token vectors. Inside attention, each pair
   of features (2i, 2i+1) of a query or key at position p is turned by the angle p·ω_i,
   ω_i = base^(−2i/d_head); a query–key score then depends on their positions only through
@@ -21,6 +21,9 @@ The decoders of today (LLaMA, Mistral, Qwen, …) keep its shape and swap four p
 ``norm="layer", feed_forward="relu", positions="learned"`` and ``n_kv_heads = n_heads`` it is
 the same function as ``CharLM`` (``from_char_lm`` copies one into the other), and each
 argument swaps in one modern part. It runs the course's ``KVCache`` and ``generate``.
+
+A part in a module of its own is importable from here too (``__all__``), as notebook 09,
+its checks and its refusals import it.
 
 Shapes: tokens (B, T, d_model); heads (B, H, T, d_head); masks boolean, True = may attend.
 """
@@ -40,11 +43,11 @@ from .decoder import causal_mask
 from .encoder import FeedForward
 from .language_model import CharLM, KVCache, bits_per_character
 from .multihead import merge_heads, split_heads
+from .rms_norm import RMSNorm, rms_norm
 
 __all__ = [
     "ModernBlock",
     "ModernLM",
-    "RMSNorm",
     "SwiGLU",
     "apply_rotary",
     "bits_by_position",
@@ -52,35 +55,14 @@ __all__ = [
     "grouped_query_attention",
     "matched_hidden_size",
     "repeat_kv",
-    "rms_norm",
     "rotary_angles",
     "swiglu",
     "train_for",
+    # Re-exported from the modules that now hold them (the notebooks, their checks and
+    # refusals, tests and benchmarks import them from here):
+    "RMSNorm",
+    "rms_norm",
 ]
-
-
-# --- RMSNorm -----------------------------------------------------------------------------
-
-
-def rms_norm(x: torch.Tensor, weight: torch.Tensor, eps: float = 1e-5) -> torch.Tensor:
-    """x (..., d) divided by the root mean square of its last axis, times weight (d,).
-
-    Equal to ``nn.RMSNorm(d, eps)`` with that weight: layer norm without the mean subtracted
-    and without a bias.
-    """
-    return x * torch.rsqrt(x.pow(2).mean(dim=-1, keepdim=True) + eps) * weight
-
-
-class RMSNorm(nn.Module):
-    """``rms_norm`` with a learned weight (d_model,), starting at 1; like ``nn.RMSNorm``."""
-
-    def __init__(self, d_model: int, eps: float = 1e-5):
-        super().__init__()
-        self.eps = eps
-        self.weight = nn.Parameter(torch.ones(d_model))
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return rms_norm(x, self.weight, self.eps)
 
 
 # --- rotary position embeddings ------------------------------------------------------------
