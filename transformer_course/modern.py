@@ -10,7 +10,7 @@ The decoders of today (LLaMA, Mistral, Qwen, …) keep its shape and swap four p
   attention, each pair of features (2i, 2i+1) of a query or key at position p is turned by
   the angle p·ω_i, ω_i = base^(−2i/d_head); a query–key score then depends on their
   positions only through the offset between them.
-* **SwiGLU** replaces Linear → ReLU → Linear by a gated layer,
+* **SwiGLU** (swiglu.py) replaces Linear → ReLU → Linear by a gated layer,
   ``down(silu(gate(x)) * up(x))``, with three matrices of a hidden size ≈ 2/3 of the ReLU
   layer's, so that it holds as many weights.
 * **Grouped-query attention** gives the keys and values fewer heads than the queries:
@@ -45,56 +45,26 @@ from .language_model import CharLM, KVCache, bits_per_character
 from .multihead import merge_heads, split_heads
 from .rms_norm import RMSNorm, rms_norm
 from .rotary import _cos_sin, _turn, apply_rotary, rotary_angles
+from .swiglu import SwiGLU, matched_hidden_size, swiglu
 
 __all__ = [
     "ModernBlock",
     "ModernLM",
-    "SwiGLU",
     "bits_by_position",
     "from_char_lm",
     "grouped_query_attention",
-    "matched_hidden_size",
     "repeat_kv",
-    "swiglu",
     "train_for",
     # Re-exported from the modules that now hold them (the notebooks, their checks and
     # refusals, tests and benchmarks import them from here):
     "RMSNorm",
+    "SwiGLU",
     "apply_rotary",
+    "matched_hidden_size",
     "rms_norm",
     "rotary_angles",
+    "swiglu",
 ]
-
-
-# --- SwiGLU --------------------------------------------------------------------------------
-
-
-def matched_hidden_size(d_model: int, d_ff: int) -> int:
-    """The hidden size of a SwiGLU layer with as many weights as a ReLU feed-forward layer of
-    hidden size d_ff: three matrices of d_model × h against two of d_model × d_ff, so
-    h = 2·d_ff / 3 (d_model cancels), rounded; 8/3 · d_model for the usual d_ff = 4 · d_model."""
-    return round(2 * d_ff / 3)
-
-
-def swiglu(
-    x: torch.Tensor, w_gate: torch.Tensor, w_up: torch.Tensor, w_down: torch.Tensor
-) -> torch.Tensor:
-    """x (..., d) -> (..., d): (silu(x W_gateᵀ) * x W_upᵀ) W_downᵀ, with w_gate and w_up
-    (h, d) and w_down (d, h) in ``nn.Linear``'s layout; silu(z) = z · sigmoid(z)."""
-    return (F.silu(x @ w_gate.T) * (x @ w_up.T)) @ w_down.T
-
-
-class SwiGLU(nn.Module):
-    """The gated feed-forward layer of LLaMA: three bias-free ``nn.Linear``s, gate, up, down."""
-
-    def __init__(self, d_model: int, d_hidden: int):
-        super().__init__()
-        self.gate = nn.Linear(d_model, d_hidden, bias=False)
-        self.up = nn.Linear(d_model, d_hidden, bias=False)
-        self.down = nn.Linear(d_hidden, d_model, bias=False)
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return swiglu(x, self.gate.weight, self.up.weight, self.down.weight)
 
 
 # --- grouped-query attention -----------------------------------------------------------------
