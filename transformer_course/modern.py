@@ -13,9 +13,9 @@ The decoders of today (LLaMA, Mistral, Qwen, …) keep its shape and swap four p
 * **SwiGLU** (swiglu.py) replaces Linear → ReLU → Linear by a gated layer,
   ``down(silu(gate(x)) * up(x))``, with three matrices of a hidden size ≈ 2/3 of the ReLU
   layer's, so that it holds as many weights.
-* **Grouped-query attention** gives the keys and values fewer heads than the queries:
-  ``n_heads / n_kv_heads`` query heads share each key/value head, and the key–value cache
-  shrinks by that factor. ``n_kv_heads = 1`` is multi-query attention.
+* **Grouped-query attention** (grouped_query.py) gives the keys and values fewer heads than
+  the queries: ``n_heads / n_kv_heads`` query heads share each key/value head, and the
+  key–value cache shrinks by that factor. ``n_kv_heads = 1`` is multi-query attention.
 
 ``ModernLM`` is notebook 08's ``CharLM`` with each part chosen on its own: with
 ``norm="layer", feed_forward="relu", positions="learned"`` and ``n_kv_heads = n_heads`` it is
@@ -41,6 +41,7 @@ from .budget import Budget
 from .corpus import random_windows
 from .decoder import causal_mask
 from .encoder import FeedForward
+from .grouped_query import SDPA_HAS_GQA, grouped_query_attention, repeat_kv
 from .language_model import CharLM, KVCache, bits_per_character
 from .multihead import merge_heads, split_heads
 from .rms_norm import RMSNorm, rms_norm
@@ -52,58 +53,20 @@ __all__ = [
     "ModernLM",
     "bits_by_position",
     "from_char_lm",
-    "grouped_query_attention",
-    "repeat_kv",
     "train_for",
     # Re-exported from the modules that now hold them (the notebooks, their checks and
     # refusals, tests and benchmarks import them from here):
     "RMSNorm",
+    "SDPA_HAS_GQA",
     "SwiGLU",
     "apply_rotary",
+    "grouped_query_attention",
     "matched_hidden_size",
+    "repeat_kv",
     "rms_norm",
     "rotary_angles",
     "swiglu",
 ]
-
-
-# --- grouped-query attention -----------------------------------------------------------------
-
-# PyTorch 2.5 added enable_gqa to F.scaled_dot_product_attention; before, K and V are expanded.
-SDPA_HAS_GQA = "enable_gqa" in (F.scaled_dot_product_attention.__doc__ or "")
-
-
-def repeat_kv(x: torch.Tensor, n_rep: int) -> torch.Tensor:
-    """(B, H_kv, T, d) -> (B, H_kv · n_rep, T, d): each key/value head repeated for the
-    n_rep query heads of its group (heads 0 … n_rep−1 use key/value head 0, and so on)."""
-    return x.repeat_interleave(n_rep, dim=-3)
-
-
-def grouped_query_attention(
-    q: torch.Tensor,
-    k: torch.Tensor,
-    v: torch.Tensor,
-    mask: torch.Tensor | None = None,
-    is_causal: bool = False,
-) -> torch.Tensor:
-    """q (B, H, T, d), k and v (B, H_kv, S, d) with H_kv dividing H, mask boolean
-    broadcastable to (T, S) or (B, H, T, S), True = may attend, or ``is_causal`` (the mask
-    aligned to the top left, as F.scaled_dot_product_attention's) -> (B, H, T, d).
-
-    Query head h attends with key/value head h // (H / H_kv). Equal to
-    ``F.scaled_dot_product_attention(q, k, v, mask, is_causal=is_causal, enable_gqa=True)``.
-    """
-    n_heads, n_kv_heads = q.shape[-3], k.shape[-3]
-    if n_heads % n_kv_heads:
-        raise ValueError(f"n_kv_heads = {n_kv_heads} does not divide n_heads = {n_heads}")
-    if SDPA_HAS_GQA:
-        return F.scaled_dot_product_attention(
-            q, k, v, attn_mask=mask, is_causal=is_causal, enable_gqa=True
-        )
-    n_rep = n_heads // n_kv_heads
-    return F.scaled_dot_product_attention(
-        q, repeat_kv(k, n_rep), repeat_kv(v, n_rep), attn_mask=mask, is_causal=is_causal
-    )
 
 
 # --- the block and the model ---------------------------------------------------------------
