@@ -1,8 +1,10 @@
-"""The modern decoder: RMSNorm, rotary position embeddings, SwiGLU and grouped-query attention.
+"""The modern decoder: a block and a model built from RMSNorm, rotary position embeddings,
+SwiGLU and grouped-query attention, each part chosen on its own.
 
 Notebook 08's language model is the decoder of 2017–2019: learned positions added to the
 token vectors, layer norms, a ReLU feed-forward layer, as many key/value heads as query heads.
-The decoders of today (LLaMA, Mistral, Qwen, …) keep its shape and swap four parts:
+The decoders of today (LLaMA, Mistral, Qwen, …) keep its shape and swap four parts, each
+in a module of its own:
 
 * **RMSNorm** (rms_norm.py) divides each token's vector by its root mean square; no mean is
   subtracted and no bias added: ``x / sqrt(mean(x²) + eps) * weight``.
@@ -22,27 +24,26 @@ The decoders of today (LLaMA, Mistral, Qwen, …) keep its shape and swap four p
 the same function as ``CharLM`` (``from_char_lm`` copies one into the other), and each
 argument swaps in one modern part. It runs the course's ``KVCache`` and ``generate``.
 
-A part in a module of its own is importable from here too (``__all__``), as notebook 09,
-its checks and its refusals import it.
+Training models side by side and scoring them by position, notebook 09's comparison, is
+modern_training.py. The names of the parts and of the comparison are importable from here
+too (``__all__``), as notebook 09, its checks and its refusals import them.
 
 Shapes: tokens (B, T, d_model); heads (B, H, T, d_head); masks boolean, True = may attend.
 """
 
 from __future__ import annotations
 
-import math
 from typing import Literal
 
 import torch
 import torch.nn as nn
-import torch.nn.functional as F
 
-from .budget import Budget
-from .corpus import random_windows
 from .decoder import causal_mask
 from .encoder import FeedForward
 from .grouped_query import SDPA_HAS_GQA, grouped_query_attention, repeat_kv
-from .language_model import CharLM, KVCache, bits_per_character
+from .kv_cache import KVCache
+from .language_model import CharLM
+from .modern_training import bits_by_position, train_for
 from .multihead import merge_heads, split_heads
 from .rms_norm import RMSNorm, rms_norm
 from .rotary import _cos_sin, _turn, apply_rotary, rotary_angles
@@ -51,25 +52,23 @@ from .swiglu import SwiGLU, matched_hidden_size, swiglu
 __all__ = [
     "ModernBlock",
     "ModernLM",
-    "bits_by_position",
     "from_char_lm",
-    "train_for",
     # Re-exported from the modules that now hold them (the notebooks, their checks and
     # refusals, tests and benchmarks import them from here):
     "RMSNorm",
     "SDPA_HAS_GQA",
     "SwiGLU",
     "apply_rotary",
+    "bits_by_position",
     "grouped_query_attention",
     "matched_hidden_size",
     "repeat_kv",
     "rms_norm",
     "rotary_angles",
     "swiglu",
+    "train_for",
 ]
 
-
-# --- the block and the model ---------------------------------------------------------------
 
 Norm = Literal["layer", "rms"]
 FeedForwardKind = Literal["relu", "swiglu"]
@@ -270,74 +269,3 @@ def from_char_lm(model: CharLM) -> ModernLM:
         new.norm1.load_state_dict(old.norm1.state_dict())
         new.norm2.load_state_dict(old.norm2.state_dict())
     return modern
-
-
-# --- training and measuring ----------------------------------------------------------------
-
-
-def train_for(
-    models: dict[str, nn.Module],
-    data: torch.Tensor,
-    budget: Budget,
-    block_size: int = 128,
-    batch_size: int = 32,
-    lr: float = 3e-3,
-    warmup: int = 50,
-    clip: float = 1.0,
-    seed: int = 0,
-) -> dict[str, list[float]]:
-    """Train the ``models`` side by side with notebook 09's recipe (AdamW, linear warm-up,
-    cosine decay to 0 at ``budget.steps``) for as long as the ``budget`` lasts: every step
-    draws one batch of windows and takes one step of each model on it, so all of them see
-    the same characters and stop after the same number of steps, whatever the machine.
-    -> each model's batch bits per character, step by step."""
-    optimizers, schedulers = {}, {}
-    steps = budget.steps
-
-    def factor(step: int) -> float:
-        return min(1.0, (step + 1) / warmup) * 0.5 * (1 + math.cos(math.pi * step / steps))
-
-    for name, model in models.items():
-        model.train()
-        optimizers[name] = torch.optim.AdamW(
-            model.parameters(), lr=lr, betas=(0.9, 0.99), weight_decay=0.01
-        )
-        schedulers[name] = torch.optim.lr_scheduler.LambdaLR(optimizers[name], factor)
-    generator = torch.Generator().manual_seed(seed)
-    bits: dict[str, list[float]] = {name: [] for name in models}
-    for _ in budget:
-        inputs, targets = random_windows(data, block_size, batch_size, generator)
-        for name, model in models.items():
-            device = next(model.parameters()).device
-            loss = bits_per_character(model(inputs.to(device)), targets.to(device))
-            optimizers[name].zero_grad(set_to_none=True)
-            loss.backward()
-            torch.nn.utils.clip_grad_norm_(model.parameters(), clip)
-            optimizers[name].step()
-            schedulers[name].step()
-            bits[name].append(loss.item())
-    for model in models.values():
-        model.eval()
-    return bits
-
-
-@torch.no_grad()
-def bits_by_position(
-    model: nn.Module, data: torch.Tensor, length: int, batch_size: int = 16
-) -> torch.Tensor:
-    """Bits per character at each position 0 … length−1 of consecutive windows of ``data``,
-    averaged over the windows -> (length,). Position t is predicted from t + 1 characters."""
-    model.eval()
-    device = next(model.parameters()).device
-    n = (len(data) - 1) // length
-    if n == 0:
-        raise ValueError(f"{len(data)} characters hold no window of {length} and its target")
-    inputs = data[: n * length].view(n, length)
-    targets = data[1 : n * length + 1].view(n, length)
-    total = torch.zeros(length, dtype=torch.float64)
-    for first in range(0, n, batch_size):
-        x, y = inputs[first : first + batch_size].to(device), targets[first : first + batch_size]
-        logits = model(x).float().cpu()
-        nats = F.cross_entropy(logits.transpose(1, 2), y, reduction="none")  # (b, length)
-        total += nats.double().sum(dim=0)
-    return (total / n / math.log(2)).float()
