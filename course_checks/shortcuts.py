@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import sys
+import types
 from collections.abc import Iterable, Iterator, MutableMapping
 
 SOFTMAX = (
@@ -183,6 +185,25 @@ def _owner(name: str):
     raise ImportError(name)
 
 
+def _homes(owner, attribute: str, original) -> list:
+    """Where ``original`` is refused: ``owner``, and the course package's module that defines
+    it where ``owner`` only re-exports it (``language_model.generate`` is
+    ``sampling.generate``), so that the functions of that module that call it refuse it too,
+    as they did when both lived in ``owner``."""
+    homes = [owner]
+    home = sys.modules.get(getattr(original, "__module__", None) or "")
+    if (
+        isinstance(owner, types.ModuleType)
+        and owner.__name__.startswith("transformer_course.")
+        and home is not None
+        and home is not owner
+        and home.__name__.startswith("transformer_course.")
+        and getattr(home, attribute, None) is original
+    ):
+        homes.append(home)
+    return homes
+
+
 def _refusal(name: str):
     def refused(*args, **kwargs):
         raise ShortcutError(
@@ -207,8 +228,9 @@ def refused(names: Iterable[str], namespaces: Iterable[MutableMapping] = ()) -> 
             except (ImportError, AttributeError):
                 continue  # an older PyTorch without it: nothing to refuse
             replacement = _refusal(name)
-            setattr(owner, attribute, replacement)
-            undo.append((owner, attribute, original))
+            for home in _homes(owner, attribute, original):
+                setattr(home, attribute, replacement)
+                undo.append((home, attribute, original))
             for namespace in namespaces:
                 for key, value in list(namespace.items()):
                     if value is original:

@@ -84,6 +84,54 @@ def test_a_refused_function_raises_and_is_put_back():
     assert torch.ones(2).softmax(0).sum() == 1
 
 
+def _neighbours():
+    """Refused name -> a call of the package that reaches it through a function beside it."""
+    from transformer_course import language_model as lm
+    from transformer_course import modern
+
+    model = lm.CharLM(5, d_model=8, n_heads=2, n_layers=1, max_len=8)
+    prompt, logits = torch.zeros(1, 2, dtype=torch.long), torch.zeros(1, 5)
+
+    def one_step():
+        optimizer = lm.AdamW(model.parameters(), lr=0.0)
+        scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda step: 1.0)
+        return lm.train(model, optimizer, scheduler, lambda step: (prompt, prompt), range(1))
+
+    return {
+        "transformer_course.language_model.attend_with_cache": lambda: model.step(
+            prompt, lm.KVCache(1)
+        ),
+        "transformer_course.language_model.sample_next": lambda: lm.generate(model, prompt, 1),
+        "transformer_course.language_model.top_p_filter": lambda: lm.sample_next(logits, top_p=0.9),
+        "transformer_course.language_model.bits_per_character": one_step,
+        "transformer_course.language_model.adamw_step": one_step,
+        "transformer_course.language_model.train": lambda: lm.train_language_model(
+            model, torch.arange(20) % 5, 1, block_size=4, batch_size=1, progress=False
+        ),
+        "transformer_course.modern.rms_norm": lambda: modern.RMSNorm(4)(torch.ones(4)),
+        "transformer_course.modern.RMSNorm": lambda: modern.ModernBlock(8, 2),
+        "transformer_course.modern.rotary_angles": lambda: modern.ModernLM(5, 8, 2, 1)(prompt),
+        "transformer_course.modern.swiglu": lambda: modern.SwiGLU(4, 6)(torch.ones(4)),
+        "transformer_course.modern.SwiGLU": lambda: modern.ModernBlock(8, 2),
+        "transformer_course.modern.matched_hidden_size": lambda: modern.ModernBlock(8, 2),
+        "transformer_course.modern.grouped_query_attention": lambda: modern.ModernLM(5, 8, 2, 1)(
+            prompt
+        ),
+        "transformer_course.modern.ModernBlock": lambda: modern.ModernLM(5, 8, 2, 1),
+        "transformer_course.modern.ModernLM": lambda: modern.from_char_lm(model),
+    }
+
+
+def test_a_refused_function_of_the_package_is_refused_to_its_neighbours_too():
+    """The package's functions that call a refused one refuse it too (``generate`` draws
+    with ``sample_next``, ``RMSNorm`` normalises with ``rms_norm``), whether they live where
+    the refusal names it (``language_model``, ``modern``) or where it is defined."""
+    for name, call in _neighbours().items():
+        with shortcuts.refused([name]), pytest.raises(shortcuts.ShortcutError, match=MESSAGE):
+            call()
+        call()  # put back
+
+
 def test_checks_report_the_shortcut_by_name():
     checks = Checks("Exercise 3 · softmax", points=2, refuses=shortcuts.SOFTMAX)
     z = torch.tensor([1.0, 2.0])

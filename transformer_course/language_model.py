@@ -1,5 +1,5 @@
-"""A decoder-only (GPT-style) character language model: its parts, training, evaluation,
-sampling and a key–value cache.
+"""A decoder-only (GPT-style) character language model: its blocks, its forward pass, and its
+step over a key–value cache.
 
 Drop the encoder and the cross-attention of notebook 06 and what is left is a stack of
 causally masked self-attention blocks that predicts each next token: a language model.
@@ -12,46 +12,58 @@ embedding (max_len, d_model). The blocks are pre-norm blocks run with a causal m
 course's ``EncoderBlock``, or a ``PreNormBlock`` assembled from a learner's own attention
 module (notebook 03) and block wiring (notebook 05).
 
-Generating one character at a time recomputes, at every step, the keys and values of every
-earlier character — which never change. A **key–value cache** keeps them, in tensors
-allocated once for the whole text: each step runs only the new character through the blocks,
-writes its key and value into the cache of every layer, and lets its query attend to
-everything stored. The logits are the same; the work per character no longer grows with the
-text so far (attention over the cache aside).
+``CharLM.step`` runs only the new characters through the blocks, their queries attending to
+the keys and values of the earlier ones that a ``KVCache`` keeps.
+
+What notebook 08 does with the model has modules of its own: the cache (kv_cache.py),
+sampling (sampling.py), the optimiser (adamw.py), training and bits per character
+(lm_training.py). Their names are importable from here too (``__all__``), as notebooks 08
+and 09, their checks and their refusals import them.
 """
 
 from __future__ import annotations
 
-import csv
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from functools import partial
-from pathlib import Path
 
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from .corpus import random_windows
+from .adamw import AdamW, adamw_step, parameter_groups
 from .decoder import causal_mask
 from .encoder import EncoderBlock, FeedForward, pre_norm_block
+from .kv_cache import KVCache, attend_with_cache
+from .lm_training import (
+    Batches,
+    bits_per_character,
+    evaluate_bits,
+    flops_per_character,
+    load_checkpoint,
+    save_checkpoint,
+    train,
+    train_language_model,
+    training_curve,
+)
 from .multihead import MultiHeadAttention, merge_heads, split_heads
-from .progress import progress_bar
-from .schedules import cosine_warmup
+from .sampling import generate, sample_next, top_p_filter
 
 __all__ = [
+    "CharLM",
+    "PreNormBlock",
+    "lm_logits",
+    # Re-exported from the modules that now hold them (the notebooks, their checks and
+    # refusals, tests and benchmarks import them from here):
     "AdamW",
     "Batches",
-    "CharLM",
     "KVCache",
-    "PreNormBlock",
     "adamw_step",
     "attend_with_cache",
     "bits_per_character",
     "evaluate_bits",
     "flops_per_character",
     "generate",
-    "lm_logits",
     "load_checkpoint",
     "parameter_groups",
     "sample_next",
@@ -260,459 +272,3 @@ def _cached_self_attention(
     cache_k, cache_v = cache.room(layer, k, v)
     output = attend(q, k, v, cache_k, cache_v, cache.length)
     return block.attention.out_proj(merge_heads(output)), None
-
-
-def attend_with_cache(
-    q: torch.Tensor,
-    k_new: torch.Tensor,
-    v_new: torch.Tensor,
-    cache_k: torch.Tensor,
-    cache_v: torch.Tensor,
-    length: int,
-) -> torch.Tensor:
-    """q, k_new, v_new (B, H, n, d) of n new tokens at positions length … length+n−1;
-    cache_k, cache_v (B, H, C, d) with C >= length + n, the first ``length`` stored. Writes
-    the new keys and values after them (in place) and returns the new queries' causal
-    attention over all length + n: (B, H, n, d).
-
-    The query at position length + i sees keys 0 … length + i: the causal mask aligned to the
-    bottom right of the (n, length + n) scores. One new token sees every key (no mask); a
-    prompt alone (length 0) takes ``is_causal``, the fused kernel's own path (top left and
-    bottom right are the same for a square); a prompt after stored tokens needs the mask."""
-    n, end = q.shape[-2], length + q.shape[-2]
-    cache_k[..., length:end, :] = k_new
-    cache_v[..., length:end, :] = v_new
-    keys, values = cache_k[..., :end, :], cache_v[..., :end, :]
-    mask = (
-        torch.ones(n, end, dtype=torch.bool, device=q.device).tril(length)
-        if n > 1 and length > 0
-        else None
-    )
-    return F.scaled_dot_product_attention(
-        q, keys, values, attn_mask=mask, is_causal=n > 1 and length == 0
-    )
-
-
-class KVCache:
-    """Per layer, the keys and values (B, H, length, d_head) of every character seen so far,
-    in tensors allocated once for ``capacity`` positions (``CharLM.step`` sets it to the
-    model's ``max_len`` when it is None): a step writes into them, it never copies them."""
-
-    def __init__(self, n_layers: int, capacity: int | None = None):
-        self.keys: list[torch.Tensor | None] = [None] * n_layers
-        self.values: list[torch.Tensor | None] = [None] * n_layers
-        self.length = 0
-        self.capacity = capacity
-
-    def room(self, layer: int, k: torch.Tensor, v: torch.Tensor):
-        """One layer's storage (B, H, size, d_head), with room for the new keys and values
-        ``k``, ``v`` (B, H, n, d_head) after the ``length`` stored: allocated at the first
-        step, grown (copied once, into twice the room) only past its capacity."""
-        start, end = self.length, self.length + k.shape[-2]
-        stored = self.keys[layer]
-        if stored is None or end > stored.shape[-2]:
-            size = max(end, self.capacity or 0, 2 * stored.shape[-2] if stored is not None else 0)
-            keys, values = (t.new_empty(*t.shape[:-2], size, t.shape[-1]) for t in (k, v))
-            if stored is not None:
-                keys[..., :start, :] = stored[..., :start, :]
-                values[..., :start, :] = self.values[layer][..., :start, :]
-            self.keys[layer], self.values[layer] = keys, values
-        return self.keys[layer], self.values[layer]
-
-    def append(self, layer: int, k: torch.Tensor, v: torch.Tensor):
-        """Write one layer's new keys and values (B, H, n, d_head) after the ``length``
-        stored; -> views of all of that layer's keys and values, (B, H, length + n, d_head)."""
-        keys, values = self.room(layer, k, v)
-        start, end = self.length, self.length + k.shape[-2]
-        keys[..., start:end, :] = k
-        values[..., start:end, :] = v
-        return keys[..., :end, :], values[..., :end, :]
-
-    def nbytes(self) -> int:
-        """The memory the stored keys and values take (``length`` positions)."""
-        stored = [t[..., : self.length, :] for t in self.keys + self.values if t is not None]
-        return sum(t.numel() * t.element_size() for t in stored)
-
-    def allocated_nbytes(self) -> int:
-        """The memory set aside for them (``capacity`` positions)."""
-        stored = [t for t in self.keys + self.values if t is not None]
-        return sum(t.numel() * t.element_size() for t in stored)
-
-
-def bits_per_character(logits: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
-    """Mean cross-entropy in bits: logits (..., V), targets (...) int64 -> () tensor."""
-    return F.cross_entropy(logits.flatten(0, -2), targets.flatten()) / math.log(2)
-
-
-def top_p_filter(logits: torch.Tensor, p: float) -> torch.Tensor:
-    """Nucleus (top-p) filtering: logits (..., V), 0 < p <= 1 -> a new tensor of the same
-    shape and dtype, each row's nucleus kept and every other logit set to -inf.
-
-    A row's **nucleus** is the smallest set of its most likely tokens whose probabilities
-    (the softmax of the row) add up to at least ``p``: sorted from the most likely down, a
-    token is kept while the probability of the tokens before it is still below ``p``. The
-    most likely token is always kept (nothing comes before it), the token whose probability
-    carries the sum to ``p`` or past it is kept, and every token after it goes. Where the sum
-    reaches ``p`` exactly, the nucleus ends there. ``p = 1`` keeps every token, but for any
-    whose probability is lost to rounding in the sum of those before it. Ties are broken by
-    the sort, so of tokens of equal probability on the nucleus's edge either may stay. Apply a
-    temperature before, not after: the nucleus is a set of the distribution drawn from.
-
-        sorted, order = sort(logits, descending)      probabilities = softmax(sorted)
-        before = cumsum(probabilities) - probabilities    drop where before >= p
-        back to the original order: each sorted entry to position order[j]
-    """
-    if not 0 < p <= 1:
-        raise ValueError(f"p must be in (0, 1], not {p}")
-    sorted_logits, order = logits.sort(dim=-1, descending=True)
-    probs = torch.softmax(sorted_logits, dim=-1)
-    before = probs.cumsum(dim=-1) - probs  # the probability of the tokens above each one
-    kept = sorted_logits.masked_fill(before >= p, float("-inf"))
-    return torch.empty_like(logits).scatter(-1, order, kept)
-
-
-def sample_next(
-    logits: torch.Tensor,
-    temperature: float = 1.0,
-    top_k: int | None = None,
-    generator: torch.Generator | None = None,
-    top_p: float | None = None,
-) -> torch.Tensor:
-    """One index per row of ``logits`` (B, V) -> (B,) int64.
-
-    Temperature 0 is greedy (the argmax). Otherwise the logits are divided by the
-    temperature, all but the ``top_k`` largest set to -inf (if given), all but the nucleus of
-    probability ``top_p`` set to -inf (if given, ``top_p_filter``), and one index drawn from
-    their softmax with ``torch.multinomial``.
-    """
-    if temperature == 0:
-        return logits.argmax(dim=-1)
-    logits = logits / temperature
-    if top_k is not None and top_k < logits.shape[-1]:
-        kth = logits.topk(top_k, dim=-1).values[..., -1:]
-        logits = logits.masked_fill(logits < kth, float("-inf"))
-    if top_p is not None:
-        logits = top_p_filter(logits, top_p)
-    probs = torch.softmax(logits, dim=-1)
-    return torch.multinomial(probs, 1, generator=generator).squeeze(-1)
-
-
-@torch.no_grad()
-def generate(
-    model: CharLM,
-    prompt: torch.Tensor,
-    n_new: int,
-    temperature: float = 1.0,
-    top_k: int | None = None,
-    generator: torch.Generator | None = None,
-    use_cache: bool = True,
-    top_p: float | None = None,
-) -> torch.Tensor:
-    """prompt (B, T0) -> (B, T0 + n_new): ``n_new`` sampled characters appended
-    (``sample_next`` with ``temperature``, ``top_k`` and ``top_p``).
-
-    With ``use_cache`` the prompt is run once (the *prefill*), then each step feeds one
-    character and reuses the stored keys and values (*decode*); without, each step runs the
-    whole text so far (the last ``max_len`` characters).
-    """
-    model.eval()
-    idx = prompt
-    if use_cache:
-        if prompt.shape[1] + n_new > model.max_len:
-            raise ValueError(f"prompt + n_new exceed max_len = {model.max_len}")
-        cache = KVCache(len(model.blocks), capacity=prompt.shape[1] + n_new)
-        logits = model.step(prompt, cache)[:, -1]
-        for _ in range(n_new):
-            nxt = sample_next(logits, temperature, top_k, generator, top_p)
-            idx = torch.cat([idx, nxt[:, None]], dim=1)
-            logits = model.step(nxt[:, None], cache)[:, -1]
-        return idx
-    for _ in range(n_new):
-        logits = model(idx[:, -model.max_len :])[:, -1]
-        nxt = sample_next(logits, temperature, top_k, generator, top_p)
-        idx = torch.cat([idx, nxt[:, None]], dim=1)
-    return idx
-
-
-# --- training -------------------------------------------------------------------------------
-
-
-def parameter_groups(model: nn.Module, weight_decay: float) -> list[dict]:
-    """AdamW's two groups: weight decay on the matrices of linear maps (attention's and the
-    feed-forward's), none on embeddings (the tied head included), norms and biases."""
-    embeddings = {id(m.weight) for m in model.modules() if isinstance(m, nn.Embedding)}
-    decay, no_decay = [], []
-    for parameter in model.parameters():
-        matrix = parameter.dim() >= 2 and id(parameter) not in embeddings
-        (decay if matrix else no_decay).append(parameter)
-    return [
-        {"params": decay, "weight_decay": weight_decay},
-        {"params": no_decay, "weight_decay": 0.0},
-    ]
-
-
-def adamw_step(
-    param: torch.Tensor,
-    grad: torch.Tensor,
-    m: torch.Tensor,
-    v: torch.Tensor,
-    step: int,
-    lr: float,
-    betas: tuple[float, float] = (0.9, 0.999),
-    eps: float = 1e-8,
-    weight_decay: float = 1e-2,
-) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    """One AdamW update of one tensor (notebook 08's exercise), as ``torch.optim.AdamW``
-    makes it -> (param, m, v), new tensors; the arguments are left as they were.
-
-    ``m`` and ``v`` are the running averages of the gradient and of its square after
-    ``step - 1`` updates (zeros before the first), ``step`` the number of this update
-    (1 for the first):
-
-        param <- param - lr·weight_decay·param           decoupled weight decay
-        m <- β1·m + (1 - β1)·grad      v <- β2·v + (1 - β2)·grad²
-        m̂ = m / (1 - β1^step)        v̂ = v / (1 - β2^step)   bias corrections
-        param <- param - lr·m̂ / (√v̂ + eps)
-
-    The decay shrinks the weight by a fraction ``lr·weight_decay`` of itself, apart from the
-    gradient: Adam's L2 penalty would add ``weight_decay·param`` to ``grad`` instead, and
-    the moments would then scale it down where gradients are large.
-    """
-    beta1, beta2 = betas
-    m = beta1 * m + (1 - beta1) * grad
-    v = beta2 * v + (1 - beta2) * grad * grad
-    m_hat = m / (1 - beta1**step)
-    v_hat = v / (1 - beta2**step)
-    param = param * (1 - lr * weight_decay) - lr * m_hat / (v_hat.sqrt() + eps)
-    return param, m, v
-
-
-class AdamW(torch.optim.Optimizer):
-    """``torch.optim.AdamW`` (without its ``amsgrad``, ``maximize`` and fused variants),
-    each tensor's update made by ``update``: ``adamw_step``, or a learner's function of the
-    same arguments. Its state per tensor is ``torch.optim.AdamW``'s (``step``, a Python number
-    here, ``exp_avg``, ``exp_avg_sq``), so ``state_dict`` and ``load_state_dict`` carry it
-    through a checkpoint, either optimiser's into the other, and a scheduler (``LambdaLR``)
-    sets its learning rate."""
-
-    def __init__(
-        self,
-        params,
-        lr: float = 1e-3,
-        betas: tuple[float, float] = (0.9, 0.999),
-        eps: float = 1e-8,
-        weight_decay: float = 1e-2,
-        update: Callable | None = None,
-    ):
-        super().__init__(
-            params, {"lr": lr, "betas": betas, "eps": eps, "weight_decay": weight_decay}
-        )
-        self.update = update if update is not None else adamw_step
-
-    @torch.no_grad()
-    def step(self, closure: Callable | None = None):
-        loss = None
-        if closure is not None:
-            with torch.enable_grad():
-                loss = closure()
-        for group in self.param_groups:
-            for param in group["params"]:
-                if param.grad is None:
-                    continue
-                state = self.state[param]
-                if not state:
-                    state["step"] = 0  # a number, where torch.optim.AdamW keeps a tensor
-                    state["exp_avg"] = torch.zeros_like(param)
-                    state["exp_avg_sq"] = torch.zeros_like(param)
-                state["step"] = int(state["step"]) + 1
-                new, state["exp_avg"], state["exp_avg_sq"] = self.update(
-                    param.detach(),
-                    param.grad,
-                    state["exp_avg"],
-                    state["exp_avg_sq"],
-                    state["step"],
-                    group["lr"],
-                    tuple(group["betas"]),
-                    group["eps"],
-                    group["weight_decay"],
-                )
-                param.copy_(new)
-        return loss
-
-
-class Batches:
-    """``batches(step)`` -> (inputs, targets) (B, T): ``batch_size`` random windows of
-    ``data``, drawn from a generator seeded by ``seed`` and the step. The same step always
-    gets the same batch, so a run resumed from a checkpoint sees the batches it would have
-    seen without stopping."""
-
-    def __init__(
-        self,
-        data: torch.Tensor,
-        block_size: int,
-        batch_size: int,
-        seed: int = 0,
-        device: torch.device | str = "cpu",
-    ):
-        self.data, self.block_size, self.batch_size = data, block_size, batch_size
-        self.seed, self.device = seed, device
-
-    def __call__(self, step: int) -> tuple[torch.Tensor, torch.Tensor]:
-        generator = torch.Generator().manual_seed(self.seed * 1_000_003 + step)
-        inputs, targets = random_windows(self.data, self.block_size, self.batch_size, generator)
-        return inputs.to(self.device), targets.to(self.device)
-
-
-def train(
-    model: nn.Module,
-    optimizer,
-    scheduler,
-    batches: Callable,
-    steps: Iterable[int],
-    evaluate: Callable | None = None,
-    every: int = 100,
-    clip: float = 1.0,
-) -> dict:
-    """The training loop (notebook 08's exercise). For each step number in ``steps`` (a
-    range, or a ``Budget`` that also stops at a time limit): ``batches(step)``, the loss in
-    bits per character, zero the gradients, backward, clip their norm to ``clip``, the
-    optimiser's step, the scheduler's step. After each update that completes a multiple of
-    ``every`` steps, ``evaluate(model)`` (if given) is recorded.
-
-    -> {"bits": [each step's training loss, a float], "held_out": [(steps done, evaluate's
-    value), ...]}
-    """
-    history: dict[str, list] = {"bits": [], "held_out": []}
-    for step in steps:
-        inputs, targets = batches(step)
-        loss = bits_per_character(model(inputs), targets)
-        optimizer.zero_grad()
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(model.parameters(), clip)
-        optimizer.step()
-        scheduler.step()
-        history["bits"].append(loss.item())
-        if evaluate is not None and (step + 1) % every == 0:
-            history["held_out"].append((step + 1, evaluate(model)))
-    return history
-
-
-def save_checkpoint(path, model: nn.Module, optimizer, scheduler, step: int) -> None:
-    """Everything a resumed run needs: the weights, the optimiser's moments, the schedule's
-    position and the number of steps done."""
-    torch.save(
-        {
-            "model": model.state_dict(),
-            "optimizer": optimizer.state_dict(),
-            "scheduler": scheduler.state_dict(),
-            "step": step,
-        },
-        path,
-    )
-
-
-def load_checkpoint(path, model: nn.Module, optimizer, scheduler) -> int:
-    """Restore a checkpoint into these (freshly made) objects; -> the steps it had done."""
-    state = torch.load(path, weights_only=True)
-    model.load_state_dict(state["model"])
-    optimizer.load_state_dict(state["optimizer"])
-    scheduler.load_state_dict(state["scheduler"])
-    return state["step"]
-
-
-def flops_per_character(model: CharLM) -> int:
-    """Training FLOPs per character, 6·N (forward 2·N, backward 4·N), where N counts the
-    parameters every character multiplies: all but the position embedding (a lookup). The
-    attention scores' own work, about 6·n_layers·T·d_model more, is left out."""
-    position = model.position_embedding.weight.numel()
-    return 6 * (sum(p.numel() for p in model.parameters()) - position)
-
-
-def training_curve() -> dict[str, list]:
-    """The held-out curve of ``make lm-curve`` (benchmarks/lm_curve.py: notebook 08's model
-    trained longer with the same code): {column: values} for ``step``, ``characters``,
-    ``epochs``, ``flops``, ``seconds`` and ``held_out_bits``, and ``notes``, the file's
-    comment lines (what was run, on what machine)."""
-    lines = Path(__file__).with_name("lm_curve.csv").read_text().splitlines()
-    notes = [line[1:].strip() for line in lines if line.startswith("#")]
-    rows = list(csv.DictReader(line for line in lines if not line.startswith("#")))
-    columns = {name: [float(row[name]) for row in rows] for name in rows[0]}
-    return columns | {"notes": notes}
-
-
-def train_language_model(
-    model: CharLM,
-    data: torch.Tensor,
-    steps: int,
-    block_size: int = 128,
-    batch_size: int = 32,
-    lr: float = 3e-3,
-    warmup: int = 50,
-    clip: float = 1.0,
-    seed: int = 0,
-    progress: bool = True,
-    weight_decay: float = 0.1,
-) -> dict[str, list[float]]:
-    """Train on random windows of ``data`` (1-D indices) with ``train``, AdamW
-    (``parameter_groups``) and notebook 07's cosine warm-up (``warmup`` steps, then a cosine
-    decay to 0); returns the history per step: ``bits`` (the batch's bits per character) and
-    ``lr``."""
-    device = next(model.parameters()).device
-    model.train()
-    optimizer = torch.optim.AdamW(parameter_groups(model, weight_decay), lr=lr, betas=(0.9, 0.99))
-    scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, cosine_warmup(warmup, steps))
-    batches = Batches(data, block_size, batch_size, seed, device)
-    history: dict[str, list[float]] = {"bits": [], "lr": []}
-    for step in progress_bar(range(steps), "training", disable=not progress, mininterval=1.0):
-        history["lr"].append(optimizer.param_groups[0]["lr"])
-        history["bits"] += train(model, optimizer, scheduler, batches, [step], clip=clip)["bits"]
-    model.eval()
-    return history
-
-
-@torch.no_grad()
-def evaluate_bits(
-    model: nn.Module,
-    data: torch.Tensor,
-    block_size: int = 128,
-    stride: int | None = None,
-    first: int = 1,
-    batch_size: int = 64,
-) -> float:
-    """Bits per character over ``data[first:]``, each character predicted from the ones
-    before it inside a window of ``block_size``.
-
-    ``stride`` None: consecutive windows that do not overlap; a character at offset i of its
-    window is predicted from the i before it (0 for the first of each window). ``stride`` s <
-    ``block_size``: windows s apart, each scoring only the characters no earlier window
-    scored, so that every character after the first window has at least ``block_size`` - s
-    before it, at block_size / s times the work. The model's train/eval mode is restored.
-    """
-    was_training = model.training
-    model.eval()
-    device = next(model.parameters()).device
-    n = len(data)
-    size = min(block_size, n - 1)
-    stride = size if stride is None else stride
-    starts = list(range(0, n - size, stride))
-    if starts[-1] + size < n - 1:  # one last window, flush with the end
-        starts.append(n - 1 - size)
-    # window w scores targets data[lo + 1 .. w + size], those after the ones scored before
-    lows, covered = [], first - 1
-    for w in starts:
-        lows.append(max(covered, w))
-        covered = max(covered, w + size)
-    total, count = 0.0, 0
-    for i in range(0, len(starts), batch_size):
-        chunk = torch.tensor(starts[i : i + batch_size])
-        rows = chunk[:, None] + torch.arange(size)
-        logits = model(data[rows].to(device))
-        log_p = -torch.log_softmax(logits.double(), -1).gather(
-            -1, data[rows + 1].to(device)[..., None]
-        )[..., 0]
-        targets = rows + 1
-        scored = targets > torch.tensor(lows[i : i + batch_size])[:, None]
-        total += log_p[scored.to(device)].sum().item()
-        count += int(scored.sum())
-    model.train(was_training)
-    return total / count / math.log(2)

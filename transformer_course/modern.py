@@ -1,54 +1,65 @@
-"""The modern decoder: RMSNorm, rotary position embeddings, SwiGLU and grouped-query attention.
+"""The modern decoder: a block and a model built from RMSNorm, rotary position embeddings,
+SwiGLU and grouped-query attention, each part chosen on its own.
 
 Notebook 08's language model is the decoder of 2017–2019: learned positions added to the
 token vectors, layer norms, a ReLU feed-forward layer, as many key/value heads as query heads.
-The decoders of today (LLaMA, Mistral, Qwen, …) keep its shape and swap four parts:
+The decoders of today (LLaMA, Mistral, Qwen, …) keep its shape and swap four parts, each
+in a module of its own:
 
-* **RMSNorm** divides each token's vector by its root mean square; no mean is subtracted and
-  no bias added: ``x / sqrt(mean(x²) + eps) * weight``.
-* **Rotary position embeddings** add nothing to the token vectors. Inside attention, each pair
-  of features (2i, 2i+1) of a query or key at position p is turned by the angle p·ω_i,
-  ω_i = base^(−2i/d_head); a query–key score then depends on their positions only through
-  the offset between them.
-* **SwiGLU** replaces Linear → ReLU → Linear by a gated layer,
+* **RMSNorm** (rms_norm.py) divides each token's vector by its root mean square; no mean is
+  subtracted and no bias added: ``x / sqrt(mean(x²) + eps) * weight``.
+* **Rotary position embeddings** (rotary.py) add nothing to the token vectors. Inside
+  attention, each pair of features (2i, 2i+1) of a query or key at position p is turned by
+  the angle p·ω_i, ω_i = base^(−2i/d_head); a query–key score then depends on their
+  positions only through the offset between them.
+* **SwiGLU** (swiglu.py) replaces Linear → ReLU → Linear by a gated layer,
   ``down(silu(gate(x)) * up(x))``, with three matrices of a hidden size ≈ 2/3 of the ReLU
   layer's, so that it holds as many weights.
-* **Grouped-query attention** gives the keys and values fewer heads than the queries:
-  ``n_heads / n_kv_heads`` query heads share each key/value head, and the key–value cache
-  shrinks by that factor. ``n_kv_heads = 1`` is multi-query attention.
+* **Grouped-query attention** (grouped_query.py) gives the keys and values fewer heads than
+  the queries: ``n_heads / n_kv_heads`` query heads share each key/value head, and the
+  key–value cache shrinks by that factor. ``n_kv_heads = 1`` is multi-query attention.
 
 ``ModernLM`` is notebook 08's ``CharLM`` with each part chosen on its own: with
 ``norm="layer", feed_forward="relu", positions="learned"`` and ``n_kv_heads = n_heads`` it is
 the same function as ``CharLM`` (``from_char_lm`` copies one into the other), and each
 argument swaps in one modern part. It runs the course's ``KVCache`` and ``generate``.
 
+Training models side by side and scoring them by position, notebook 09's comparison, is
+modern_training.py. The names of the parts and of the comparison are importable from here
+too (``__all__``), as notebook 09, its checks and its refusals import them.
+
 Shapes: tokens (B, T, d_model); heads (B, H, T, d_head); masks boolean, True = may attend.
 """
 
 from __future__ import annotations
 
-import math
 from typing import Literal
 
 import torch
 import torch.nn as nn
-import torch.nn.functional as F
 
-from .budget import Budget
-from .corpus import random_windows
 from .decoder import causal_mask
 from .encoder import FeedForward
-from .language_model import CharLM, KVCache, bits_per_character
+from .grouped_query import SDPA_HAS_GQA, grouped_query_attention, repeat_kv
+from .kv_cache import KVCache
+from .language_model import CharLM
+from .modern_training import bits_by_position, train_for
 from .multihead import merge_heads, split_heads
+from .rms_norm import RMSNorm, rms_norm
+from .rotary import _cos_sin, _turn, apply_rotary, rotary_angles
+from .swiglu import SwiGLU, matched_hidden_size, swiglu
 
 __all__ = [
     "ModernBlock",
     "ModernLM",
+    "from_char_lm",
+    # Re-exported from the modules that now hold them (the notebooks, their checks and
+    # refusals, tests and benchmarks import them from here):
     "RMSNorm",
+    "SDPA_HAS_GQA",
     "SwiGLU",
     "apply_rotary",
     "bits_by_position",
-    "from_char_lm",
     "grouped_query_attention",
     "matched_hidden_size",
     "repeat_kv",
@@ -58,138 +69,6 @@ __all__ = [
     "train_for",
 ]
 
-
-# --- RMSNorm -----------------------------------------------------------------------------
-
-
-def rms_norm(x: torch.Tensor, weight: torch.Tensor, eps: float = 1e-5) -> torch.Tensor:
-    """x (..., d) divided by the root mean square of its last axis, times weight (d,).
-
-    Equal to ``nn.RMSNorm(d, eps)`` with that weight: layer norm without the mean subtracted
-    and without a bias.
-    """
-    return x * torch.rsqrt(x.pow(2).mean(dim=-1, keepdim=True) + eps) * weight
-
-
-class RMSNorm(nn.Module):
-    """``rms_norm`` with a learned weight (d_model,), starting at 1; like ``nn.RMSNorm``."""
-
-    def __init__(self, d_model: int, eps: float = 1e-5):
-        super().__init__()
-        self.eps = eps
-        self.weight = nn.Parameter(torch.ones(d_model))
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return rms_norm(x, self.weight, self.eps)
-
-
-# --- rotary position embeddings ------------------------------------------------------------
-
-
-def rotary_angles(
-    positions: torch.Tensor, d_head: int, base: float = 10000.0, dtype: torch.dtype = torch.float32
-) -> torch.Tensor:
-    """positions (T,) -> angles (T, d_head / 2): position p times ω_i = base^(−2i/d_head),
-    the frequencies of notebook 04's sinusoidal table."""
-    pairs = torch.arange(0, d_head, 2, device=positions.device, dtype=dtype)
-    return positions.to(dtype)[:, None] * base ** (-pairs / d_head)
-
-
-def apply_rotary(x: torch.Tensor, positions: torch.Tensor, base: float = 10000.0) -> torch.Tensor:
-    """Turn every pair of features (2i, 2i+1) of x (..., T, d), d even, by its angle:
-
-        out[2i]   = x[2i] cos θ − x[2i+1] sin θ,   θ = positions[t] · base^(−2i/d)
-        out[2i+1] = x[2i] sin θ + x[2i+1] cos θ
-
-    as multiplying x[2i] + i·x[2i+1] by e^{iθ} (RoFormer's and LLaMA's convention; notebook
-    04's rotation matrix R_p turns the other way, so this is x @ R_{−p}ᵀ). -> (..., T, d).
-    """
-    return _turn(x, *_cos_sin(positions, x.shape[-1], base, x.dtype))
-
-
-def _cos_sin(positions: torch.Tensor, d: int, base: float, dtype: torch.dtype):
-    """The cosines and sines (T, d/2) of the angles, in ``dtype``; computed in float32 at
-    least (float64 for float64), since large positions need the digits."""
-    angles = rotary_angles(positions, d, base, torch.promote_types(dtype, torch.float32))
-    return angles.cos().to(dtype), angles.sin().to(dtype)
-
-
-def _turn(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torch.Tensor:
-    even, odd = x[..., 0::2], x[..., 1::2]
-    return torch.stack([even * cos - odd * sin, even * sin + odd * cos], dim=-1).flatten(-2)
-
-
-# --- SwiGLU --------------------------------------------------------------------------------
-
-
-def matched_hidden_size(d_model: int, d_ff: int) -> int:
-    """The hidden size of a SwiGLU layer with as many weights as a ReLU feed-forward layer of
-    hidden size d_ff: three matrices of d_model × h against two of d_model × d_ff, so
-    h = 2·d_ff / 3 (d_model cancels), rounded; 8/3 · d_model for the usual d_ff = 4 · d_model."""
-    return round(2 * d_ff / 3)
-
-
-def swiglu(
-    x: torch.Tensor, w_gate: torch.Tensor, w_up: torch.Tensor, w_down: torch.Tensor
-) -> torch.Tensor:
-    """x (..., d) -> (..., d): (silu(x W_gateᵀ) * x W_upᵀ) W_downᵀ, with w_gate and w_up
-    (h, d) and w_down (d, h) in ``nn.Linear``'s layout; silu(z) = z · sigmoid(z)."""
-    return (F.silu(x @ w_gate.T) * (x @ w_up.T)) @ w_down.T
-
-
-class SwiGLU(nn.Module):
-    """The gated feed-forward layer of LLaMA: three bias-free ``nn.Linear``s, gate, up, down."""
-
-    def __init__(self, d_model: int, d_hidden: int):
-        super().__init__()
-        self.gate = nn.Linear(d_model, d_hidden, bias=False)
-        self.up = nn.Linear(d_model, d_hidden, bias=False)
-        self.down = nn.Linear(d_hidden, d_model, bias=False)
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return swiglu(x, self.gate.weight, self.up.weight, self.down.weight)
-
-
-# --- grouped-query attention -----------------------------------------------------------------
-
-# PyTorch 2.5 added enable_gqa to F.scaled_dot_product_attention; before, K and V are expanded.
-SDPA_HAS_GQA = "enable_gqa" in (F.scaled_dot_product_attention.__doc__ or "")
-
-
-def repeat_kv(x: torch.Tensor, n_rep: int) -> torch.Tensor:
-    """(B, H_kv, T, d) -> (B, H_kv · n_rep, T, d): each key/value head repeated for the
-    n_rep query heads of its group (heads 0 … n_rep−1 use key/value head 0, and so on)."""
-    return x.repeat_interleave(n_rep, dim=-3)
-
-
-def grouped_query_attention(
-    q: torch.Tensor,
-    k: torch.Tensor,
-    v: torch.Tensor,
-    mask: torch.Tensor | None = None,
-    is_causal: bool = False,
-) -> torch.Tensor:
-    """q (B, H, T, d), k and v (B, H_kv, S, d) with H_kv dividing H, mask boolean
-    broadcastable to (T, S) or (B, H, T, S), True = may attend, or ``is_causal`` (the mask
-    aligned to the top left, as F.scaled_dot_product_attention's) -> (B, H, T, d).
-
-    Query head h attends with key/value head h // (H / H_kv). Equal to
-    ``F.scaled_dot_product_attention(q, k, v, mask, is_causal=is_causal, enable_gqa=True)``.
-    """
-    n_heads, n_kv_heads = q.shape[-3], k.shape[-3]
-    if n_heads % n_kv_heads:
-        raise ValueError(f"n_kv_heads = {n_kv_heads} does not divide n_heads = {n_heads}")
-    if SDPA_HAS_GQA:
-        return F.scaled_dot_product_attention(
-            q, k, v, attn_mask=mask, is_causal=is_causal, enable_gqa=True
-        )
-    n_rep = n_heads // n_kv_heads
-    return F.scaled_dot_product_attention(
-        q, repeat_kv(k, n_rep), repeat_kv(v, n_rep), attn_mask=mask, is_causal=is_causal
-    )
-
-
-# --- the block and the model ---------------------------------------------------------------
 
 Norm = Literal["layer", "rms"]
 FeedForwardKind = Literal["relu", "swiglu"]
@@ -390,74 +269,3 @@ def from_char_lm(model: CharLM) -> ModernLM:
         new.norm1.load_state_dict(old.norm1.state_dict())
         new.norm2.load_state_dict(old.norm2.state_dict())
     return modern
-
-
-# --- training and measuring ----------------------------------------------------------------
-
-
-def train_for(
-    models: dict[str, nn.Module],
-    data: torch.Tensor,
-    budget: Budget,
-    block_size: int = 128,
-    batch_size: int = 32,
-    lr: float = 3e-3,
-    warmup: int = 50,
-    clip: float = 1.0,
-    seed: int = 0,
-) -> dict[str, list[float]]:
-    """Train the ``models`` side by side with notebook 09's recipe (AdamW, linear warm-up,
-    cosine decay to 0 at ``budget.steps``) for as long as the ``budget`` lasts: every step
-    draws one batch of windows and takes one step of each model on it, so all of them see
-    the same characters and stop after the same number of steps, whatever the machine.
-    -> each model's batch bits per character, step by step."""
-    optimizers, schedulers = {}, {}
-    steps = budget.steps
-
-    def factor(step: int) -> float:
-        return min(1.0, (step + 1) / warmup) * 0.5 * (1 + math.cos(math.pi * step / steps))
-
-    for name, model in models.items():
-        model.train()
-        optimizers[name] = torch.optim.AdamW(
-            model.parameters(), lr=lr, betas=(0.9, 0.99), weight_decay=0.01
-        )
-        schedulers[name] = torch.optim.lr_scheduler.LambdaLR(optimizers[name], factor)
-    generator = torch.Generator().manual_seed(seed)
-    bits: dict[str, list[float]] = {name: [] for name in models}
-    for _ in budget:
-        inputs, targets = random_windows(data, block_size, batch_size, generator)
-        for name, model in models.items():
-            device = next(model.parameters()).device
-            loss = bits_per_character(model(inputs.to(device)), targets.to(device))
-            optimizers[name].zero_grad(set_to_none=True)
-            loss.backward()
-            torch.nn.utils.clip_grad_norm_(model.parameters(), clip)
-            optimizers[name].step()
-            schedulers[name].step()
-            bits[name].append(loss.item())
-    for model in models.values():
-        model.eval()
-    return bits
-
-
-@torch.no_grad()
-def bits_by_position(
-    model: nn.Module, data: torch.Tensor, length: int, batch_size: int = 16
-) -> torch.Tensor:
-    """Bits per character at each position 0 … length−1 of consecutive windows of ``data``,
-    averaged over the windows -> (length,). Position t is predicted from t + 1 characters."""
-    model.eval()
-    device = next(model.parameters()).device
-    n = (len(data) - 1) // length
-    if n == 0:
-        raise ValueError(f"{len(data)} characters hold no window of {length} and its target")
-    inputs = data[: n * length].view(n, length)
-    targets = data[1 : n * length + 1].view(n, length)
-    total = torch.zeros(length, dtype=torch.float64)
-    for first in range(0, n, batch_size):
-        x, y = inputs[first : first + batch_size].to(device), targets[first : first + batch_size]
-        logits = model(x).float().cpu()
-        nats = F.cross_entropy(logits.transpose(1, 2), y, reduction="none")  # (b, length)
-        total += nats.double().sum(dim=0)
-    return (total / n / math.log(2)).float()
