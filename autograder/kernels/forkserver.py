@@ -23,6 +23,7 @@ it every process the kernel started.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import select
@@ -39,6 +40,7 @@ from autograder.kernels import sandbox, walls
 KERNEL_NAME = "course-forked"
 SOCKET_VARIABLE = "COURSE_FORKSERVER"
 INTERRUPT = b"I"
+FORK_PATIENCE = 30.0  # seconds a kernel's start waits for a process to be free
 
 
 def install_kernelspec(kernels_dir: Path) -> None:
@@ -130,10 +132,32 @@ def serve(path: str, walled: str, *covered: str) -> None:
     server.listen()
     while True:
         connection, _ = server.accept()
-        if os.fork() == 0:
+        try:
+            child = fork()
+        except OSError:  # no process to be had: this kernel does not start, the next may
+            connection.close()
+            continue
+        if child == 0:
             server.close()
             _become_kernel(connection, walled == "walled", list(covered))  # never returns
         connection.close()
+
+
+def fork(patience: float = FORK_PATIENCE) -> int:
+    """``os.fork()``, tried again for up to ``patience`` seconds while the system has no
+    process to give: the worker's control group is full until the processes of the kernel
+    before (a fork bomb's thousand) have all ended, which takes seconds on a busy machine."""
+    deadline, pause = time.monotonic() + patience, 0.05
+    while True:
+        try:
+            return os.fork()
+        except OSError as error:
+            if error.errno not in (errno.EAGAIN, errno.ENOMEM) or (
+                time.monotonic() + pause > deadline
+            ):
+                raise
+            time.sleep(pause)
+            pause = min(2 * pause, 1.0)
 
 
 def _become_kernel(connection: socket.socket, walled: bool, covered: list[str]) -> None:
@@ -148,7 +172,7 @@ def _become_kernel(connection: socket.socket, walled: bool, covered: list[str]) 
     own = walls.enter(os.path.dirname(info["ip"]), covered, keep) if walled else None
     if own is not None:
         info["ip"] = os.path.join(own, os.path.basename(info["ip"]))
-    kernel = os.fork()
+    kernel = fork()
     if kernel == 0:
         connection.close()
         _run_kernel(info, request["env"], walled=own is not None)  # never returns
