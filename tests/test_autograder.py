@@ -42,9 +42,9 @@ MAX_SCORES = {
 
 
 # Each real nbgrader run costs a kernel; every sample mistake is graded, with the same
-# checks, in tests/test_grading_power.py. Here two a notebook go through nbgrader end to end,
-# with the ones the tests below read.
-REAL_MISTAKES = 2
+# checks, in tests/test_grading_power.py. Here one a notebook goes through nbgrader end to
+# end, with the ones the tests below read.
+REAL_MISTAKES = 1
 READ_BELOW = {"01_vector_attention": ["no_max_shift", "hard_coded"]}
 CLASS_MISTAKES = {
     a: list(students)[:REAL_MISTAKES] + READ_BELOW.get(a, []) for a, students in WRONG.items()
