@@ -243,3 +243,33 @@ def test_text_a_page_cannot_render_is_shown_plain_and_the_page_is_written():
     started = time.perf_counter()
     page = HTMLExporter().from_notebook_node(nbformat.from_dict(notebook))[0]
     assert "missing attachment gone.png" in page and time.perf_counter() - started < 30
+
+
+def test_a_worker_writes_the_course_text_once_and_every_page_the_same():
+    """A worker renders each of the course's markdown cells and compiles each template once:
+    the second page of the same notebook is the first, word for word, and a cell too long to
+    keep, or one with attachments, is still rendered every time."""
+    import nbformat
+    from nbgrader.converters import GenerateFeedback
+
+    def page(notebook) -> str:  # as nbgrader's generate_feedback configures the exporter
+        exporter = feedback_page.FeedbackExporter(config=GenerateFeedback().config)
+        grades = {"notebook": A, "score": 3.0, "max_score": 10.0, "late_penalty": 0}
+        return exporter.from_notebook_node(notebook, resources={"nbgrader": grades})[0]
+
+    notebook = nbformat.read(release_path(A), as_version=4)
+    for cell in notebook.cells:  # the page of its text alone: no grades to show
+        cell.metadata.pop("nbgrader", None)
+    feedback_page._markdown_once.cache_clear()
+    first = page(notebook)
+    kept = feedback_page._markdown_once.cache_info()
+    assert kept.currsize > 10 and feedback_page.COMPILED_TEMPLATES.kept
+    second = page(notebook)
+    assert second == first
+    assert feedback_page._markdown_once.cache_info().hits >= kept.currsize
+
+    long = "*word* " * (feedback_page.KEPT_CHARS // 7 + 1)
+    notebook.cells = [nbformat.v4.new_markdown_cell(long)]
+    feedback_page._markdown_once.cache_clear()
+    assert "<em>word</em>" in page(notebook)
+    assert feedback_page._markdown_once.cache_info().currsize == 0

@@ -28,7 +28,7 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 import nbgrader
-from jinja2 import pass_context
+from jinja2 import BytecodeCache, pass_context
 from nbconvert.exporters import HTMLExporter
 from nbconvert.filters.markdown_mistune import IPythonRenderer, MarkdownWithMath
 from traitlets.config import Config
@@ -124,6 +124,48 @@ def toc_label(cell) -> str:
     return "Coding free-response" if cell.cell_type == "code" else "Written response"
 
 
+class _CompiledTemplates(BytecodeCache):
+    """The course's templates compiled once per process, not once per page: a worker writes
+    every student's page from the same files (a quarter of a second a page). Jinja checks each
+    file's checksum before it uses what was kept."""
+
+    def __init__(self) -> None:
+        self.kept: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket) -> None:
+        if bucket.key in self.kept:
+            bucket.bytecode_from_string(self.kept[bucket.key])
+
+    def dump_bytecode(self, bucket) -> None:
+        self.kept[bucket.key] = bucket.bytecode_to_string()
+
+
+COMPILED_TEMPLATES = _CompiledTemplates()
+
+
+def _markdown_html(source: str, path: str, options: tuple, attachments: dict | None = None) -> str:
+    """One markdown cell as clean HTML, maths as MathML; ``options`` are the exporter's
+    (embed_images, anchor_link_text, exclude_anchor_links, lexer_options as items)."""
+    embed_images, anchor_link_text, exclude_anchor_links, lexer_options = options
+    renderer = MathMLRenderer(
+        escape=False,
+        attachments=attachments or {},
+        embed_images=embed_images,
+        path=path,
+        anchor_link_text=anchor_link_text,
+        exclude_anchor_links=exclude_anchor_links,
+        **dict(lexer_options),
+    )
+    return clean_html(MarkdownWithMath(renderer=renderer).render(source))
+
+
+# Most markdown cells are the course's own, the same in every student's notebook: a worker
+# renders each once. A cell with attachments, or longer than the course writes, is rendered
+# every time, so a student's text cannot fill the worker's memory.
+_markdown_once = functools.lru_cache(maxsize=1024)(_markdown_html)
+KEPT_CHARS = 20_000
+
+
 class FeedbackExporter(HTMLExporter):
     """nbgrader's feedback exporter (an HTMLExporter with its ``feedback`` template), through
     the course's template ``course_feedback``, which extends nbgrader's."""
@@ -140,6 +182,11 @@ class FeedbackExporter(HTMLExporter):
         paths = config.HTMLExporter.get("extra_template_paths", [])
         config.FeedbackExporter.extra_template_paths = [*paths, str(NBGRADER_TEMPLATES)]
         super().__init__(config=config, **kwargs)
+
+    def _create_environment(self):
+        environment = super()._create_environment()
+        environment.bytecode_cache = COMPILED_TEMPLATES
+        return environment
 
     def default_filters(self):
         yield from super().default_filters()
@@ -160,14 +207,15 @@ class FeedbackExporter(HTMLExporter):
     @pass_context
     def markdown2html(self, context, source):
         """HTMLExporter.markdown2html, with :class:`MathMLRenderer`."""
-        cell = context.get("cell", {})
-        renderer = MathMLRenderer(
-            escape=False,
-            attachments=cell.get("attachments", {}),
-            embed_images=self.embed_images,
-            path=context.get("resources", {}).get("metadata", {}).get("path", ""),
-            anchor_link_text=self.anchor_link_text,
-            exclude_anchor_links=self.exclude_anchor_links,
-            **self.lexer_options,
+        attachments = context.get("cell", {}).get("attachments")
+        path = context.get("resources", {}).get("metadata", {}).get("path", "")
+        options = (
+            self.embed_images,
+            self.anchor_link_text,
+            self.exclude_anchor_links,
+            tuple(sorted(self.lexer_options.items())),
         )
-        return clean_html(MarkdownWithMath(renderer=renderer).render(source))
+        if attachments or len(source) > KEPT_CHARS:
+            return _markdown_html(source, path, options, attachments)
+        # the path is read only to embed images; it differs for every job
+        return _markdown_once(source, path if self.embed_images else "", options)
