@@ -8,6 +8,7 @@ from types import SimpleNamespace
 import pytest
 
 from autograder.grading.execute import SafeExecute
+from autograder.grading.notebook_budget import NotebookBudget
 
 
 class Kernel:
@@ -23,10 +24,10 @@ class Kernel:
 
 def responsive(kernel: Kernel, seconds_left: float = 600.0) -> bool:
     executor = SafeExecute()
-    executor._deadline = time.monotonic() + seconds_left
+    executor._budget = NotebookBudget(60, 300, 300, seconds_left, root=lambda: None)
     executor.kc = SimpleNamespace(kernel_info=lambda: "info")
     executor.km = SimpleNamespace(is_alive=lambda: kernel.alive)
-    executor.reply = kernel.reply
+    executor.for_checks = kernel
     return executor._responsive(patience=20.0)
 
 

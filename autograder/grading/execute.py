@@ -2,12 +2,11 @@
 
 It replaces nbgrader's ``Execute`` in the grading pipeline (``Autograde.autograde_preprocessors``)
 and adds, per notebook:
-- limits that count CPU time, not the clock: a cell may use ``timeout`` seconds of CPU (the
-  kernel's and every process it started, read from /proc by ``autograder/kernels/cpu.py``)
-  and the notebook ``notebook_timeout``, so a busy grading machine never stops an honest
-  cell; a generous wall-clock backstop (``cell_wall``, ``notebook_wall``) stops code that
-  sleeps or blocks. A cell over a limit is interrupted; cells beyond the notebook's budget
-  are marked "not run" instead of waiting;
+- limits that count CPU time, not the clock (``notebook_budget.py``): a cell may use
+  ``timeout`` seconds of CPU and the notebook ``notebook_timeout``, so a busy grading machine
+  never stops an honest cell; a generous wall-clock backstop (``cell_wall``,
+  ``notebook_wall``) stops code that sleeps or blocks. A cell over a limit is interrupted;
+  cells beyond the notebook's budget are marked "not run" instead of waiting;
 - recovery: when the kernel dies (``os._exit``, a crash, the CPU limit) or stays busy after
   a timed-out cell is interrupted, a fresh kernel replays the cells that ran and grading goes
   on, so the answers after the crash still earn their points;
@@ -43,9 +42,10 @@ from nbgrader.utils import is_grade
 from traitlets import Float, Integer, Unicode
 
 from autograder.cells import grade_id
+from autograder.grading.kernel_for_checks import POLL_SECONDS, KernelForChecks
 from autograder.grading.normalise import CourseCells, first_line
+from autograder.grading.notebook_budget import NotebookBudget
 from autograder.grading.safe_pages import plain_metadata
-from autograder.kernels import cpu
 from autograder.mutation.variants import VariantAnswers, answer_sources
 from autograder.trusted.checker import Checker, error_lines
 from autograder.trusted.link import MAX_REQUESTS, KernelLink
@@ -56,7 +56,6 @@ from course_checks.context import GradingContext
 SETUP = "setup"  # the grade id of the locked cell of imports that test cells rely on
 MAX_MESSAGE_BYTES = 64 << 20  # the largest message a kernel may send (a reply, an output)
 SEND_MILLISECONDS = 10_000  # how long a message to the kernel may wait to be taken
-POLL_SECONDS = 0.5  # how often a running cell's CPU time is read
 OUTCOME = "outcome"  # the kind of event that holds a test cell's outcome (selfcheck.Result)
 
 
@@ -122,17 +121,18 @@ class SafeExecute(Execute):
         return km
 
     def preprocess(self, nb, resources=None, km=None):
-        self._deadline = time.monotonic() + self.notebook_wall
-        self._cpu_spent = 0.0  # CPU seconds of the kernels' cells and checks so far
-        # Per cell, summed: seconds its busiest process ran or waited to run, and waited.
-        self._wanted = self._waited = 0.0
-        self._meter = cpu.Meter(self._cpu_root)
-        self._stopped = "this cell ran past its limit"  # which limit, once one is reached
-        self._busy = False  # whether that was the machine's doing (see _over)
+        self._budget = NotebookBudget(
+            self.timeout or 1e9,
+            self.notebook_timeout,
+            self.cell_wall,
+            self.notebook_wall,
+            self._cpu_root,
+        )
         self._ran: list[int] = []  # code cells executed so far, for a replay
         self._restarts = 0
         self._out_of_time = False
-        self.checker = Checker(KernelLink(self), self.secret)
+        self.for_checks = KernelForChecks(self, self._budget)
+        self.checker = Checker(KernelLink(self.for_checks), self.secret)
         self._course = CourseCells(nb)  # names cells for the checks' messages
         # A test cell's place among the code cells: its checks run after the cells above it.
         self._places = {
@@ -144,7 +144,7 @@ class SafeExecute(Execute):
             # Not the autograded folder: the notebook there holds the hidden tests.
             resources = dict(resources or {})
             resources["metadata"] = dict(resources.get("metadata", {}), path=self.workdir)
-        self.timeout_func = self._cell_timeout
+        self.timeout_func = lambda cell: self._budget.cell_wall()
         with context.grading(self._context(nb)):  # the previous student's is forgotten
             nb, resources = super().preprocess(nb, resources, km)
         for cell in nb.cells:  # what pages write into HTML attributes: numbers, not text
@@ -172,36 +172,11 @@ class SafeExecute(Execute):
 
     start_new_kernel_client = run_sync(async_start_new_kernel_client)
 
-    def _cell_timeout(self, cell) -> float:
-        """Seconds by the clock a cell (or a call from the checker) may take now."""
-        return max(1.0, min(self.cell_wall, self._deadline - time.monotonic()))
-
-    def _cell_cpu(self) -> float:
-        """CPU seconds a cell (or a call from the checker) may use now."""
-        return max(1.0, min(self.timeout or 1e9, self.notebook_timeout - self._cpu_spent))
-
     def _cpu_root(self) -> int | None:
         if self.cpu_root:
             return self.cpu_root
         process = getattr(getattr(self.km, "provisioner", None), "process", None)
         return getattr(process, "pid", None)
-
-    def _budget_spent(self) -> str | None:
-        """Why the notebook may run nothing more, if it may not."""
-        if self._cpu_spent >= self.notebook_timeout:
-            return f"the notebook used up its {self.notebook_timeout:.0f} s of CPU time"
-        if time.monotonic() >= self._deadline:
-            busy = self._wanted > self.notebook_wall / 2
-            return f"the notebook used up its {self.notebook_wall:.0f} s by the clock" + (
-                f", {self._waited:.0f} s of them waiting for a busy machine" if busy else ""
-            )
-        return None
-
-    def _count(self) -> None:
-        """Add what the meter measured to the notebook's CPU and waiting time."""
-        used, wanted, waited = self._meter.totals()
-        self._cpu_spent += used
-        self._wanted, self._waited = self._wanted + wanted, self._waited + waited
 
     def _event(self, kind: str, message: str, cell=None) -> None:
         if not self.events_path:
@@ -225,7 +200,7 @@ class SafeExecute(Execute):
     def preprocess_cell(self, cell, resources, index):
         if cell.cell_type != "code" or not cell.source.strip():
             return cell, self.resources
-        if spent := self._budget_spent():
+        if spent := self._budget.why_spent():
             cell.outputs = [error_output("NotRun", f"not run: {spent}")]
             if not self._out_of_time:
                 self._event(
@@ -251,9 +226,9 @@ class SafeExecute(Execute):
             return self._recover(
                 cell,
                 "CellTimeoutError",
-                f"{self._said()} and ignored the interrupt",
-                f"{self._stopped} and did not stop when interrupted",
-                kind="busy" if self._busy else "timeout",
+                f"{self._budget.said()} and ignored the interrupt",
+                f"{self._budget.stopped} and did not stop when interrupted",
+                kind="busy" if self._budget.busy else "timeout",
             )
         self._ran.append(index)
         self._remember_error(cell, index)
@@ -261,7 +236,9 @@ class SafeExecute(Execute):
             self.checker.setup(cell.source)
         if any(o.get("ename") == "CellTimeoutError" for o in cell.outputs):
             self._event(
-                "busy" if self._busy else "timeout", f"{self._said()}; it was stopped", cell
+                "busy" if self._budget.busy else "timeout",
+                f"{self._budget.said()}; it was stopped",
+                cell,
             )
             # The interrupt's own traceback says nothing the line above does not.
             cell.outputs = [o for o in cell.outputs if o.get("ename") != "KeyboardInterrupt"]
@@ -276,8 +253,9 @@ class SafeExecute(Execute):
         """nbclient's wait for a cell's reply, with the cell's limit counted in CPU time: the
         kernel's tree is read every half second, and the cell is interrupted when it has used
         its CPU seconds, or when the clock's backstop (``timeout``) has passed."""
-        self._meter.start()
-        cpu_limit, wall = self._cell_cpu(), timeout or 1e9
+        budget = self._budget
+        budget.meter.start()
+        cpu_limit, wall = budget.cell_cpu(), timeout or 1e9
         wall_end = time.monotonic() + wall
         try:
             while True:
@@ -285,7 +263,7 @@ class SafeExecute(Execute):
                     msg = await ensure_async(self.kc.shell_channel.get_msg(timeout=POLL_SECONDS))
                 except Empty:
                     await self._async_check_alive()
-                    if not self._over(cpu_limit, wall, wall_end):
+                    if not budget.over(cpu_limit, wall, wall_end):
                         continue
                     task_poll_kernel_alive.cancel()
                     await ensure_async(self.km.interrupt_kernel())
@@ -294,8 +272,8 @@ class SafeExecute(Execute):
                         "content": {
                             "status": "error",
                             "ename": "CellTimeoutError",
-                            "evalue": self._stopped,
-                            "traceback": [f"CellTimeoutError: {self._stopped}"],
+                            "evalue": budget.stopped,
+                            "traceback": [f"CellTimeoutError: {budget.stopped}"],
                         },
                     }
                 if msg["parent_header"].get("msg_id") != msg_id:
@@ -312,7 +290,7 @@ class SafeExecute(Execute):
                 task_poll_kernel_alive.cancel()
                 return msg
         finally:
-            self._count()
+            budget.count()
 
     def _remember_error(self, cell, index: int) -> None:
         """Whether this cell raised, and where: the checks of an answer cell that raised say
@@ -332,29 +310,6 @@ class SafeExecute(Execute):
             error and cell_errors.line_of(error.get("traceback", [])),
         )
 
-    def _said(self) -> str:
-        """The limit a cell reached, for the report (where "this cell" would not say which)."""
-        return self._stopped.replace("this cell", "a cell", 1)
-
-    def _over(self, cpu_limit: float, wall: float, wall_end: float) -> bool:
-        """Whether the running cell is over a limit; ``_stopped`` says which, in words, and
-        ``_busy`` whether a busy machine, not the cell, made it slow."""
-        self._busy = False
-        if self._meter.used() > cpu_limit:
-            self._stopped = f"this cell used more than {cpu_limit:.0f} s of CPU time"
-        elif time.monotonic() > wall_end:
-            wanted, waited = self._meter.wanted()
-            self._busy = wanted > wall / 2
-            why = (
-                f"{waited:.0f} s of it waiting for a busy machine"
-                if self._busy
-                else "sleeping or waiting"
-            )
-            self._stopped = f"this cell took more than {wall:.0f} s by the clock ({why})"
-        else:
-            return False
-        return True
-
     def _recover(self, cell, ename: str, event: str, explanation: str, kind: str = "kernel"):
         """Record why this cell failed and go on with a fresh kernel."""
         cell.outputs = [o for o in cell.outputs if o.get("ename") != "KeyboardInterrupt"]
@@ -371,9 +326,11 @@ class SafeExecute(Execute):
         a dead one and replaced, which would cost an honest student the replayed cells' time."""
         try:
             msg_id = self.kc.kernel_info()
-            give_up = min(time.monotonic() + patience, max(self._deadline, time.monotonic() + 5))
+            give_up = min(
+                time.monotonic() + patience, max(self._budget.deadline, time.monotonic() + 5)
+            )
             while True:
-                if self.reply(msg_id, timeout=5) is not None:
+                if self.for_checks.reply(msg_id, timeout=5) is not None:
                     return True
                 if time.monotonic() >= give_up or not self._alive():
                     return False
@@ -383,56 +340,6 @@ class SafeExecute(Execute):
     def _alive(self) -> bool:
         is_alive = self.km.is_alive  # a coroutine function for nbclient's asynchronous manager
         return bool(run_sync(is_alive)() if inspect.iscoroutinefunction(is_alive) else is_alive())
-
-    # --- what the trusted checker's link needs of the kernel (trusted/link.py's Kernel) -----
-
-    def evaluate(self, expression: str) -> str:
-        """Send ``expression`` to be evaluated silently (user expression "r"); its id."""
-        return self.kc.execute(
-            "",
-            silent=True,
-            store_history=False,
-            allow_stdin=False,
-            user_expressions={"r": expression},
-        )
-
-    def interrupt(self) -> None:
-        """Interrupt the kernel, whichever kind of kernel manager runs it."""
-        try:
-            interrupt = self.km.interrupt_kernel
-            run_sync(interrupt)() if inspect.iscoroutinefunction(interrupt) else interrupt()
-        except Exception:  # noqa: BLE001 - a dead kernel is dealt with by the caller
-            pass
-
-    def cpu_seconds(self) -> float:
-        """CPU seconds the kernels have used on this notebook's cells and checks so far."""
-        return self._cpu_spent
-
-    def reply(self, msg_id: str, timeout: float):
-        """The kernel's reply to ``msg_id``; None once ``timeout`` seconds have passed or the
-        kernel has used a cell's CPU seconds on it."""
-        deadline, cpu_limit = time.monotonic() + timeout, self._cell_cpu()
-        self._meter.start()
-        try:
-            while time.monotonic() < deadline:
-                try:  # never a negative timeout: zmq would wait for ever
-                    msg = self._get_shell_msg(
-                        timeout=max(0.01, min(POLL_SECONDS, deadline - time.monotonic()))
-                    )
-                except Empty:  # the CPU read between polls, not before each quick reply
-                    if self._meter.used() > cpu_limit:
-                        return None
-                    continue
-                except Exception:  # noqa: BLE001 - a dropped channel is no reply
-                    return None
-                if msg["parent_header"].get("msg_id") == msg_id:
-                    return msg
-            return None
-        finally:
-            self._count()
-
-    def _get_shell_msg(self, timeout: float):
-        return run_sync(self.kc.get_shell_msg)(timeout=timeout)
 
     def _context(self, nb) -> GradingContext:
         """What the checks of this notebook are handed (``course_checks/context.py``): the
@@ -462,7 +369,7 @@ class SafeExecute(Execute):
 
     def _check(self, cell):
         """Run a test cell in the trusted checker; its report and score become the output."""
-        self.checker.link.begin_cell(self.timeout or 60, self.cell_wall, self._deadline)
+        self.checker.link.begin_cell(self.timeout or 60, self.cell_wall, self._budget.deadline)
         self._testing = (self._places.get(id(cell)), grade_id(cell) or "")
         before = {id(result) for result in selfcheck.results()}
         report, value, failure = self.checker.run(cell.source)
@@ -502,7 +409,7 @@ class SafeExecute(Execute):
                 "the kernel; the remaining cells were not run",
                 cell,
             )
-            self._deadline = time.monotonic()
+            self._budget.end_now()
         if self.checker.link.lost:  # a student function hung or killed its kernel
             self._event(
                 "kernel",
@@ -532,7 +439,7 @@ class SafeExecute(Execute):
             self.start_new_kernel_client()
         except Exception as error:  # noqa: BLE001 - RuntimeError, TimeoutError, zmq's
             self.km = self.km or self.create_kernel_manager()  # for nbclient's clean-up
-            self._deadline = time.monotonic()
+            self._budget.end_now()
             said = (str(error).splitlines() or [type(error).__name__])[0][:200]
             self._event(
                 "kernel",
@@ -541,17 +448,17 @@ class SafeExecute(Execute):
             return
         self._restarts += 1
         if self._restarts > self.max_restarts:
-            self._deadline = time.monotonic()  # no more chances: the rest is not run
+            self._budget.end_now()  # no more chances: the rest is not run
             self._event("kernel", "too many kernel restarts; the remaining cells were not run")
             return
         for index in self._ran:
-            if time.monotonic() >= self._deadline:
+            if time.monotonic() >= self._budget.deadline:
                 return
             replay = copy.deepcopy(self.nb.cells[index])
             try:
                 super().preprocess_cell(replay, self.resources, index)
             except DeadKernelError:  # it died again on the replay: give up on this kernel
-                self._deadline = time.monotonic()
+                self._budget.end_now()
                 return
 
     def process_message(self, msg, cell, cell_index):

@@ -1,0 +1,72 @@
+"""The kernel as the trusted checker's link sees it (``trusted/link.py``'s ``Kernel``).
+
+The checks of a test cell run on the grader's side and call the student's functions in the
+kernel with silent user expressions. This is all they can do with it: send one, wait for its
+reply under the cell's CPU seconds (counted into the notebook's budget like a cell's), and
+interrupt it. The kernel and its client are the grading executor's current ones, which a
+restart replaces.
+"""
+
+from __future__ import annotations
+
+import inspect
+import time
+from queue import Empty
+from typing import Any
+
+from jupyter_core.utils import run_sync
+
+from autograder.grading.notebook_budget import NotebookBudget
+
+POLL_SECONDS = 0.5  # how often a running cell's (or call's) CPU time is read
+
+
+class KernelForChecks:
+    """``runner``'s current kernel (``km``) and client (``kc``), nbclient's names."""
+
+    def __init__(self, runner: Any, budget: NotebookBudget):
+        self.runner, self.budget = runner, budget
+
+    def evaluate(self, expression: str) -> str:
+        """Send ``expression`` to be evaluated silently (user expression "r"); its id."""
+        return self.runner.kc.execute(
+            "",
+            silent=True,
+            store_history=False,
+            allow_stdin=False,
+            user_expressions={"r": expression},
+        )
+
+    def interrupt(self) -> None:
+        """Interrupt the kernel, whichever kind of kernel manager runs it."""
+        try:
+            interrupt = self.runner.km.interrupt_kernel
+            run_sync(interrupt)() if inspect.iscoroutinefunction(interrupt) else interrupt()
+        except Exception:  # noqa: BLE001 - a dead kernel is dealt with by the caller
+            pass
+
+    def cpu_seconds(self) -> float:
+        """CPU seconds the kernels have used on this notebook's cells and checks so far."""
+        return self.budget.spent
+
+    def reply(self, msg_id: str, timeout: float) -> dict | None:
+        """The kernel's reply to ``msg_id``; None once ``timeout`` seconds have passed or the
+        kernel has used a cell's CPU seconds on it."""
+        deadline, cpu_limit = time.monotonic() + timeout, self.budget.cell_cpu()
+        self.budget.meter.start()
+        try:
+            while time.monotonic() < deadline:
+                try:  # never a negative timeout: zmq would wait for ever
+                    wait = max(0.01, min(POLL_SECONDS, deadline - time.monotonic()))
+                    msg = run_sync(self.runner.kc.get_shell_msg)(timeout=wait)
+                except Empty:  # the CPU read between polls, not before each quick reply
+                    if self.budget.meter.used() > cpu_limit:
+                        return None
+                    continue
+                except Exception:  # noqa: BLE001 - a dropped channel is no reply
+                    return None
+                if msg["parent_header"].get("msg_id") == msg_id:
+                    return msg
+            return None
+        finally:
+            self.budget.count()
