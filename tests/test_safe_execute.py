@@ -92,3 +92,43 @@ def test_the_cpu_meter_counts_every_process_of_the_tree_and_tells_sleep_from_wor
     time.sleep(1.0)
     assert meter.used() < 0.05 and meter.wanted()[0] < 0.1
     sleeper.wait()
+
+
+@pytest.mark.slow
+def test_the_meter_measures_one_span_after_another_reading_the_tree_once_each(monkeypatch):
+    """Each of a notebook's measures starts where the last one ended: the checks' quick calls
+    cost one reading of the process tree each, not two, and CPU used between two measures
+    (a thread left running) is not lost."""
+    import subprocess
+    import sys
+
+    from autograder.kernels import cpu
+
+    readings = []
+    read = cpu.tree_seconds
+    monkeypatch.setattr(cpu, "tree_seconds", lambda *a: readings.append(a) or read(*a))
+    spinner = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys, time\nsys.stdin.readline()\n"
+            "while time.process_time() < 0.5: pass\ntime.sleep(30)",
+        ],
+        stdin=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        time.sleep(0.5)  # past its start-up
+        meter = cpu.Meter(lambda: spinner.pid)
+        for _ in range(10):  # ten quick calls
+            meter.start()
+            meter.totals()
+        assert len(readings) == 11
+        spinner.stdin.write("go\n")
+        spinner.stdin.flush()
+        time.sleep(1.5)  # it spins between two measures
+        meter.start()
+        assert meter.totals()[0] >= 0.4
+    finally:
+        spinner.kill()
+        spinner.wait()

@@ -87,12 +87,20 @@ class Meter:
         self._pid: int | None = None
         self._base: dict[int, float] = {}
         self._base_waited: dict[int, float] = {}
+        self._last: tuple[dict[int, float], dict[int, float]] | None = None
         self._most = 0.0
 
     def start(self) -> None:
-        self._pid = self.root()
-        self._base, self._base_waited = tree_seconds(self._pid, True) if self._pid else ({}, {})
-        self._most = 0.0
+        """Measure from now on; for the same root, from the reading ``totals()`` last took.
+        Measures then follow each other with no gap, so what the tree ran in between (a
+        thread a cell left running, a fresh kernel's start) counts too, and the checks' many
+        quick calls read the tree once each instead of twice."""
+        pid = self.root()
+        if pid and pid == self._pid and self._last is not None:
+            self._base, self._base_waited = self._last
+        else:
+            self._base, self._base_waited = tree_seconds(pid, True) if pid else ({}, {})
+        self._pid, self._most = pid, 0.0
 
     def used(self) -> float:
         if self._pid:
@@ -112,7 +120,7 @@ class Meter:
         """``used()`` and ``wanted()`` from one reading of the tree."""
         if not self._pid:
             return 0.0, 0.0, 0.0
-        now, now_waited = tree_seconds(self._pid, True)
+        now, now_waited = self._last = tree_seconds(self._pid, True)
         ran = _since(self._base, now)
         self._most = max(self._most, sum(ran.values()))
         waited = _since(self._base_waited, now_waited)
