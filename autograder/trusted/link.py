@@ -158,20 +158,20 @@ class KernelLink:
         kernel = self.kernel.cpu_seconds() if self.kernel is not None else 0.0
         return kernel + time.process_time()
 
-    def _spent(self) -> str | None:
-        """Why this test cell's checks may make no more requests, if they may not."""
+    def _stop_if_spent(self) -> None:
+        """End this test cell's checks if their budget is spent."""
         if self._cpu() - self._cpu_at_start > self.seconds:
-            return f"used more than {self.seconds:.0f} s of CPU time in all"
-        if time.monotonic() >= self.deadline:
-            return f"took longer than {self.wall:.0f} s by the clock in all"
-        return None
+            spent = f"used more than {self.seconds:.0f} s of CPU time in all"
+        elif time.monotonic() >= self.deadline:
+            spent = f"took longer than {self.wall:.0f} s by the clock in all"
+        else:
+            return
+        raise OutOfBudget(f"the checks of this exercise ran out of time: your code {spent}")
 
     def _timeout(self) -> float:
         """Seconds by the clock the next request may take; the end of this cell's checks
         when their budget is spent."""
-        spent = self._spent()
-        if spent:
-            raise OutOfBudget(f"the checks of this exercise ran out of time: your code {spent}")
+        self._stop_if_spent()
         self.requests += 1
         if self.requests > MAX_REQUESTS:
             raise OutOfBudget(
@@ -313,9 +313,7 @@ class KernelLink:
             if reply is None:
                 self.lost = True
                 raise KernelLost("the kernel stopped answering")
-            spent = self._spent()
-            if spent:
-                raise OutOfBudget(f"the checks of this exercise ran out of time: your code {spent}")
+            self._stop_if_spent()
         try:
             result = reply["content"]["user_expressions"]["r"]
         except (KeyError, TypeError):
