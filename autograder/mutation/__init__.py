@@ -10,6 +10,8 @@ reference answer (mutants) and how many of them the checks catch (analysis).
     syntax       reading the tree: a fixed walk, literals, code in descriptions, the scope
     operators    the tables the rewrites draw on (roles, swaps, axes, words)
     families     one number of the reference freed and fitted to a wrong answer
+    free_numbers ... where those numbers are: the cell instrumented
+    candidates   ... the values tried at one (sizes in scope, simple changes), in words
     variants     the mutants and families as working functions, for grading to name
     analysis     how many mutants each exercise's checks kill
     equivalence  whether a mutant that keeps its marks is the same function written otherwise

@@ -25,7 +25,7 @@ import itertools
 from dataclasses import dataclass
 
 from autograder.mutation.expressions import _node_rewrites
-from autograder.mutation.families import _solution_lines
+from autograder.mutation.free_numbers import _solution_lines
 from autograder.mutation.repeats import _first_only, _into_loops, _loop_orders
 from autograder.mutation.statements import (
     _arguments_ignored,
