@@ -5,7 +5,9 @@ reference answer (mutants) and how many of them the checks catch (analysis).
     expressions  the rewrites at one node, by its type (REWRITES)
     operations   ... of an arithmetic operation
     calls        ... of a call
-    statements   the rewrites that change several steps of the cell
+    steps        the rewrites that change several steps of the cell
+    exchanges    ... an operand at every use (roles exchanged, a slice left out)
+    statements   ... what a value is made of (a reduction, a residual, a term, an argument)
     repeats      ... of what the answer repeats (calls, loop passes, batch items)
     syntax       reading the tree: a fixed walk, literals, code in descriptions, the scope
     operators    the tables the rewrites draw on (roles, swaps, axes, words)
