@@ -43,7 +43,7 @@ from nbgrader.utils import is_grade
 from traitlets import Float, Integer, Unicode
 
 from autograder.cells import grade_id
-from autograder.grading.normalise import CourseCells, first_line
+from autograder.grading.course_cells import CourseCells, first_line
 from autograder.grading.safe_pages import plain_metadata
 from autograder.kernels import cpu
 from autograder.mutation.variants import VariantAnswers, answer_sources
