@@ -42,8 +42,8 @@ from nbgrader.utils import is_grade
 from traitlets import Float, Integer, Unicode
 
 from autograder.cells import grade_id
+from autograder.grading.course_cells import CourseCells, first_line
 from autograder.grading.kernel_for_checks import POLL_SECONDS, KernelForChecks
-from autograder.grading.normalise import CourseCells, first_line
 from autograder.grading.notebook_budget import NotebookBudget
 from autograder.grading.safe_pages import plain_metadata
 from autograder.mutation.variants import VariantAnswers, answer_sources

@@ -9,7 +9,8 @@ type, none missing — and keeps everything else the student wrote as cells of t
 the order Run All runs them, so the notebook is graded on what its answers are worth. Each
 change comes back as one plain sentence for the student's feedback and the report.
 
-Nothing here runs code: cells are compared as lines of text.
+Nothing here runs code: cells are compared as lines of text (read and named as
+``course_cells.py`` reads and names them).
 """
 
 from __future__ import annotations
@@ -20,85 +21,23 @@ import re
 import secrets
 
 from autograder.cells import grade_id, source
+
+# How a cell is read and named; CourseCells, first_line and claim are importable here too
+# (the tests take claim from here, and execute.py took the other two before the split).
+from autograder.grading.course_cells import (
+    CourseCells,
+    _describe,
+    _text,
+    claim,
+    first_line,
+    lines,
+    marks,
+)
 from course_checks.plain import printable
-from course_checks.selfcheck import check_cell_exercise
 
 CELL_ID = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 MARKS = ("grade", "solution", "locked", "points", "cell_type")  # what a student may not change
 SHORTEST_BLOCK = 20  # characters: a course cell shorter than this is never cut out of another
-
-
-def lines(text: str) -> tuple[str, ...]:
-    """A cell's source as lines to compare: trailing spaces and blank edges ignored."""
-    kept = [line.rstrip() for line in text.splitlines()]
-    while kept and not kept[0]:
-        kept.pop(0)
-    while kept and not kept[-1]:
-        kept.pop()
-    return tuple(kept)
-
-
-def marks(cell: dict) -> dict:
-    metadata = cell.get("metadata")
-    found = metadata.get("nbgrader") if isinstance(metadata, dict) else None
-    return found if isinstance(found, dict) else {}
-
-
-def claim(cell: dict) -> str | None:
-    """The course cell this cell says it is (its grade id), if any."""
-    found = marks(cell).get("grade_id")
-    return found if isinstance(found, str) and found else None
-
-
-def _text(cell: dict) -> str:
-    try:
-        return source(cell)
-    except (KeyError, TypeError):
-        return ""
-
-
-class CourseCells:
-    """A notebook's cells that carry a grade id (the course's cells, when it is the release),
-    by grade id, in order, and how to name each one to a student. Not the course's folders:
-    those are ``records.Course``."""
-
-    def __init__(self, release: dict):
-        self.cells = release["cells"]
-        self.by_id = {g: c for c in self.cells if (g := grade_id(c))}
-        self.order = [g for c in self.cells if (g := grade_id(c))]
-        self.lines = {g: lines(source(c)) for g, c in self.by_id.items()}
-        self._names: dict[str, str] = {}
-        pending: list[str] = []  # answer cells wait for the check cell below them
-        for cell in self.cells:
-            g, meta = grade_id(cell), marks(cell)
-            if not g:
-                continue
-            if meta.get("grade") and (found := check_cell_exercise(cell)):
-                exercise = found[0].split(" · ")[0]
-                self._names[g] = f"the check cell of {exercise}"
-                for answer in pending:
-                    self._names[answer] = f"your answer cell for {exercise}"
-                pending = []
-            elif meta.get("solution"):
-                pending.append(g)
-
-    def locked(self, g: str) -> bool:
-        return bool(marks(self.by_id[g]).get("locked"))
-
-    def name(self, g: str) -> str:
-        if g in self._names:
-            return self._names[g]
-        return f"the read-only cell {first_line(source(self.by_id[g]))}"
-
-
-def first_line(text: str) -> str:
-    first = next((line.strip() for line in text.splitlines() if line.strip()), "")
-    return f"“{first[:57]}…”" if len(first) > 60 else f"“{first}”"
-
-
-def _describe(cell: dict) -> str:
-    kind = "text" if cell.get("cell_type") == "markdown" else "code"
-    return f"the {kind} cell {first_line(_text(cell))}"
 
 
 class Notes(list):

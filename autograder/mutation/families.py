@@ -14,17 +14,18 @@ Families are made from the solutions, so, like the mutants, they name mistakes o
 grading (the grading context's ``variants``, ``course_checks/context.py``); what needs no
 reference code, a factor or a shift of the whole result, is measured everywhere
 (``course_checks.diagnosis``).
+
+Where the free numbers are is ``free_numbers.py``; the values tried at one, and how each is
+said, ``candidates.py``. Here: a family of one number, fitted, and its members.
 """
 
 from __future__ import annotations
 
-import ast
 import contextlib
 import copy
 import inspect
 import io
 import math
-import re
 import sys
 import warnings
 from collections.abc import Callable
@@ -33,32 +34,19 @@ from typing import Any
 
 import torch
 
-FILE = "<family>"  # the instrumented cell's file name, how ``__free__`` knows its frames
+from autograder.mutation.candidates import Candidate, _scope, candidates, docstring_symbols
+from autograder.mutation.free_numbers import FILE, Site, _solution_lines, instrument
 
-# What the symbols of the course's docstrings stand for.
-SYMBOLS = {
-    "T": "the number of queries (tokens)",
-    "S": "the number of keys",
-    "N": "the number of tokens",
-    "B": "the batch size",
-    "H": "the number of heads",
-    "d_k": "the size of a query and a key",
-    "d_v": "the size of a value",
-    "d_model": "the model width",
-    "d_head": "a head's width",
-    "D": "the length of a vector",
-    "D_in": "the input size",
-    "D_out": "the output size",
-    "V": "the vocabulary size",
-    "d_ff": "the feed-forward width",
-    "d": "the size of a head's vectors",
-    "n": "the number of new positions",
-    "p": "the number of cached positions",
-    "L": "the generated length",
-    "M": "the number of rows",
-    "seq_len": "the sequence length",
-    "m": "the number of entries",
-}
+__all__ = [
+    "Family",
+    "Member",
+    "families",
+    # Re-exported from the modules that now hold them: the tests read these here, and
+    # mutants.py took _solution_lines from here before the split.
+    "_solution_lines",
+    "docstring_symbols",
+    "instrument",
+]
 
 
 class Member(tuple):
@@ -73,238 +61,6 @@ class Member(tuple):
         member.rank = rank
         member.key = key  # (its family, its number): a family that several numbers fit names none
         return member
-
-
-# --- where the free numbers are -------------------------------------------------------------
-
-
-def _solution_lines(source: str) -> set[int]:
-    """The numbers of a cell's lines between ``### BEGIN SOLUTION`` and ``### END SOLUTION``."""
-    lines, inside = set(), False
-    for number, line in enumerate(source.splitlines(), start=1):
-        if "### BEGIN SOLUTION" in line:
-            inside = True
-        elif "### END SOLUTION" in line:
-            inside = False
-        elif inside:
-            lines.add(number)
-    return lines
-
-
-def _scalar(node: ast.AST) -> bool:
-    """Whether ``node`` looks like a number: a literal, a name, a size, a root of one."""
-    if isinstance(node, ast.Constant):
-        return type(node.value) in (int, float)
-    if isinstance(node, (ast.Name, ast.Attribute)):
-        return not (isinstance(node, ast.Attribute) and node.attr in ("T", "mT", "weight"))
-    if isinstance(node, ast.Subscript):
-        return isinstance(node.value, ast.Attribute) and node.value.attr == "shape"
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-        return _scalar(node.operand)
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow):
-        return _scalar(node.left) and isinstance(node.right, ast.Constant)
-    if isinstance(node, ast.Call):
-        func = node.func
-        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-        return name in ("sqrt", "len", "size", "float", "int", "log") and len(node.args) <= 1
-    return False
-
-
-# (operator, side) -> what the student's answer does with the number there.
-VERBS = {
-    (ast.Div, "right"): "divides by",
-    (ast.FloorDiv, "right"): "divides by",
-    (ast.Mult, "right"): "multiplies by",
-    (ast.Mult, "left"): "multiplies by",
-    (ast.Pow, "right"): "raises to the power",
-    (ast.Pow, "left"): "takes the power of",
-    (ast.Add, "right"): "adds",
-    (ast.Add, "left"): "adds",
-    (ast.Sub, "right"): "subtracts",
-}
-
-
-@dataclass
-class Site:
-    """A number of the reference answer that a family frees."""
-
-    index: int
-    verb: str
-    code: str  # the reference's expression there, "`math.sqrt(Q.shape[-1])`"
-    exponent: bool  # an exponent or a term: other simple changes apply
-
-
-def instrument(source: str) -> tuple[str, list[Site]]:
-    """The cell with every free number ``E`` of its solution written ``__free__(i, E)``."""
-    tree = ast.parse(source)
-    lines = _solution_lines(source)
-    sites: list[Site] = []
-
-    class Freer(ast.NodeTransformer):
-        def visit_BinOp(self, node):
-            self.generic_visit(node)
-            if node.lineno not in lines:
-                return node
-            for side in ("left", "right"):
-                operand, verb = getattr(node, side), VERBS.get((type(node.op), side))
-                additive = isinstance(node.op, (ast.Add, ast.Sub))
-                if (
-                    verb is None
-                    or not _scalar(operand)
-                    or (additive and not isinstance(operand, ast.Constant))
-                    or (
-                        isinstance(node.op, ast.Pow)
-                        and side == "left"
-                        and not isinstance(operand, ast.Constant)
-                    )
-                ):
-                    continue
-                text = ast.unparse(operand)
-                sites.append(
-                    Site(
-                        len(sites),
-                        verb,
-                        f"`{text}`",
-                        isinstance(node.op, (ast.Pow, ast.Add, ast.Sub)),
-                    )
-                )
-                setattr(
-                    node,
-                    side,
-                    ast.Call(
-                        ast.Name("__free__", ast.Load()),
-                        [ast.Constant(len(sites) - 1), operand],
-                        [],
-                    ),
-                )
-            return node
-
-    tree = ast.fix_missing_locations(Freer().visit(tree))
-    return ast.unparse(tree), sites
-
-
-# --- the sizes in scope ---------------------------------------------------------------------
-
-
-def docstring_symbols(namespace: dict, names: list[str]) -> dict[tuple[str, int], str]:
-    """(argument, axis) -> symbol, from docstrings such as "Q: (..., T, d_k)": axes counted
-    from the end when the shape starts with "...", from the front otherwise (as negative
-    axes, for shapes of that many axes)."""
-    found: dict[tuple[str, int], str] = {}
-    for name in names:
-        text = inspect.getdoc(namespace.get(name)) or ""
-        for group, dims in re.findall(r"((?:\w+\*?,\s*)*\w+\*?)\s*:?\s*\(([^()]*)\)", text):
-            parts = [p.strip() for p in dims.split(",") if p.strip()]
-            if not parts or any(not re.fullmatch(r"\.\.\.|\w+(·\w+)?", p) for p in parts):
-                continue
-            symbols = (
-                [p for p in parts if p != "..." and not p.isdigit()]
-                if parts[0] == "..."
-                else [p for p in parts]
-            )
-            for argument in re.split(r",\s*", group):
-                for axis, symbol in enumerate(reversed(symbols), start=1):
-                    if not symbol.isdigit():
-                        found.setdefault((argument.rstrip("*"), -axis), symbol)
-    return found
-
-
-def _scope(frame) -> dict[str, Any]:
-    """The names in scope at a free number: the frame's, its enclosing frames' in the same
-    cell (a comprehension inside a function), and a module's integer attributes."""
-    scope: dict[str, Any] = {}
-    while frame is not None and frame.f_code.co_filename == FILE:
-        for name, value in frame.f_locals.items():
-            scope.setdefault(name, value)
-        frame = frame.f_back
-    owner = scope.get("self")
-    if owner is not None:
-        for name, value in vars(owner).items():
-            if type(value) is int:
-                scope.setdefault(f"self.{name}", value)
-    return scope
-
-
-@dataclass(frozen=True)
-class Candidate:
-    """A value for a free number: a size in scope (or its root), or the reference's own
-    value changed simply; ``value`` computes it afresh for every call."""
-
-    kind: str  # "size", "int", "times", "plus", "power", "fitted"
-    name: str = ""
-    axis: int = 0
-    root: bool = False
-    number: float = 0.0
-
-    def size(self, scope: dict) -> float | None:
-        value = scope.get(self.name)
-        if self.kind == "size":
-            if not isinstance(value, torch.Tensor) or value.dim() < -self.axis:
-                return None
-            value = value.shape[self.axis]
-        if type(value) is not int or value < 1:
-            return None
-        return math.sqrt(value) if self.root else value
-
-    def value(self, scope: dict, reference: float) -> float | None:
-        if self.kind in ("size", "int"):
-            return self.size(scope)
-        if self.kind == "times":
-            return reference * self.number
-        if self.kind == "plus":
-            return reference + self.number
-        if self.kind == "power":
-            return math.copysign(abs(reference) ** self.number, reference)
-        return self.number  # fitted
-
-    def code(self) -> str:
-        if self.kind == "size":
-            return f"{self.name}.shape[{self.axis}]"
-        return self.name
-
-    def words(self, scope: dict, reference: float, symbols: dict) -> str:
-        """The candidate in the student's terms, with its value on this check."""
-        value = self.value(scope, reference)
-        shown = f"{value:.4g}"
-        if self.kind in ("size", "int"):
-            symbol = symbols.get((self.name, self.axis)) if self.kind == "size" else self.name
-            meaning = SYMBOLS.get(symbol or "", "")
-            raw = scope[self.name].shape[self.axis] if self.kind == "size" else scope[self.name]
-            root = "√" if self.root else ""
-            told = f"{root}{symbol}" if symbol and symbol != self.name else ""
-            about = ", ".join(x for x in (told, meaning) if x)
-            here = f"√{raw} ≈ {shown}" if self.root else f"{raw}"
-            return f"{root}`{self.code()}` ({about + ': ' if about else ''}{here} here)"
-        if self.kind == "times":
-            factor = {0.5: "half", 2.0: "twice", -1.0: "minus"}.get(
-                self.number, f"{self.number:g} times"
-            )
-            return f"{shown} ({factor} the reference's {reference:.4g})"
-        if self.kind == "plus":
-            return f"{shown} (the reference's {reference:.4g} {self.number:+g})"
-        if self.kind == "power":
-            told = {
-                2.0: f"the reference's {reference:.4g} squared",
-                0.5: f"the square root of the reference's {reference:.4g}",
-            }.get(self.number, f"the reference's {reference:.4g} to the power {self.number:g}")
-            return f"{shown} ({told})"
-        return shown
-
-
-def candidates(scope: dict, reference: float, exponent: bool) -> list[Candidate]:
-    """Every value worth trying at a free number, sizes first."""
-    found = []
-    for name, value in scope.items():
-        if isinstance(value, torch.Tensor) and value.dim() <= 6:
-            for axis in range(-value.dim(), 0):
-                found += [Candidate("size", name, axis), Candidate("size", name, axis, True)]
-        elif type(value) is int and not name.startswith("_"):
-            found += [Candidate("int", name), Candidate("int", name, root=True)]
-    found += [Candidate("times", number=k) for k in (2.0, 0.5, -1.0, 10.0, 0.1)]
-    found += [Candidate("power", number=p) for p in (2.0, 0.5)]
-    if exponent:
-        found += [Candidate("plus", number=k) for k in (1.0, -1.0, 0.5, -0.5)]
-    return found
 
 
 # --- a family ---------------------------------------------------------------------------------

@@ -7,7 +7,8 @@ left out, two steps in the wrong order, an argument ignored, an input changed in
 ``sin`` for ``cos``, a pair returned the wrong way round. Only the code between
 ``### BEGIN SOLUTION`` and ``### END SOLUTION`` is rewritten. The rewrites live by what
 they change: one node (``expressions.py``, with ``operations.py`` and ``calls.py``), several
-steps (``statements.py``), what repeats (``repeats.py``); ``mutants()`` makes them all, in a
+steps (``steps.py``), an operand at every use (``exchanges.py``), what a value is made of
+(``statements.py``), what repeats (``repeats.py``); ``mutants()`` makes them all, in a
 fixed order, and keeps each new cell once.
 
 Each mutant carries a description in plain words, generated from the rewrite, that
@@ -24,22 +25,17 @@ import functools
 import itertools
 from dataclasses import dataclass
 
+from autograder.mutation.exchanges import _exchanges, _one_for_all, _slices_dropped
 from autograder.mutation.expressions import _node_rewrites
-from autograder.mutation.families import _solution_lines
+from autograder.mutation.free_numbers import _solution_lines
 from autograder.mutation.repeats import _first_only, _into_loops, _loop_orders
 from autograder.mutation.statements import (
     _arguments_ignored,
-    _dropout_moved,
-    _exchanges,
     _inlined_without_term,
     _inputs_transformed,
-    _one_for_all,
-    _slices_dropped,
-    _steps_dropped,
-    _steps_swapped,
-    _tests_dropped,
     _whole_reductions,
 )
+from autograder.mutation.steps import _dropout_moved, _steps_dropped, _steps_swapped, _tests_dropped
 from autograder.mutation.syntax import _Scope
 
 # Kinds whose mutants may never count as equivalent to the reference: an argument the

@@ -1,104 +1,53 @@
-"""The typed mistakes of a reference answer that change more than one node: a step left
-out or two steps in the wrong order, a test left out, dropout moved to a later value, a
-reduction over the whole tensor, an intermediate used once without one of its terms, an
-argument ignored, two operands of one role exchanged (or one read for all) at every use, a
-slice left out wherever it is taken. Each is (kind, description, the whole new tree), made
-on a fresh copy of the tree (``fresh()``)."""
+"""The typed mistakes of a reference answer that change more than one node in what a value
+is made of: a reduction over the whole tensor, the transformed input carried on the residual
+path, an intermediate used once without one of its terms, an argument ignored. Each is
+(kind, description, the whole new tree), made on a fresh copy of the tree (``fresh()``).
+
+The other rewrites of several nodes live by what they change: the steps (a step left out or
+two in the wrong order, a test left out, dropout moved) in ``steps.py``, operands exchanged
+at every use (and a slice left out wherever it is taken) in ``exchanges.py``; both are
+re-exported here."""
 
 from __future__ import annotations
 
 import ast
 import copy
-import itertools
 from collections.abc import Callable, Iterator
 from typing import cast
 
-from autograder.mutation.syntax import _call_name, _code, _functions, _Scope, _set, _sliced, _walk
+from autograder.mutation.exchanges import _exchanges, _one_for_all, _slices_dropped
+from autograder.mutation.steps import (
+    _drop,
+    _dropout_moved,
+    _neighbours,
+    _statements,
+    _steps_dropped,
+    _steps_swapped,
+    _swap,
+    _tests_dropped,
+)
+from autograder.mutation.syntax import _call_name, _code, _functions, _Scope, _set, _walk
 
-
-def _exchanges(
-    tree: ast.AST, lines: set[int], scope: _Scope, fresh: Callable[[], ast.Module]
-) -> Iterator[tuple[str, str, ast.AST]]:
-    """Two operands of one role exchanged wherever the solution uses them: `norm3` after
-    the cross-attention and `norm2` after the feed-forward network."""
-    used = sorted(
-        {
-            n.id
-            for n in ast.walk(tree)
-            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.lineno in lines
-        }
-    )
-    for a, b in itertools.combinations(used, 2):
-        if b not in scope.partners(a):
-            continue
-        new_tree = fresh()
-        for node in ast.walk(new_tree):
-            if (
-                isinstance(node, ast.Name)
-                and isinstance(node.ctx, ast.Load)
-                and getattr(node, "lineno", None) in lines
-                and node.id in (a, b)
-            ):
-                node.id = b if node.id == a else a
-        yield ("swaps operands", f"exchanges `{a}` and `{b}` wherever it uses them", new_tree)
-
-
-def _one_for_all(
-    tree: ast.AST, lines: set[int], scope: _Scope, fresh: Callable[[], ast.Module]
-) -> Iterator[tuple[str, str, ast.AST]]:
-    """One argument read wherever others of its role belong, at every use: `query` for `key`
-    and `value` (self-attention where cross-attention belongs)."""
-    used = sorted(
-        {
-            n.id
-            for n in ast.walk(tree)
-            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.lineno in lines
-        }
-        & scope.parameters
-    )
-    for a in used:
-        others = [b for b in scope.partners(a) if b in used]
-        for replaced in [[b] for b in others] + ([others] if len(others) > 1 else []):
-            new_tree = fresh()
-            for node in ast.walk(new_tree):
-                if (
-                    isinstance(node, ast.Name)
-                    and isinstance(node.ctx, ast.Load)
-                    and getattr(node, "lineno", None) in lines
-                    and node.id in replaced
-                ):
-                    node.id = a
-            names = " and ".join(f"`{b}`" for b in replaced)
-            alone = " alone," if len(replaced) > 1 else ""
-            yield (
-                "swaps operands",
-                f"uses `{a}`{alone} wherever {names} belong{'s' if len(replaced) == 1 else ''}",
-                new_tree,
-            )
-
-
-def _slices_dropped(
-    tree: ast.AST, lines: set[int], fresh: Callable[[], ast.Module]
-) -> Iterator[tuple[str, str, ast.AST]]:
-    """One slice left out wherever the solution takes it, from several tensors at once:
-    the whole of both caches where their first `end` positions belong."""
-    groups: dict[str, list[str]] = {}
-    for node in ast.walk(tree):
-        if _sliced(node) and node.lineno in lines:
-            groups.setdefault(ast.unparse(node.slice), []).append(ast.unparse(node.value))
-    for index, values in groups.items():
-        if len(set(values)) < 2:
-            continue
-        new_tree = fresh()
-        for parent, field, position, node in list(_walk(new_tree)):
-            if _sliced(node) and node.lineno in lines and ast.unparse(node.slice) == index:
-                _set(parent, field, position, node.value)
-        names = " and ".join(f"`{v}`" for v in dict.fromkeys(values))
-        yield (
-            "drops a slice",
-            f"uses all of {names} where `[{index.strip('()')}]` of them belongs",
-            new_tree,
-        )
+__all__ = [
+    "_arguments_ignored",
+    "_inlined_without_term",
+    "_inputs_transformed",
+    "_reads",
+    "_whole_reductions",
+    # Re-exported from the modules that now hold them (mutants.py imported them all from
+    # here before the split):
+    "_drop",
+    "_dropout_moved",
+    "_exchanges",
+    "_neighbours",
+    "_one_for_all",
+    "_slices_dropped",
+    "_statements",
+    "_steps_dropped",
+    "_steps_swapped",
+    "_swap",
+    "_tests_dropped",
+]
 
 
 def _reads(root: ast.AST, name: str, lines: set[int]) -> list[tuple[ast.AST, str, int | None]]:
@@ -111,46 +60,6 @@ def _reads(root: ast.AST, name: str, lines: set[int]) -> list[tuple[ast.AST, str
         and node.id == name
         and getattr(node, "lineno", None) in lines
     ]
-
-
-def _dropout_moved(
-    tree: ast.AST, lines: set[int], fresh: Callable[[], ast.Module]
-) -> Iterator[tuple[str, str, ast.AST]]:
-    """Dropout applied to a later value (the output) instead of the one it belongs to (the
-    attention weights)."""
-
-    def places(root):
-        for node in ast.walk(root):
-            block = getattr(node, "body", None)
-            for index, statement in enumerate(block if isinstance(block, list) else []):
-                if (
-                    isinstance(statement, ast.Assign)
-                    and statement.lineno in lines
-                    and isinstance(statement.value, ast.Call)
-                    and _call_name(statement.value) == "dropout"
-                    and statement.value.args
-                ):
-                    for later in block[index + 1 :]:
-                        if (
-                            isinstance(later, ast.Assign)
-                            and len(later.targets) == 1
-                            and isinstance(later.targets[0], ast.Name)
-                        ):
-                            yield statement, later
-
-    for number, (statement, later) in enumerate(places(tree)):
-        new_tree = fresh()
-        new_statement, new_later = list(places(new_tree))[number]
-        call = new_statement.value
-        new_statement.value = call.args[0]
-        new_later.value = ast.Call(call.func, [new_later.value, *call.args[1:]], call.keywords)
-        yield (
-            "moves a step",
-            f"applies {_code(statement.value.func)} to "
-            f"`{later.targets[0].id}` instead of to "
-            f"{_code(statement.targets[0])}",
-            new_tree,
-        )
 
 
 def _whole_reductions(
@@ -344,94 +253,3 @@ def _arguments_ignored(
                 f"ignores the values of `{name}`, as if they were always 0, 1, 2, …",
                 new_tree,
             )
-
-
-def _tests_dropped(
-    tree: ast.AST, lines: set[int], fresh: Callable[[], ast.Module]
-) -> Iterator[tuple[str, str, ast.AST]]:
-    """An `if` without `else` whose body runs whatever its test says: `evaluate(model)`
-    called even when no `evaluate` was given."""
-
-    def tests(root):
-        return [
-            (block, index)
-            for node in ast.walk(root)
-            for field in ("body", "orelse")
-            if isinstance(block := getattr(node, field, None), list)
-            for index, statement in enumerate(block)
-            if isinstance(statement, ast.If) and not statement.orelse and statement.lineno in lines
-        ]
-
-    for number, (block, index) in enumerate(tests(tree)):
-        test = block[index].test
-        new_tree = fresh()
-        new_block, new_index = tests(new_tree)[number]
-        new_block[new_index : new_index + 1] = new_block[new_index].body
-        yield (
-            "drops a test",
-            f"runs what `if {ast.unparse(test)[:40]}` guards even when the "
-            "test is false (leaves out the test)",
-            new_tree,
-        )
-
-
-def _statements(tree: ast.AST, lines: set[int]) -> Iterator[tuple[list, int]]:
-    """(block, index) of every statement in the solution that a block can do without: not
-    a `return`, and not the block's only statement."""
-    for node in ast.walk(tree):
-        for field in ("body", "orelse"):
-            block = getattr(node, field, None)
-            if isinstance(block, list) and len(block) > 1:
-                yield from (
-                    (block, index)
-                    for index, statement in enumerate(block)
-                    if statement.lineno in lines and not isinstance(statement, ast.Return)
-                )
-
-
-def _neighbours(tree: ast.AST, lines: set[int]) -> Iterator[tuple[list, int]]:
-    """(block, index) of every statement in the solution followed by another one there."""
-    for node in ast.walk(tree):
-        for field in ("body", "orelse"):
-            block = getattr(node, field, None)
-            if not isinstance(block, list):
-                continue
-            for index, (first, second) in enumerate(zip(block, block[1:], strict=False)):
-                if (
-                    first.lineno in lines
-                    and second.lineno in lines
-                    and not isinstance(second, ast.Return)
-                ):
-                    yield block, index
-
-
-def _steps_swapped(
-    tree: ast.AST, lines: set[int], fresh: Callable[[], ast.Module]
-) -> Iterator[tuple[str, str, ast.AST]]:
-    """Two neighbouring steps in the wrong order."""
-    for number, (block, index) in enumerate(_neighbours(tree, lines)):
-        new_tree = fresh()
-        _swap(*list(_neighbours(new_tree, lines))[number])
-        yield (
-            "swaps two steps",
-            f"runs {_code(block[index + 1])} before {_code(block[index])}",
-            new_tree,
-        )
-
-
-def _steps_dropped(
-    tree: ast.AST, lines: set[int], fresh: Callable[[], ast.Module]
-) -> Iterator[tuple[str, str, ast.AST]]:
-    """A step left out."""
-    for number, (block, index) in enumerate(_statements(tree, lines)):
-        new_tree = fresh()
-        _drop(*list(_statements(new_tree, lines))[number])
-        yield "drops a step", f"leaves out the step {_code(block[index])}", new_tree
-
-
-def _swap(block: list, index: int) -> None:
-    block[index], block[index + 1] = block[index + 1], block[index]
-
-
-def _drop(block: list, index: int) -> None:
-    del block[index]
