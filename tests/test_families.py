@@ -9,7 +9,7 @@ import torch
 import torch.nn.functional as F
 from conftest import grading_with
 
-from autograder.mutation import families
+from autograder.mutation import candidates, free_numbers
 from autograder.mutation.variants import VariantAnswers
 from course_checks import naming
 from course_checks.checking import Checks
@@ -95,10 +95,10 @@ def test_an_answer_no_member_explains_is_not_named(capsys, monkeypatch):
 
 
 def test_free_numbers_and_docstring_symbols_are_found():
-    text, sites = families.instrument(ATTENTION)
+    text, sites = free_numbers.instrument(ATTENTION)
     assert "__free__(0, math.sqrt(Q.shape[-1]))" in text
     assert [(s.verb, s.code) for s in sites] == [("divides by", "`math.sqrt(Q.shape[-1])`")]
     namespace: dict = {"math": math, "torch": torch}
     exec(ATTENTION, namespace)  # noqa: S102 - the test's own answer
-    symbols = families.docstring_symbols(namespace, ["attention"])
+    symbols = candidates.docstring_symbols(namespace, ["attention"])
     assert symbols[("Q", -2)] == "T" and symbols[("K", -2)] == "S" and symbols[("V", -1)] == "d_v"

@@ -35,18 +35,9 @@ from typing import Any
 import torch
 
 from autograder.mutation.candidates import Candidate, _scope, candidates, docstring_symbols
-from autograder.mutation.free_numbers import FILE, Site, _solution_lines, instrument
+from autograder.mutation.free_numbers import FILE, Site, instrument
 
-__all__ = [
-    "Family",
-    "Member",
-    "families",
-    # Re-exported from the modules that now hold them: the tests read these here, and
-    # mutants.py took _solution_lines from here before the split.
-    "_solution_lines",
-    "docstring_symbols",
-    "instrument",
-]
+__all__ = ["Family", "Member", "families"]
 
 
 class Member(tuple):

@@ -5,8 +5,7 @@ path, an intermediate used once without one of its terms, an argument ignored. E
 
 The other rewrites of several nodes live by what they change: the steps (a step left out or
 two in the wrong order, a test left out, dropout moved) in ``steps.py``, operands exchanged
-at every use (and a slice left out wherever it is taken) in ``exchanges.py``; both are
-re-exported here."""
+at every use (and a slice left out wherever it is taken) in ``exchanges.py``."""
 
 from __future__ import annotations
 
@@ -15,39 +14,7 @@ import copy
 from collections.abc import Callable, Iterator
 from typing import cast
 
-from autograder.mutation.exchanges import _exchanges, _one_for_all, _slices_dropped
-from autograder.mutation.steps import (
-    _drop,
-    _dropout_moved,
-    _neighbours,
-    _statements,
-    _steps_dropped,
-    _steps_swapped,
-    _swap,
-    _tests_dropped,
-)
 from autograder.mutation.syntax import _call_name, _code, _functions, _Scope, _set, _walk
-
-__all__ = [
-    "_arguments_ignored",
-    "_inlined_without_term",
-    "_inputs_transformed",
-    "_reads",
-    "_whole_reductions",
-    # Re-exported from the modules that now hold them (mutants.py imported them all from
-    # here before the split):
-    "_drop",
-    "_dropout_moved",
-    "_exchanges",
-    "_neighbours",
-    "_one_for_all",
-    "_slices_dropped",
-    "_statements",
-    "_steps_dropped",
-    "_steps_swapped",
-    "_swap",
-    "_tests_dropped",
-]
 
 
 def _reads(root: ast.AST, name: str, lines: set[int]) -> list[tuple[ast.AST, str, int | None]]:
