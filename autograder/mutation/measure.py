@@ -2,7 +2,7 @@
 grading context grading makes (``mutation/context.py``), the mutants' naming included, without
 nbgrader. ``feedback`` grades one submission; ``graded_answers`` many answers to one notebook
 at once (``power.py``). Each test cell's result is a ``Graded`` record: the names come from
-what the checks recorded (``course_checks/selfcheck.py``), never from the printed report.
+what the checks recorded (``course_checks/scoreboard.py``), never from the printed report.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from course_checks.context import GradingContext
 class Graded(NamedTuple):
     """One test cell's result for one answer: the score (None when the cell crashed), the
     report as printed, and the mistakes its checks named, as the checks recorded them
-    (``course_checks/selfcheck.py``), never read back from the report."""
+    (``course_checks/scoreboard.py``), never read back from the report."""
 
     score: float | None
     report: str

@@ -11,7 +11,8 @@ by the tests before they ask for variants.
 One module per notebook: ``vector_attention`` (01), ``matrix_attention`` (02),
 ``multihead_attention`` (03), ``positional`` (04), ``encoder`` (05), ``decoder`` (06),
 ``schedules`` (07), ``language_model`` (08), ``modern`` (09) and ``attention_at_scale``
-(10). A function that several notebooks use lives with the first of them.
+(10, which gathers its parts: ``tiling``, ``tiled_forward``, ``backward_pass`` and
+``autograd_function``). A function that several notebooks use lives with the first of them.
 Test cells use the names re-exported here: ``misconceptions.softmax(...)``.
 """
 
