@@ -10,6 +10,9 @@ and plain aliases, ``builtins.<name>`` for a builtin no cell rebinds before it i
 
 Names bound several times in one scope are followed through every binding (a reader cannot
 tell which one ran last), so a name is judged by everything it was ever bound to there.
+
+The scopes and their bindings are ``bindings.py``'s, what is noted on ast's nodes
+``notes.py``'s, and IPython's magics made Python ``magics.py``'s.
 """
 
 from __future__ import annotations
@@ -17,10 +20,22 @@ from __future__ import annotations
 import ast
 import builtins
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 
-# IPython magics that only time or capture the code they are given (read like plain code).
-HARMLESS_MAGICS = {"time", "timeit", "capture", "matplotlib"}
+from autograder.trusted.bindings import Binding, Scope
+from autograder.trusted.magics import HARMLESS_MAGICS, clean
+from autograder.trusted.notes import call_of, note, parent_of, scope_of
+
+# What other modules import from here (the scopes and the notes live apart).
+__all__ = [
+    "HARMLESS_MAGICS",
+    "MAX_ALIASES",
+    "Binding",
+    "Program",
+    "TooDeep",
+    "call_of",
+    "parent_of",
+]
+
 MAX_ALIASES = 100  # names followed through plain aliases (``a = b``); no answer needs more
 MAX_STEPS = 1_000_000  # steps of following names, for a whole notebook (honest ones: < 10,000)
 NO_CUT = MAX_ALIASES + 1  # deeper than any name on the way: no cycle was cut
@@ -36,102 +51,6 @@ COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 class TooDeep(Exception):
     """Code the reader cannot follow to its end (aliases or nesting beyond any honest
     answer's): the exercise is refused rather than read halfway."""
-
-
-@dataclass
-class Binding:
-    node: ast.AST  # a definition, an import, or the expression a name was assigned
-    cell: str  # where it is, in words
-    student: bool  # whether the student wrote it (a cell not the course's, or changed)
-    imported: str = ""  # for an import: the module or dotted object the name stands for
-    index: int = 0  # the cell's place among the program's cells
-    stored: bool = False  # a value put into the object (``x.append(v)``, ``x.f = v``)
-
-
-@dataclass(eq=False)
-class Scope:
-    """A module, function, lambda, comprehension or class body, and the names bound in it."""
-
-    kind: str  # "module", "function", "class"
-    parent: Scope | None = None
-    bindings: dict[str, list[Binding]] = field(default_factory=dict)
-    globals: set[str] = field(default_factory=set)  # declared ``global`` here
-    nonlocals: set[str] = field(default_factory=set)  # declared ``nonlocal`` here
-
-    def module(self) -> Scope:
-        scope = self
-        while scope.parent is not None:
-            scope = scope.parent
-        return scope
-
-    def owner(self, name: str) -> Scope:
-        """The scope whose binding of ``name`` a reference in this one reads (Python's LEGB:
-        class bodies are skipped by the functions inside them)."""
-        if name in self.globals:
-            return self.module()
-        if name in self.bindings and name not in self.nonlocals or self.parent is None:
-            return self
-        scope = self.parent
-        while scope.parent is not None:
-            if scope.kind != "class" and name in scope.bindings and name not in scope.globals:
-                return scope
-            scope = scope.parent
-        return scope
-
-    def where_bound(self, name: str) -> Scope:
-        """The scope a binding of ``name`` made here goes to (``global``, ``nonlocal``)."""
-        if name in self.globals:
-            return self.module()
-        if name in self.nonlocals and self.parent is not None:
-            return self.parent.owner(name)
-        return self
-
-
-# What ``Program`` records on the nodes it reads, attributes ast's classes do not declare:
-# ``parent`` (the node a node sits in), ``call`` (on a call's function: the call), ``scope``
-# (on a name: the scope it is read or bound in) and ``own_scope`` (on a function, lambda,
-# class or comprehension: the scope it opens). Written with ``note``, read with the functions
-# below, so that what each holds is typed in one place.
-
-
-def note(node: ast.AST, attribute: str, value: object) -> None:
-    """Record ``value`` on ``node`` as ``attribute`` (one of those above)."""
-    setattr(node, attribute, value)
-
-
-def parent_of(node: ast.AST | None) -> ast.AST | None:
-    """The node ``node`` sits in; None for a tree's root, a shared node, or no node."""
-    return getattr(node, "parent", None)
-
-
-def call_of(node: ast.AST | None) -> ast.Call | None:
-    """The call whose function ``node`` is; None when it is not called there."""
-    return getattr(node, "call", None)
-
-
-def scope_of(node: ast.Name) -> Scope | None:
-    """The scope a name is read or bound in; None for one the program did not read."""
-    return getattr(node, "scope", None)
-
-
-def clean(source: str) -> str:
-    """A cell's code as Python: IPython's magics and shell escapes made into calls, and the
-    body of a ``%%time`` (or timeit, capture) cell read as the code it is; line numbers kept."""
-    first, _, rest = source.lstrip().partition("\n")
-    if first.startswith("%%") and first[2:].split(" ")[0] in HARMLESS_MAGICS:
-        source = "\n" * (source[: len(source) - len(rest)].count("\n")) + rest
-    if not any(
-        line.lstrip()[:1] in ("%", "!") or line.rstrip().endswith("?")
-        for line in source.splitlines()
-    ):
-        return source
-    try:
-        from IPython.core.inputtransformer2 import TransformerManager
-
-        blank = len(source) - len(source.lstrip("\n"))  # IPython drops leading blank lines
-        return "\n" * blank + TransformerManager().transform_cell(source)
-    except Exception:  # noqa: BLE001 - without IPython, or a cell it cannot transform
-        return source
 
 
 def call_name(call: ast.Call) -> str | None:
