@@ -10,17 +10,34 @@ and plain aliases, ``builtins.<name>`` for a builtin no cell rebinds before it i
 
 Names bound several times in one scope are followed through every binding (a reader cannot
 tell which one ran last), so a name is judged by everything it was ever bound to there.
+
+The scopes and their bindings are ``bindings.py``'s, the walk that records them
+``binder.py``'s, what is noted on ast's nodes ``notes.py``'s, and IPython's magics made
+Python ``magics.py``'s.
 """
 
 from __future__ import annotations
 
 import ast
 import builtins
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable
 
-# IPython magics that only time or capture the code they are given (read like plain code).
-HARMLESS_MAGICS = {"time", "timeit", "capture", "matplotlib"}
+from autograder.trusted.binder import _Binder
+from autograder.trusted.bindings import Binding, Scope
+from autograder.trusted.magics import HARMLESS_MAGICS, clean
+from autograder.trusted.notes import call_of, note, parent_of, scope_of
+
+# What other modules import from here (the scopes, the binder and the notes live apart).
+__all__ = [
+    "HARMLESS_MAGICS",
+    "MAX_ALIASES",
+    "Binding",
+    "Program",
+    "TooDeep",
+    "call_of",
+    "parent_of",
+]
+
 MAX_ALIASES = 100  # names followed through plain aliases (``a = b``); no answer needs more
 MAX_STEPS = 1_000_000  # steps of following names, for a whole notebook (honest ones: < 10,000)
 NO_CUT = MAX_ALIASES + 1  # deeper than any name on the way: no cycle was cut
@@ -29,8 +46,6 @@ BUILTINS = frozenset(dir(builtins)) | {"get_ipython", "display"}  # and IPython'
 # parent, one would keep the last notebook read alive, and every deepcopy of an unrelated tree
 # in the same process (the mutants that name mistakes) would copy that notebook too.
 SHARED_NODES = (ast.expr_context, ast.boolop, ast.operator, ast.unaryop, ast.cmpop)
-FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
-COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
 class TooDeep(Exception):
@@ -38,337 +53,9 @@ class TooDeep(Exception):
     answer's): the exercise is refused rather than read halfway."""
 
 
-@dataclass
-class Binding:
-    node: ast.AST  # a definition, an import, or the expression a name was assigned
-    cell: str  # where it is, in words
-    student: bool  # whether the student wrote it (a cell not the course's, or changed)
-    imported: str = ""  # for an import: the module or dotted object the name stands for
-    index: int = 0  # the cell's place among the program's cells
-    stored: bool = False  # a value put into the object (``x.append(v)``, ``x.f = v``)
-
-
-@dataclass(eq=False)
-class Scope:
-    """A module, function, lambda, comprehension or class body, and the names bound in it."""
-
-    kind: str  # "module", "function", "class"
-    parent: Scope | None = None
-    bindings: dict[str, list[Binding]] = field(default_factory=dict)
-    globals: set[str] = field(default_factory=set)  # declared ``global`` here
-    nonlocals: set[str] = field(default_factory=set)  # declared ``nonlocal`` here
-
-    def module(self) -> Scope:
-        scope = self
-        while scope.parent is not None:
-            scope = scope.parent
-        return scope
-
-    def owner(self, name: str) -> Scope:
-        """The scope whose binding of ``name`` a reference in this one reads (Python's LEGB:
-        class bodies are skipped by the functions inside them)."""
-        if name in self.globals:
-            return self.module()
-        if name in self.bindings and name not in self.nonlocals or self.parent is None:
-            return self
-        scope = self.parent
-        while scope.parent is not None:
-            if scope.kind != "class" and name in scope.bindings and name not in scope.globals:
-                return scope
-            scope = scope.parent
-        return scope
-
-    def where_bound(self, name: str) -> Scope:
-        """The scope a binding of ``name`` made here goes to (``global``, ``nonlocal``)."""
-        if name in self.globals:
-            return self.module()
-        if name in self.nonlocals and self.parent is not None:
-            return self.parent.owner(name)
-        return self
-
-
-# What ``Program`` records on the nodes it reads, attributes ast's classes do not declare:
-# ``parent`` (the node a node sits in), ``call`` (on a call's function: the call), ``scope``
-# (on a name: the scope it is read or bound in) and ``own_scope`` (on a function, lambda,
-# class or comprehension: the scope it opens). Written with ``note``, read with the functions
-# below, so that what each holds is typed in one place.
-
-
-def note(node: ast.AST, attribute: str, value: object) -> None:
-    """Record ``value`` on ``node`` as ``attribute`` (one of those above)."""
-    setattr(node, attribute, value)
-
-
-def parent_of(node: ast.AST | None) -> ast.AST | None:
-    """The node ``node`` sits in; None for a tree's root, a shared node, or no node."""
-    return getattr(node, "parent", None)
-
-
-def call_of(node: ast.AST | None) -> ast.Call | None:
-    """The call whose function ``node`` is; None when it is not called there."""
-    return getattr(node, "call", None)
-
-
-def scope_of(node: ast.Name) -> Scope | None:
-    """The scope a name is read or bound in; None for one the program did not read."""
-    return getattr(node, "scope", None)
-
-
-def clean(source: str) -> str:
-    """A cell's code as Python: IPython's magics and shell escapes made into calls, and the
-    body of a ``%%time`` (or timeit, capture) cell read as the code it is; line numbers kept."""
-    first, _, rest = source.lstrip().partition("\n")
-    if first.startswith("%%") and first[2:].split(" ")[0] in HARMLESS_MAGICS:
-        source = "\n" * (source[: len(source) - len(rest)].count("\n")) + rest
-    if not any(
-        line.lstrip()[:1] in ("%", "!") or line.rstrip().endswith("?")
-        for line in source.splitlines()
-    ):
-        return source
-    try:
-        from IPython.core.inputtransformer2 import TransformerManager
-
-        blank = len(source) - len(source.lstrip("\n"))  # IPython drops leading blank lines
-        return "\n" * blank + TransformerManager().transform_cell(source)
-    except Exception:  # noqa: BLE001 - without IPython, or a cell it cannot transform
-        return source
-
-
 def call_name(call: ast.Call) -> str | None:
     func = call.func
     return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
-
-
-class _Binder(ast.NodeVisitor):
-    """Walks one cell: records bindings in their scopes, and each name's scope on it."""
-
-    def __init__(self, program: Program, cell: str, student: bool, index: int):
-        self.program, self.cell, self.student, self.index = program, cell, student, index
-        self.scope = program.module
-
-    def bind(self, name: str, node: ast.AST, imported: str = "") -> None:
-        scope = self.scope
-        if isinstance(node, ast.NamedExpr):  # := in a comprehension binds outside it
-            while scope.kind == "comprehension":
-                assert scope.parent is not None  # a comprehension is always inside a scope
-                scope = scope.parent
-        target = scope.where_bound(name)
-        target.bindings.setdefault(name, []).append(
-            Binding(node, self.cell, self.student, imported, self.index)
-        )
-
-    def bind_targets(self, target: ast.AST, value: ast.AST) -> None:
-        for name in ast.walk(target):
-            if isinstance(name, ast.Name) and isinstance(name.ctx, (ast.Store, ast.Del)):
-                self.bind(name.id, value)
-
-    def enter(
-        self,
-        kind: str,
-        node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef,
-        body: Sequence[ast.AST],
-    ) -> None:
-        outer, self.scope = self.scope, Scope(kind, self.scope)
-        note(node, "own_scope", self.scope)
-        # Declarations first, and every name bound anywhere in the body is local to it from
-        # its first line (as Python decides it when it compiles the function).
-        local = set()
-        for statement in body:
-            for inner in _own_nodes(statement):
-                if isinstance(inner, ast.Global):
-                    self.scope.globals.update(inner.names)
-                elif isinstance(inner, ast.Nonlocal):
-                    self.scope.nonlocals.update(inner.names)
-                elif isinstance(inner, ast.Name) and not isinstance(inner.ctx, ast.Load):
-                    local.add(inner.id)
-                elif isinstance(inner, (*FUNCTIONS[:2], ast.ClassDef)):
-                    local.add(inner.name)
-                elif isinstance(inner, (ast.Import, ast.ImportFrom)):
-                    local.update((a.asname or a.name.split(".")[0]) for a in inner.names)
-                elif isinstance(inner, ast.ExceptHandler) and inner.name:
-                    local.add(inner.name)
-        for name in local - self.scope.globals - self.scope.nonlocals:
-            self.scope.bindings.setdefault(name, [])
-        if not isinstance(node, (ast.ClassDef, *COMPREHENSIONS)):
-            arguments = node.args
-            defaults = dict(
-                zip(
-                    reversed(arguments.posonlyargs + arguments.args),
-                    reversed(arguments.defaults),
-                    strict=False,
-                )
-            )
-            defaults.update(
-                (a, d)
-                for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True)
-                if d is not None
-            )
-            for arg in [
-                *arguments.posonlyargs,
-                *arguments.args,
-                *arguments.kwonlyargs,
-                arguments.vararg,
-                arguments.kwarg,
-            ]:
-                if arg is not None:  # a default is what a parameter holds unless given
-                    self.bind(arg.arg, defaults.get(arg, arg))
-        for statement in body:
-            self.visit(statement)
-        self.scope = outer
-
-    # --- what binds, and where its parts are evaluated ----------------------------------
-
-    def visit_Name(self, node: ast.Name) -> None:
-        note(node, "scope", self.scope)
-
-    def visit_FunctionDef(self, node) -> None:
-        for part in [
-            *node.decorator_list,
-            *node.args.defaults,
-            *[d for d in node.args.kw_defaults if d is not None],
-        ]:
-            self.visit(part)
-        self.bind(node.name, node)
-        self.enter("function", node, node.body)
-
-    visit_AsyncFunctionDef = visit_FunctionDef
-
-    def visit_Lambda(self, node: ast.Lambda) -> None:
-        for part in [*node.args.defaults, *[d for d in node.args.kw_defaults if d is not None]]:
-            self.visit(part)
-        self.enter("function", node, [node.body])
-
-    def visit_ClassDef(self, node: ast.ClassDef) -> None:
-        for part in [*node.decorator_list, *node.bases, *node.keywords]:
-            self.visit(part)
-        self.bind(node.name, node)
-        self.enter("class", node, node.body)
-
-    def visit_comprehension_scope(self, node) -> None:
-        first, *rest = node.generators
-        self.visit(first.iter)  # evaluated outside, as Python does
-        outer, self.scope = self.scope, Scope("comprehension", self.scope)
-        note(node, "own_scope", self.scope)
-        for number, generator in enumerate(node.generators):
-            if number:
-                self.visit(generator.iter)
-            self.bind_targets(generator.target, generator.iter)
-            self.visit(generator.target)
-            for condition in generator.ifs:
-                self.visit(condition)
-        for part in ("elt", "key", "value"):
-            if (value := getattr(node, part, None)) is not None:
-                self.visit(value)
-        self.scope = outer
-
-    visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = visit_comprehension_scope
-
-    def visit_Import(self, node) -> None:
-        for alias in node.names:
-            if isinstance(node, ast.ImportFrom):
-                if not node.module or node.level:
-                    continue  # a relative import: nothing a notebook has
-                if alias.name == "*":
-                    self.program.star.append((node.module, self.cell, self.index))
-                    continue
-                self.bind(alias.asname or alias.name, node, f"{node.module}.{alias.name}")
-            else:
-                name = alias.asname or alias.name.split(".")[0]
-                self.bind(name, node, alias.name if alias.asname else name)
-
-    visit_ImportFrom = visit_Import
-
-    def store(self, target: ast.AST, value: ast.AST) -> None:
-        """``value`` put into the object a name holds (``x.f = v``, ``x[k] = v``,
-        ``x.append(v)``, ``setattr(x, "f", v)``): from then on the name may give it back."""
-        while isinstance(target, (ast.Attribute, ast.Subscript, ast.Call)):
-            target = target.func if isinstance(target, ast.Call) else target.value
-        if isinstance(target, ast.Name):
-            self.program.stored.append(
-                (
-                    self.scope,
-                    target.id,
-                    Binding(value, self.cell, self.student, "", self.index, stored=True),
-                )
-            )
-
-    def visit_Assign(self, node) -> None:
-        self.generic_visit(node)
-        if node.value is not None:
-            for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
-                self.bind_targets(target, node.value)
-                for inner in ast.walk(target):
-                    if isinstance(inner, (ast.Attribute, ast.Subscript)) and isinstance(
-                        inner.ctx, ast.Store
-                    ):
-                        self.store(inner, node.value)
-
-    def visit_Call(self, node: ast.Call) -> None:
-        self.generic_visit(node)
-        values = [*node.args, *(k.value for k in node.keywords)]
-        if isinstance(node.func, ast.Attribute):  # x.append(v), x.update(k=v), g.send(v)
-            for value in values:
-                self.store(node.func.value, value)
-        elif (
-            isinstance(node.func, ast.Name) and node.func.id in ("setattr", "setitem") and node.args
-        ):
-            for value in values[1:]:
-                self.store(node.args[0], value)
-
-    def visit_Raise(self, node: ast.Raise) -> None:
-        self.generic_visit(node)
-        if node.exc is not None:  # what an ``except ... as error`` may hold
-            self.program.raised.append(Binding(node.exc, self.cell, self.student, "", self.index))
-
-    def visit_match_case(self, node: ast.match_case) -> None:
-        for name in ast.walk(node.pattern):  # a capture holds (part of) the subject
-            for capture in (getattr(name, "name", None), getattr(name, "rest", None)):
-                if isinstance(capture, str):
-                    self.bind(capture, self.subject)
-        self.generic_visit(node)
-
-    def visit_Match(self, node: ast.Match) -> None:
-        self.visit(node.subject)
-        self.subject = node.subject
-        for case in node.cases:
-            self.visit(case)
-
-    visit_AnnAssign = visit_AugAssign = visit_Assign
-
-    def visit_NamedExpr(self, node: ast.NamedExpr) -> None:
-        self.visit(node.value)
-        note(node.target, "scope", self.scope)
-        self.bind(node.target.id, node)
-
-    def visit_For(self, node) -> None:
-        self.generic_visit(node)
-        self.bind_targets(node.target, node.iter)
-
-    visit_AsyncFor = visit_For
-
-    def visit_withitem(self, node: ast.withitem) -> None:
-        self.generic_visit(node)
-        if node.optional_vars is not None:
-            self.bind_targets(node.optional_vars, node.context_expr)
-
-    def visit_ExceptHandler(self, node: ast.ExceptHandler) -> None:
-        self.generic_visit(node)
-        if node.name:
-            self.bind(node.name, node)
-
-
-def _own_nodes(node: ast.AST):
-    """``node`` and what is inside it in the same scope: a nested function or class is
-    yielded (its name is bound here), not gone into; of a comprehension, only := is here."""
-    yield node
-    if isinstance(node, (*FUNCTIONS, ast.ClassDef)):
-        return
-    for child in ast.iter_child_nodes(node):
-        if isinstance(child, COMPREHENSIONS):
-            yield from (n for n in ast.walk(child) if isinstance(n, ast.NamedExpr))
-            yield from (n.target for n in ast.walk(child) if isinstance(n, ast.NamedExpr))
-        else:
-            yield from _own_nodes(child)
 
 
 class Program:

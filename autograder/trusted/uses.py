@@ -32,18 +32,27 @@ builtin that runs or fetches code from text (``exec``, ``eval``, ``__import__`` 
 or not, rebound or not; ``getattr`` with a name that is not a constant, or used as a value;
 an attribute with two underscores on each side (``type(z).__base__``); the checks' own
 modules; a change to a library's attribute.
+
+What it reports is ``findings.py``'s ``Finding``; the lists it judges by are
+``readable.py``'s, and a notebook's cells are made a ``Program`` by ``notebook.py``.
 """
 
 from __future__ import annotations
 
 import ast
-import functools
 import importlib
-import operator
 from collections.abc import Iterable
-from dataclasses import dataclass
 
-from autograder.cells import source
+from autograder.trusted.findings import Finding
+from autograder.trusted.notebook import course_names, notebook_cells
+from autograder.trusted.readable import (
+    INTROSPECTION,
+    NAMED_ACCESS,
+    OPAQUE_BUILTINS,
+    OPAQUE_OBJECTS,
+    PLAIN_DUNDERS,
+    READABLE_MODULES,
+)
 from autograder.trusted.scopes import (
     HARMLESS_MAGICS,
     MAX_ALIASES,
@@ -55,193 +64,16 @@ from autograder.trusted.scopes import (
 )
 from autograder.trusted.vocabulary import Vocabulary, spelled
 
-__all__ = ["MAX_ALIASES", "Finding", "Program", "Reader", "TooDeep", "resolve"]
-
-# The modules an answer may import without a flag: what the course teaches with and Python's
-# plain helpers, none of which turns text into code or fetches an object by a computed name
-# (where one can, that object is in OPAQUE_OBJECTS). Anything else (a module the notebook
-# wrote, importlib, pickle, pydoc, timeit, code, inspect, ctypes ...) is flagged.
-READABLE_MODULES = {
-    "torch",
-    "math",
-    "cmath",
-    "numpy",
-    "transformer_course",
-    "matplotlib",
-    "itertools",
-    "functools",
-    "collections",
-    "typing",
-    "dataclasses",
-    "random",
-    "time",
-    "datetime",
-    "statistics",
-    "operator",
-    "copy",
-    "warnings",
-    "contextlib",
-    "enum",
-    "fractions",
-    "decimal",
-    "numbers",
-    "abc",
-    "re",
-    "json",
-    "csv",
-    "heapq",
-    "bisect",
-    "array",
-    "struct",
-    "textwrap",
-    "pprint",
-    "sys",
-    "os",
-    "pathlib",
-    "io",
-    "types",
-    "__future__",
-    "IPython",
-    "tqdm",
-}
-# Within those, what reaches code or objects the reader cannot see.
-OPAQUE_OBJECTS = (
-    "types.FunctionType",
-    "types.CodeType",
-    "types.LambdaType",
-    "sys.modules",
-    "operator.attrgetter",
-    "operator.methodcaller",
-    "IPython.core",
-    "IPython.get_ipython",
-    "torch.ops",
-    "torch.library",
-    "sys._getframe",
-    "typing.get_type_hints",
-    "typing.ForwardRef",
-)
-# Builtins that run or fetch code given as text or reach namespaces: flagged wherever named.
-OPAQUE_BUILTINS = {
-    "exec",
-    "eval",
-    "compile",
-    "__import__",
-    "vars",
-    "globals",
-    "locals",
-    "breakpoint",
-    "get_ipython",
-}
-NAMED_ACCESS = {"getattr", "setattr", "delattr"}  # readable with a constant name only
-# Dunder attributes an answer may use: Python's operator protocol (as the operator module
-# names it) and a few plain ones. Any other is flagged (``__base__``, ``__dict__`` ...), and
-# the attributes of frames and code objects too.
-PLAIN_DUNDERS = {
-    name
-    for name in dir(operator)
-    if name.startswith("__")
-    and name.endswith("__")
-    and getattr(getattr(operator, name), "__module__", None) in ("operator", "_operator")
-} | {
-    "__init__",
-    "__name__",
-    "__qualname__",
-    "__doc__",
-    "__module__",
-    "__len__",
-    "__iter__",
-    "__next__",
-    "__enter__",
-    "__exit__",
-    "__repr__",
-    "__str__",
-    "__hash__",
-    "__bool__",
-    "__post_init__",
-}
-INTROSPECTION = {
-    "f_globals",
-    "f_locals",
-    "f_back",
-    "f_builtins",
-    "gi_frame",
-    "cr_frame",
-    "ag_frame",
-    "co_code",
-    "co_consts",
-    "tb_frame",
-}
-
-
-@dataclass(frozen=True)
-class Finding:
-    """One thing an answer reaches: ``refused`` (costs the exercise), ``opaque`` (flagged: the
-    reader cannot see through it) or ``untaught`` (flagged: outside the exercise's
-    vocabulary, ``autograder/trusted/vocabulary.py``)."""
-
-    kind: str
-    what: str  # "torch.softmax", or the construct: "exec()"
-    where: str  # "your answer cell ex3_softmax, line 4"
-
-    def message(self) -> str:
-        if self.kind == "refused":
-            return (
-                f"this exercise asks you to write it yourself: your answer calls {self.what}"
-                f" ({self.where})"
-            )
-        if self.kind == "untaught":
-            return (
-                f"{self.where} uses {self.what}, which the course has not taught by this "
-                "exercise: see whether it does the exercise's work"
-            )
-        return f"{self.where} uses {self.what}, which the grader cannot read through"
-
-
-def notebook_cells(cells: list[dict], reference: list[dict]) -> list[tuple[str, str, bool]]:
-    """A notebook's code cells for a :class:`Program`: (label in words, code, whether the
-    student wrote it: not locked, and not a copy of a code cell of the course's ``reference``
-    notebook that is not an answer)."""
-    course_code = {
-        source(c)
-        for c in reference
-        if c["cell_type"] == "code"
-        and not c.get("metadata", {}).get("nbgrader", {}).get("solution")
-    }
-    found = []
-    for number, cell in enumerate(cells, start=1):
-        if cell["cell_type"] != "code":
-            continue
-        meta = cell.get("metadata", {}).get("nbgrader", {})
-        code = source(cell)
-        student = not meta.get("locked") and code not in course_code
-        label = (
-            f"your answer cell {meta['grade_id']}"
-            if meta.get("solution") and meta.get("grade_id")
-            else f"cell {number} (yours or changed)"
-            if student
-            else f"the course's cell {number}"
-        )
-        found.append((label, code, student))
-    return found
-
-
-def course_names(reference: list[dict], test_cell: str) -> frozenset[str]:
-    """The names the course's own cells bind before the test cell ``test_cell`` (a grade id)
-    of its ``reference`` notebook: the data the checks read (``vocab``, ``text``), which the
-    course set up, not the answer. The same for every student: read once a process."""
-    cells = []
-    for cell in reference:
-        meta = cell.get("metadata", {}).get("nbgrader", {})
-        if meta.get("grade_id") == test_cell:
-            break
-        if cell["cell_type"] == "code" and not meta.get("solution"):
-            cells.append(("", source(cell), False))
-    return _bound_names(tuple(cells))
-
-
-@functools.lru_cache(maxsize=64)
-def _bound_names(cells: tuple[tuple[str, str, bool], ...]) -> frozenset[str]:
-    return frozenset(Program(cells).module.bindings)
+__all__ = [
+    "MAX_ALIASES",
+    "Finding",
+    "Program",
+    "Reader",
+    "TooDeep",
+    "course_names",
+    "notebook_cells",
+    "resolve",
+]
 
 
 def resolve(dotted: str):
