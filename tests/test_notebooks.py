@@ -140,6 +140,13 @@ def _cut_08(printed: str) -> None:
         assert yours == there or star[3] == ("below" if yours < there else "above")
         assert abs(float(star[2]) - abs(yours - there)) <= 0.0015
         assert bool(star[4]) == (star[3] == "above")  # the cut is named only where it explains
+    # top-p against top-k: what is said of the steps where the model was sure has such steps
+    sure, steps = map(int, re.search(r"a single one at (\d+) of the (\d+) steps", printed).groups())
+    if sure:
+        assert "at those steps top-k = 20 lets 19 others through" in printed
+    else:
+        wider = re.search(r"sure of no character in this text: .* at (\d+) of the (\d+) steps", printed)
+        assert wider and int(wider[1]) <= steps == int(wider[2])
 
 
 def _cut_09(printed: str) -> None:
