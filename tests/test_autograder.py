@@ -1,9 +1,10 @@
 """Real nbgrader, end to end, on a temporary copy of the course.
 
-For every assignment a small class submits: the full solution, the untouched release,
-correct answers written in another style, and students with one classic mistake each
-(tests/submissions.py). nbgrader releases, autogrades and writes feedback exactly as an
-instructor's run would; the tests then read the gradebook and the feedback pages.
+For every assignment a small class submits: the untouched release, correct answers written
+in another style than the reference, and a student with one classic mistake (notebook 01:
+the reference too, and more mistakes; tests/submissions.py). nbgrader releases, autogrades
+and writes feedback exactly as an instructor's run would; the tests then read the gradebook
+and the feedback pages.
 """
 
 from __future__ import annotations
@@ -51,11 +52,16 @@ CLASS_MISTAKES = {
 }
 
 
+# The reference answers themselves go through nbgrader in test_grading.py and
+# test_notebooks.py; here one assignment's, for the export below, and everywhere another style.
+SOLUTION_HERE = ["01_vector_attention"]
+
+
 def class_submissions(assignment: str) -> dict[str, dict[str, str]]:
     correct = solution_sources(assignment)
-    submissions = {"solution": correct, "blank": {}}
-    if assignment in OTHER_STYLE:
-        submissions["other_style"] = OTHER_STYLE[assignment]
+    submissions: dict[str, dict[str, str]] = {"blank": {}, "other_style": OTHER_STYLE[assignment]}
+    if assignment in SOLUTION_HERE:
+        submissions["solution"] = correct
     for student in CLASS_MISTAKES.get(assignment, []):
         submissions[student] = correct | WRONG[assignment][student][0]
     return submissions
@@ -99,11 +105,7 @@ def graded(tmp_path_factory):
         return {a: future.result() for a, future in futures.items()}
 
 
-CORRECT = [
-    (a, s)
-    for a in ASSIGNMENTS
-    for s in ["solution"] + (["other_style"] if a in OTHER_STYLE else [])
-]
+CORRECT = [(a, "other_style") for a in ASSIGNMENTS] + [(a, "solution") for a in SOLUTION_HERE]
 MISTAKES = [
     (a, student, cell, diagnosis)
     for a in ASSIGNMENTS
@@ -112,8 +114,8 @@ MISTAKES = [
 ]
 
 
-def test_every_assignment_has_sample_mistakes():
-    assert set(WRONG) == set(ASSIGNMENTS) == set(MAX_SCORES)
+def test_every_assignment_has_sample_mistakes_and_answers_in_another_style():
+    assert set(WRONG) == set(OTHER_STYLE) == set(ASSIGNMENTS) == set(MAX_SCORES)
 
 
 @pytest.mark.parametrize("assignment, student", CORRECT)
@@ -136,7 +138,7 @@ def test_a_misconception_scores_in_between_and_is_named(
     result = graded[assignment]
     scores = result["scores"][student]
     assert 0 < scores["total"] < result["max_score"]
-    assert scores[cell] < result["scores"]["solution"][cell]
+    assert scores[cell] < result["scores"]["other_style"][cell]
     assert diagnosis in result["feedback"][student]
 
 

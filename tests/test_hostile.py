@@ -33,12 +33,13 @@ FULL = 10
 # CPU seconds per cell and notebook; the clock's backstops kept short, so that hostile
 # notebooks that sleep or block do not hold the run up.
 LIMITS = Limits(
-    cell_timeout=8, notebook_timeout=60, memory_bytes=3 << 30, cell_wall=16, notebook_wall=120
+    cell_timeout=8, notebook_timeout=60, memory_bytes=3 << 30, cell_wall=12, notebook_wall=90
 )
 HOSTILE = sorted(hostile.ATTACKS) + sorted(hostile.FORGERIES)
-# Honest students sort between the hostile ones: "<n>a_attack", then "<n>b_honest".
+# Honest students sort between the hostile ones: "<n>a_attack", then "<n>b_honest", after
+# every third attack (a worker an attack damaged stays damaged for whoever it grades next).
 ORDER = {name: f"{n:02d}a_{name}" for n, name in enumerate(HOSTILE)}
-HONEST = [f"{n:02d}b_honest" for n in range(len(HOSTILE))]
+HONEST = [f"{n:02d}b_honest" for n in range(0, len(HOSTILE), 3)]
 LEFT_BEHIND = [Path("/tmp/pwned"), Path("/tmp/dask_pwned"), REPO / "written_by_a_student.txt"]
 # A course that lives under /tmp stays in sight there, read-only (its packages and venv).
 KEPT_IN_TMP = {REPO.parts[2]} if REPO.parts[1] == "tmp" else set()
@@ -198,7 +199,7 @@ def test_a_hostile_student_cannot_reach_the_dask_worker(tmp_path, bubblewrap):
 
 ROUND_2 = sorted(hostile.CELL_ATTACKS) + ["r2_page_script", "r3_escapes_in_notes"]
 ORDER_2 = {name: f"{n:02d}a_{name}" for n, name in enumerate(ROUND_2)}
-HONEST_2 = [f"{n:02d}b_honest" for n in range(0, len(ROUND_2), 2)]
+HONEST_2 = [f"{n:02d}b_honest" for n in range(0, len(ROUND_2), 4)]
 TOKEN = "fake-secret-token-for-the-grader"
 
 
