@@ -145,7 +145,8 @@ def _cut_08(printed: str) -> None:
     if sure:
         assert "at those steps top-k = 20 lets 19 others through" in printed
     else:
-        wider = re.search(r"sure of no character in this text: .* at (\d+) of the (\d+) steps", printed)
+        said = r"sure of no character in this text: .* at (\d+) of the (\d+) steps"
+        wider = re.search(said, printed)
         assert wider and int(wider[1]) <= steps == int(wider[2])
 
 

@@ -132,3 +132,32 @@ def test_the_meter_measures_one_span_after_another_reading_the_tree_once_each(mo
     finally:
         spinner.kill()
         spinner.wait()
+
+
+@pytest.mark.parametrize("failure", ["died", "hung"])
+def test_a_replay_that_dies_or_hangs_ends_the_notebook_and_is_reported(monkeypatch, failure):
+    """Found by the fork bomb: a fresh kernel's replay of a cell that ran before timed out
+    waiting for its output, and the error stopped nbgrader, so the student got no grade at
+    all instead of the points of what ran."""
+    import nbformat
+    from nbclient.exceptions import CellTimeoutError, DeadKernelError
+    from nbgrader.preprocessors import Execute
+
+    def replay(self, cell, resources, index):
+        if failure == "died":
+            raise DeadKernelError("gone")
+        raise CellTimeoutError("Timeout waiting for IOPub output")
+
+    monkeypatch.setattr(Execute, "preprocess_cell", replay)
+    events = []
+    executor = SafeExecute()
+    executor._budget = NotebookBudget(60, 300, 300, 600, root=lambda: None)
+    executor.nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("import os")])
+    executor._ran, executor._restarts, executor.resources = [0], 0, {}
+    executor._cleanup_kernel = lambda: None
+    executor.create_kernel_manager = lambda: SimpleNamespace()
+    executor.start_new_kernel = executor.start_new_kernel_client = lambda: None
+    executor._event = lambda kind, message, cell=None: events.append((kind, message))
+    executor._fresh_kernel()
+    assert executor._budget.why_spent() is not None  # nothing more runs
+    assert events and "could not replay" in events[0][1], events

@@ -457,8 +457,15 @@ class SafeExecute(Execute):
             replay = copy.deepcopy(self.nb.cells[index])
             try:
                 super().preprocess_cell(replay, self.resources, index)
-            except DeadKernelError:  # it died again on the replay: give up on this kernel
+            except (DeadKernelError, CellTimeoutError, zmq.ZMQError) as error:
+                # it died or hung again on the replay: give up on this kernel, grade what ran
                 self._budget.end_now()
+                self._event(
+                    "kernel",
+                    f"a fresh kernel could not replay the cells that ran ({type(error).__name__}); "
+                    "the remaining cells were not run",
+                    self.nb.cells[index],
+                )
                 return
 
     def process_message(self, msg, cell, cell_index):
