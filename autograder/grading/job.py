@@ -29,6 +29,7 @@ from pathlib import Path
 
 from autograder.cells import strip_hidden_tests
 from autograder.grading import intake, process, submission
+from autograder.grading.events import read as read_events
 from autograder.grading.limits import GRADER_SECONDS, Limits
 from autograder.grading.records import log_name
 from autograder.grading.submission import Rejected
@@ -206,8 +207,6 @@ def _autograde(job: Job, notebook: dict, private: Path, result: dict, kernel: st
     from nbgrader.api import Gradebook
     from nbgrader.apps import NbGraderAPI
 
-    from autograder.grading.execute import OUTCOME
-
     student, assignment, limits = job.student, job.assignment, job.limits
     folder = private / "submitted" / student / assignment
     folder.mkdir(parents=True)
@@ -240,13 +239,9 @@ def _autograde(job: Job, notebook: dict, private: Path, result: dict, kernel: st
         outcome = api.autograde(assignment, student, force=True, create=True)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
-    for event in map(json.loads, events.read_text().splitlines()):
-        if event["kind"] == OUTCOME:  # a test cell's outcome: data for the report
-            result["outcomes"][event["cell"]] = {
-                k: v for k, v in event.items() if k not in ("kind", "cell")
-            }
-        else:
-            result["events"].append(event)
+    happened, outcomes = read_events(events)
+    result["events"] += happened
+    result["outcomes"].update(outcomes)  # each test cell's outcome: data for the report
     if not outcome["success"]:
         raise GraderFailed(
             "nbgrader could not autograde the notebook",
