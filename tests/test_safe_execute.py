@@ -1,4 +1,5 @@
-"""The grading executor tells a slow kernel from a dead one (autograder/grading/execute.py)."""
+"""The grading executor tells a slow kernel from a dead one (autograder/grading/execute.py,
+kernel_for_checks.py)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from types import SimpleNamespace
 import pytest
 
 from autograder.grading.execute import SafeExecute
+from autograder.grading.kernel_for_checks import KernelForChecks
 from autograder.grading.notebook_budget import NotebookBudget
 
 
@@ -23,12 +25,14 @@ class Kernel:
 
 
 def responsive(kernel: Kernel, seconds_left: float = 600.0) -> bool:
-    executor = SafeExecute()
-    executor._budget = NotebookBudget(60, 300, 300, seconds_left, root=lambda: None)
-    executor.kc = SimpleNamespace(kernel_info=lambda: "info")
-    executor.km = SimpleNamespace(is_alive=lambda: kernel.alive)
-    executor.for_checks = kernel
-    return executor._responsive(patience=20.0)
+    runner = SimpleNamespace(
+        kc=SimpleNamespace(kernel_info=lambda: "info"),
+        km=SimpleNamespace(is_alive=lambda: kernel.alive),
+    )
+    budget = NotebookBudget(60, 300, 300, seconds_left, root=lambda: None)
+    for_checks = KernelForChecks(runner, budget)
+    for_checks.reply = kernel.reply  # the replies as this test scripts them
+    return for_checks.answers(patience=20.0)
 
 
 def test_a_live_kernel_slow_to_answer_is_waited_for():
@@ -157,7 +161,7 @@ def test_a_replay_that_dies_or_hangs_ends_the_notebook_and_is_reported(monkeypat
     executor._cleanup_kernel = lambda: None
     executor.create_kernel_manager = lambda: SimpleNamespace()
     executor.start_new_kernel = executor.start_new_kernel_client = lambda: None
-    executor._event = lambda kind, message, cell=None: events.append((kind, message))
+    executor._log = SimpleNamespace(event=lambda kind, message, cell=None: events.append(message))
     executor._fresh_kernel()
     assert executor._budget.why_spent() is not None  # nothing more runs
-    assert events and "could not replay" in events[0][1], events
+    assert events and "could not replay" in events[0], events

@@ -10,59 +10,50 @@ and adds, per notebook:
 - recovery: when the kernel dies (``os._exit``, a crash, the CPU limit) or stays busy after
   a timed-out cell is interrupted, a fresh kernel replays the cells that ran and grading goes
   on, so the answers after the crash still earn their points;
+- kernels on Unix sockets of their own, whose messages are bounded (``kernel_sockets.py``);
 - a cap on each cell's output while it runs, counting every kind of message (streams,
   display data, images, HTML, updates), where nbgrader's LimitOutput trims only afterwards;
 - test cells that never run in the kernel: the trusted checker (``autograder/trusted/checker.py``)
   runs them on the grader's side and writes their report and score as the cell's output,
   calling the student's functions in the kernel through a data-only channel.
 
-What happened is written as JSON lines to ``events_path`` for the grading report.
+What happened is written as JSON lines to ``events_path`` for the grading report
+(``events.py``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import copy
-import dataclasses
-import inspect
 import json
 import os
-import tempfile
 import time
 from queue import Empty
 
 import zmq
-import zmq.asyncio
 from jupyter_core.utils import ensure_async, run_sync
 from nbclient.client import timestamp
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
-from nbformat.notebooknode import NotebookNode
 from nbgrader.preprocessors import Execute
 from nbgrader.utils import is_grade
 from traitlets import Float, Integer, Unicode
 
 from autograder.cells import grade_id
+from autograder.grading import kernel_sockets
+from autograder.grading.cell_outputs import CUT, checks_outputs, error_output, stdout
 from autograder.grading.course_cells import CourseCells, first_line
+from autograder.grading.events import EventLog
 from autograder.grading.kernel_for_checks import POLL_SECONDS, KernelForChecks
 from autograder.grading.notebook_budget import NotebookBudget
 from autograder.grading.safe_pages import plain_metadata
 from autograder.mutation.variants import VariantAnswers, answer_sources
-from autograder.trusted.checker import Checker, error_lines
+from autograder.trusted.checker import Checker
 from autograder.trusted.link import MAX_REQUESTS, KernelLink
 from autograder.trusted.reading import NotebookReading
 from course_checks import cell_errors, context, selfcheck
 from course_checks.context import GradingContext
 
 SETUP = "setup"  # the grade id of the locked cell of imports that test cells rely on
-MAX_MESSAGE_BYTES = 64 << 20  # the largest message a kernel may send (a reply, an output)
-SEND_MILLISECONDS = 10_000  # how long a message to the kernel may wait to be taken
-OUTCOME = "outcome"  # the kind of event that holds a test cell's outcome (selfcheck.Result)
-
-
-def error_output(ename: str, evalue: str) -> NotebookNode:
-    return NotebookNode(
-        output_type="error", ename=ename, evalue=evalue, traceback=[f"{ename}: {evalue}"]
-    )
 
 
 class SafeExecute(Execute):
@@ -97,30 +88,10 @@ class SafeExecute(Execute):
     ).tag(config=True)
 
     def create_kernel_manager(self):
-        """Kernels talk over Unix sockets, one fresh folder each: they have no network. Their
-        clients refuse any message over ``MAX_MESSAGE_BYTES`` before reading it (the
-        connection is dropped and the kernel, no longer answering, is replaced), so a kernel
-        cannot make the grader hold a message of any size in memory."""
-        km = super().create_kernel_manager()
-        if self.ipc_root:
-            km.transport = "ipc"
-            km.ip = os.path.join(tempfile.mkdtemp(prefix="k-", dir=self.ipc_root), "kernel")
-        make_client = km.client
-
-        def bounded_client(**kwargs):
-            context = zmq.asyncio.Context()
-            context.setsockopt(zmq.MAXMSGSIZE, MAX_MESSAGE_BYTES)  # applies to new sockets
-            # A kernel whose connection was dropped never takes a message again: a send
-            # gives up instead of waiting for it forever, and the kernel is replaced.
-            context.setsockopt(zmq.SNDTIMEO, SEND_MILLISECONDS)
-            client = make_client(context=context, **kwargs)
-            client._created_context = True  # the client destroys it when it goes
-            return client
-
-        km.client = bounded_client
-        return km
+        return kernel_sockets.bound(super().create_kernel_manager(), self.ipc_root)
 
     def preprocess(self, nb, resources=None, km=None):
+        self._log = EventLog(self.events_path)
         self._budget = NotebookBudget(
             self.timeout or 1e9,
             self.notebook_timeout,
@@ -163,7 +134,7 @@ class SafeExecute(Execute):
                 if attempt == 2:
                     raise
                 first = (str(error).splitlines() or [type(error).__name__])[0][:200]
-                self._event("kernel", f"the kernel did not start ({first}); started it again")
+                self._log.event("kernel", f"the kernel did not start ({first}); started it again")
                 if self.km is not None:  # nbclient has usually cleaned up already
                     await self._async_cleanup_kernel()
                 await asyncio.sleep(2 * attempt + 1)
@@ -178,32 +149,13 @@ class SafeExecute(Execute):
         process = getattr(getattr(self.km, "provisioner", None), "process", None)
         return getattr(process, "pid", None)
 
-    def _event(self, kind: str, message: str, cell=None) -> None:
-        if not self.events_path:
-            return
-        event = {"kind": kind, "cell": grade_id(cell) if cell else None, "message": message}
-        with open(self.events_path, "a") as log:
-            log.write(json.dumps(event) + "\n")
-
-    def _outcome(self, cell, result: selfcheck.Result) -> None:
-        """A test cell's outcome, recorded by the checker itself: never read back from the
-        cell's printed output, where the student's own prints sit beside the checks'."""
-        if self.events_path:
-            with open(self.events_path, "a") as log:
-                log.write(
-                    json.dumps(
-                        {"kind": OUTCOME, "cell": grade_id(cell), **dataclasses.asdict(result)}
-                    )
-                    + "\n"
-                )
-
     def preprocess_cell(self, cell, resources, index):
         if cell.cell_type != "code" or not cell.source.strip():
             return cell, self.resources
         if spent := self._budget.why_spent():
             cell.outputs = [error_output("NotRun", f"not run: {spent}")]
             if not self._out_of_time:
-                self._event(
+                self._log.event(
                     "busy" if "busy machine" in spent else "time",
                     f"{spent}; later cells were not run",
                     cell,
@@ -235,7 +187,7 @@ class SafeExecute(Execute):
         if grade_id(cell) == SETUP:
             self.checker.setup(cell.source)
         if any(o.get("ename") == "CellTimeoutError" for o in cell.outputs):
-            self._event(
+            self._log.event(
                 "busy" if self._budget.busy else "timeout",
                 f"{self._budget.said()}; it was stopped",
                 cell,
@@ -243,7 +195,7 @@ class SafeExecute(Execute):
             # The interrupt's own traceback says nothing the line above does not.
             cell.outputs = [o for o in cell.outputs if o.get("ename") != "KeyboardInterrupt"]
             self._ran.pop()
-            if not self._responsive():
+            if not self.for_checks.answers():
                 self._fresh_kernel()
         return cell, self.resources
 
@@ -316,30 +268,9 @@ class SafeExecute(Execute):
         cell.outputs.append(
             error_output(ename, f"{explanation}; grading went on with a fresh kernel")
         )
-        self._event(kind, event, cell)
+        self._log.event(kind, event, cell)
         self._fresh_kernel()
         return cell, self.resources
-
-    def _responsive(self, patience: float = 20.0) -> bool:
-        """Whether the kernel answers. A live kernel that is slow to answer (a loaded machine)
-        gets up to ``patience`` seconds within the notebook's time, so that it is not taken for
-        a dead one and replaced, which would cost an honest student the replayed cells' time."""
-        try:
-            msg_id = self.kc.kernel_info()
-            give_up = min(
-                time.monotonic() + patience, max(self._budget.deadline, time.monotonic() + 5)
-            )
-            while True:
-                if self.for_checks.reply(msg_id, timeout=5) is not None:
-                    return True
-                if time.monotonic() >= give_up or not self._alive():
-                    return False
-        except Exception:  # noqa: BLE001 - a kernel that cannot be asked does not answer
-            return False
-
-    def _alive(self) -> bool:
-        is_alive = self.km.is_alive  # a coroutine function for nbclient's asynchronous manager
-        return bool(run_sync(is_alive)() if inspect.iscoroutinefunction(is_alive) else is_alive())
 
     def _context(self, nb) -> GradingContext:
         """What the checks of this notebook are handed (``course_checks/context.py``): the
@@ -359,7 +290,7 @@ class SafeExecute(Execute):
             nb.cells,
             reference["cells"],
             self.reference,
-            lambda message: self._event("opaque", message),
+            lambda message: self._log.event("opaque", message),
         )
 
         def refusals(exercise: str, refuses: tuple[str, ...]) -> list[str]:
@@ -375,35 +306,10 @@ class SafeExecute(Execute):
         report, value, failure = self.checker.run(cell.source)
         for result in selfcheck.results():  # what the checks found, as data for the report
             if id(result) not in before:
-                self._outcome(cell, result)
-        outputs = []
-        if report:
-            kept = report[: self.max_output_chars]
-            if len(report) > self.max_output_chars:
-                kept += "\n[output cut: too long]\n"
-            outputs.append(NotebookNode(output_type="stream", name="stdout", text=kept))
-        if failure is not None:
-            lines = error_lines(failure)
-            outputs.append(
-                NotebookNode(
-                    output_type="error",
-                    ename=type(failure).__name__,
-                    evalue=str(failure),
-                    traceback=lines,
-                )
-            )
-        elif value is not None:
-            outputs.append(
-                NotebookNode(
-                    output_type="execute_result",
-                    metadata={},
-                    execution_count=None,
-                    data={"text/plain": repr(value)},
-                )
-            )
-        cell.outputs = outputs
+                self._log.outcome(cell, result)
+        cell.outputs = checks_outputs(report, value, failure, self.max_output_chars)
         if self.checker.link.requests > MAX_REQUESTS:  # the checks' own budget is spent
-            self._event(
+            self._log.event(
                 "time",
                 f"the checks needed more than {MAX_REQUESTS:,} round trips to "
                 "the kernel; the remaining cells were not run",
@@ -411,7 +317,7 @@ class SafeExecute(Execute):
             )
             self._budget.end_now()
         if self.checker.link.lost:  # a student function hung or killed its kernel
-            self._event(
+            self._log.event(
                 "kernel",
                 "the kernel stopped answering during the checks; grading "
                 "went on with a fresh kernel",
@@ -419,8 +325,8 @@ class SafeExecute(Execute):
             )
             self.checker.link.lost = False
             self._fresh_kernel()
-        elif not self._responsive():
-            self._event(
+        elif not self.for_checks.answers():
+            self._log.event(
                 "kernel",
                 "the kernel died during the checks; grading went on with a fresh kernel",
                 cell,
@@ -441,7 +347,7 @@ class SafeExecute(Execute):
             self.km = self.km or self.create_kernel_manager()  # for nbclient's clean-up
             self._budget.end_now()
             said = (str(error).splitlines() or [type(error).__name__])[0][:200]
-            self._event(
+            self._log.event(
                 "kernel",
                 f"a fresh kernel would not start ({said}); the remaining cells were not run",
             )
@@ -449,7 +355,7 @@ class SafeExecute(Execute):
         self._restarts += 1
         if self._restarts > self.max_restarts:
             self._budget.end_now()  # no more chances: the rest is not run
-            self._event("kernel", "too many kernel restarts; the remaining cells were not run")
+            self._log.event("kernel", "too many kernel restarts; the remaining cells were not run")
             return
         for index in self._ran:
             if time.monotonic() >= self._budget.deadline:
@@ -460,7 +366,7 @@ class SafeExecute(Execute):
             except (DeadKernelError, CellTimeoutError, zmq.ZMQError) as error:
                 # it died or hung again on the replay: give up on this kernel, grade what ran
                 self._budget.end_now()
-                self._event(
+                self._log.event(
                     "kernel",
                     f"a fresh kernel could not replay the cells that ran ({type(error).__name__}); "
                     "the remaining cells were not run",
@@ -478,15 +384,11 @@ class SafeExecute(Execute):
         self._output_chars[cell_index] = used + size
         if used + size > self.max_output_chars:
             if used <= self.max_output_chars:  # say so once
-                self._event(
+                self._log.event(
                     "output",
                     f"output over {self.max_output_chars} characters was cut",
                     self.nb.cells[cell_index],
                 )
-                cell.outputs.append(
-                    NotebookNode(
-                        output_type="stream", name="stdout", text="\n[output cut: too long]\n"
-                    )
-                )
+                cell.outputs.append(stdout(CUT))
             return None
         return super().process_message(msg, cell, cell_index)

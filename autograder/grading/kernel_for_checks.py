@@ -2,9 +2,9 @@
 
 The checks of a test cell run on the grader's side and call the student's functions in the
 kernel with silent user expressions. This is all they can do with it: send one, wait for its
-reply under the cell's CPU seconds (counted into the notebook's budget like a cell's), and
-interrupt it. The kernel and its client are the grading executor's current ones, which a
-restart replaces.
+reply under the cell's CPU seconds (counted into the notebook's budget like a cell's),
+interrupt it, and ask whether it still answers. The kernel and its client are the grading
+executor's current ones, which a restart replaces.
 """
 
 from __future__ import annotations
@@ -19,6 +19,11 @@ from jupyter_core.utils import run_sync
 from autograder.grading.notebook_budget import NotebookBudget
 
 POLL_SECONDS = 0.5  # how often a running cell's (or call's) CPU time is read
+
+
+def _call(method):
+    """Call a kernel manager's method: a coroutine function for nbclient's asynchronous one."""
+    return run_sync(method)() if inspect.iscoroutinefunction(method) else method()
 
 
 class KernelForChecks:
@@ -40,10 +45,25 @@ class KernelForChecks:
     def interrupt(self) -> None:
         """Interrupt the kernel, whichever kind of kernel manager runs it."""
         try:
-            interrupt = self.runner.km.interrupt_kernel
-            run_sync(interrupt)() if inspect.iscoroutinefunction(interrupt) else interrupt()
+            _call(self.runner.km.interrupt_kernel)
         except Exception:  # noqa: BLE001 - a dead kernel is dealt with by the caller
             pass
+
+    def answers(self, patience: float = 20.0) -> bool:
+        """Whether the kernel answers. A live kernel that is slow to answer (a loaded machine)
+        gets up to ``patience`` seconds within the notebook's time, so that it is not taken for
+        a dead one and replaced, which would cost an honest student the replayed cells' time."""
+        try:
+            msg_id = self.runner.kc.kernel_info()
+            now = time.monotonic()
+            give_up = min(now + patience, max(self.budget.deadline, now + 5))
+            while True:
+                if self.reply(msg_id, timeout=5) is not None:
+                    return True
+                if time.monotonic() >= give_up or not _call(self.runner.km.is_alive):
+                    return False
+        except Exception:  # noqa: BLE001 - a kernel that cannot be asked does not answer
+            return False
 
     def cpu_seconds(self) -> float:
         """CPU seconds the kernels have used on this notebook's cells and checks so far."""
