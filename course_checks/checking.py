@@ -23,7 +23,7 @@ from typing import Any
 
 import torch
 
-from . import cell_errors, context, diagnosis, errors, shortcuts
+from . import cell_errors, context, diagnosis, errors, raising_line, shortcuts
 from . import selfcheck as _selfcheck
 from .comparing import compare, dtype_of, matches, matching, other_kind, to_tensor
 from .inputs import (
@@ -35,7 +35,8 @@ from .inputs import (
     inputs_read,
     unchanged,
 )
-from .naming import IN_PLACE, RAISED, SIZE_ERROR, TRUTH, VALUE, Evidence, Naming
+from .naming import SIZE_ERROR, Evidence, Naming
+from .outcomes import IN_PLACE, RAISED, TRUTH, VALUE
 from .plain import printable
 
 __all__ = ["Checks", "compare", "filled_by_answer", "in_place_message", "passed", "unchanged"]
@@ -90,7 +91,7 @@ def _student_line(error: BaseException, student_code) -> str | None:
     if hasattr(error, "student_line"):
         return error.student_line
     code = getattr(student_code, "__code__", None)
-    return errors.student_line(error, code.co_filename if code else "") or None
+    return raising_line.student_line(error, code.co_filename if code else "") or None
 
 
 def _explain_error(error: BaseException, line: str | None, sizes: diagnosis.Sizes) -> str:

@@ -4,8 +4,8 @@
 a student needs to know why their code asked for it: "one side of a matrix product needs a
 transpose, or a weight is used as (in, out) where PyTorch stores (out, in)". ``explain``
 matches the common errors raised inside student code and says their usual cause, with the
-sizes in the message traced back to the check's inputs ("8 is `Q.shape[-1]`");
-``student_line`` finds the line of the student's own code that raised.
+sizes in the message traced back to the check's inputs ("8 is `Q.shape[-1]`"). The line of
+the student's own code that raised is found by ``raising_line.py``.
 
 It needs nothing but the error, so it runs wherever a check runs: in the student's kernel,
 and in grading, where the kernel reports the error with its line
@@ -14,15 +14,11 @@ and in grading, where the kernel reports the error with its line
 
 from __future__ import annotations
 
-import linecache
 import math
-import os
 import re
-import sys
 from collections.abc import Callable
-from pathlib import Path
 
-__all__ = ["explain", "student_line"]
+__all__ = ["explain"]
 
 Sizes = dict[int, str]
 
@@ -367,45 +363,3 @@ def explain(kind: str, message: str, sizes: Sizes | None = None) -> str:
         if match:
             return cause if isinstance(cause, str) else cause(match, sizes or {})
     return ""
-
-
-# --- the line that raised -------------------------------------------------------------------
-
-_COURSE = tuple(
-    str(Path(__file__).resolve().parents[1] / part) + os.sep
-    for part in ("course_checks", "transformer_course", "autograder")
-)
-_PYTHON = tuple(
-    {os.path.realpath(p) + os.sep for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)}
-)
-
-
-def _is_student(filename: str) -> bool:
-    """Code the student wrote: a notebook cell, not PyTorch, Python or the course."""
-    if filename.startswith("<") and not filename.startswith("<ipython-input"):
-        return False
-    path = os.path.realpath(filename)
-    return (
-        not path.startswith(_COURSE)
-        and not path.startswith(_PYTHON)
-        and "site-packages" not in path
-    )
-
-
-def student_line(error: BaseException, checks_file: str = "") -> str:
-    """ "in `attention`: `scores = Q @ K / d`", the innermost line of student code in the
-    error's traceback; empty when none is found. ``checks_file`` is the file of the check
-    cell's own code (in a kernel, a cell like the student's), which is not the student's."""
-    found = ""
-    traceback = error.__traceback__
-    while traceback is not None:
-        code = traceback.tb_frame.f_code
-        if _is_student(code.co_filename) and code.co_filename != checks_file:
-            line = linecache.getline(
-                code.co_filename, traceback.tb_lineno, traceback.tb_frame.f_globals
-            ).strip()
-            if line and code.co_name != "<lambda>":
-                where = f"in `{code.co_name}`: " if code.co_name != "<module>" else ""
-                found = f"{where}`{line if len(line) <= 100 else line[:99] + '…'}`"
-        traceback = traceback.tb_next
-    return found

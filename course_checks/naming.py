@@ -4,23 +4,19 @@ of the reference answer (grading only) that gives what the answer gave, the answ
 randomness, a kind of number, or what two failed checks measured alike.
 
 Variants run under a budget of this process's CPU seconds (``VARIANT_SECONDS``), so that a
-busy machine names what a quiet one does.
+busy machine names what a quiet one does; ``outcomes.py`` runs a check again with them.
 """
 
 from __future__ import annotations
 
 import contextlib
-import io
 import re
-import warnings
 from typing import Any
 
-from . import context, diagnosis, seeding
-from .comparing import kind_of, matches, to_tensor
-from .cpu_budget import CpuBudget, OutOfCpu, cpu_limit
-from .inputs import bindings, changed_in_place, has_contents, inputs_read
-
-_MISSING = object()  # a name the namespace did not have before a variant was put there
+from . import context, diagnosis, outcomes, seeding
+from .cpu_budget import CpuBudget
+from .inputs import bindings
+from .outcomes import IN_PLACE, RAISED, TRUTH, VALUE
 
 # Wrong answers to name when no hand-written misconception matches come from the grading
 # context (``course_checks/context.py``): only the trusted grader hands them over, as
@@ -42,9 +38,6 @@ RANDOM = (
 )
 FITTED = 3  # the rank of a family member whose number was fitted: measured, not named
 
-# What a check saw of the student's answer, for naming its mistake at the end: a value
-# (with its tolerances), an error raised, an input changed in place, or a truth value.
-VALUE, RAISED, IN_PLACE, TRUTH = "value", "raised", "in place", "truth"
 # PyTorch's messages for operands whose sizes do not fit together
 SIZE_ERROR = re.compile(
     r"size of tensor a|shapes cannot be multiplied|must match the size|"
@@ -181,10 +174,12 @@ class Naming:
             if self._variant_time.over():  # the time for naming, shared with the variants
                 raise TimeoutError
             with seeding.seeded(seed):
-                return self._evaluate((code, bindings, None), functions)
+                return outcomes.evaluate((code, bindings, None), functions, VARIANT_SECONDS)
 
         def same(first: tuple, other: tuple) -> bool:
-            return first[0] == VALUE and self._same((code, bindings, (*first, atol, rtol)), other)
+            return first[0] == VALUE and outcomes.same(
+                (code, bindings, (*first, atol, rtol)), other
+            )
 
         try:  # most answers give the same under both seeds: two runs tell them
             first = run(0, {})
@@ -294,7 +289,7 @@ class Naming:
             self.variants = [
                 item
                 for item in self.variants  # ranked members stay so
-                if self._same(check, self._evaluate(check, item[1]))
+                if outcomes.same(check, outcomes.evaluate(check, item[1], VARIANT_SECONDS))
             ]
         self._passed_before = []
 
@@ -305,10 +300,10 @@ class Naming:
         assert self._variant_time is not None  # set just before, by _narrow_variants
 
         def evaluate(functions):
-            return self._evaluate(check, functions)
+            return outcomes.evaluate(check, functions, VARIANT_SECONDS)
 
         def same(outcome):
-            return self._same(check, outcome)
+            return outcomes.same(check, outcome)
 
         found = []
         for item in candidates:
@@ -328,79 +323,3 @@ class Naming:
                             evaluate, same, self._variant_time.over, check[2][1]
                         )
         return sorted(found, key=lambda item: getattr(item, "rank", 1))
-
-    @staticmethod
-    def _evaluate(check: tuple, functions: dict[str, Any]) -> tuple:
-        """What ``student_code`` gives with ``functions`` in place of the student's, and
-        the names it reads bound as they were (all put back afterwards): (VALUE, value),
-        (RAISED, type, message), or (IN_PLACE,) when it changed an input."""
-        student_code, bindings, _ = check
-        namespace = getattr(student_code, "__globals__", {})
-        # The student's objects stand in for the variant's wherever the check holds them:
-        # under their names, or passed to a helper whose argument the lambda closes over
-        # (`check_function(AttentionFunction)` runs `lambda: gradients(function, ...)`).
-        standing_in = {
-            id(namespace[name]): new for name, new in functions.items() if name in namespace
-        }
-        swapped = {
-            name: standing_in.get(id(value), value) for name, value in bindings.items()
-        } | functions
-        cells = (
-            [
-                (cell, cell.cell_contents)
-                for cell in student_code.__closure__ or ()
-                if has_contents(cell) and id(cell.cell_contents) in standing_in
-            ]
-            if hasattr(student_code, "__closure__")
-            else []
-        )
-        saved = {name: namespace.get(name, _MISSING) for name in swapped}
-        namespace.update(swapped)
-        for cell, old in cells:
-            cell.cell_contents = standing_in[id(old)]
-        inputs = inputs_read(student_code)
-        copies = [tensor.detach().clone() for _, tensor in inputs]
-        try:
-            with (
-                contextlib.redirect_stdout(io.StringIO()),
-                warnings.catch_warnings(),
-                cpu_limit(VARIANT_SECONDS),
-            ):
-                warnings.simplefilter("ignore")
-                value = student_code()
-        except OutOfCpu:  # names nothing: no answer that ends gives what it gives
-            return (RAISED, "TimeoutError", "the variant ran out of time")
-        except Exception as error:  # noqa: BLE001 - a variant may fail where the answer fails
-            return (RAISED, type(error).__name__, str(error))
-        finally:
-            for name, old in saved.items():
-                if old is _MISSING:
-                    namespace.pop(name, None)
-                else:
-                    namespace[name] = old
-            for cell, old in cells:
-                cell.cell_contents = old
-            changed = changed_in_place(inputs, copies)
-        return (IN_PLACE,) if changed else (VALUE, value)
-
-    @staticmethod
-    def _same(check: tuple, outcome: tuple) -> bool:
-        """Whether a variant's ``outcome`` is what the student's answer gave on ``check``."""
-        wanted = check[2]
-        if wanted[0] in (RAISED, IN_PLACE):  # the same error: its type and message
-            return outcome == wanted
-        if outcome[0] != VALUE:
-            return False
-        if wanted[0] == TRUTH:
-            try:
-                return bool(outcome[1]) == wanted[1]
-            except Exception:  # noqa: BLE001 - a truth value that cannot be taken is no match
-                return False
-        _, got, atol, rtol = wanted
-        if got is None or outcome[1] is None:  # nothing returned: the same only as nothing
-            return got is outcome[1]
-        if kind_of(got) != kind_of(outcome[1]):  # the same numbers as floats are not the ids
-            return False
-        got_t, _ = to_tensor(got, "")
-        value_t, _ = to_tensor(outcome[1], "")
-        return got_t is not None and value_t is not None and matches(got_t, value_t, atol, rtol)

@@ -25,7 +25,7 @@ from typing import Any
 import torch
 
 from autograder.trusted import wire
-from course_checks import errors, seeding, shortcuts
+from course_checks import raising_line, seeding, shortcuts
 from course_checks.inputs import unchanged
 
 _handles: dict[int, object] = {}
@@ -158,7 +158,8 @@ def handle(request: str) -> str:
             if isinstance(error, KeyboardInterrupt):
                 error = TimeoutError("interrupted: it ran out of time")
             # The line of the student's code that raised: the checks show it with the error.
-            reply["error"] = [type(error).__name__, str(error)[:2000], errors.student_line(error)]
+            line = raising_line.student_line(error)
+            reply["error"] = [type(error).__name__, str(error)[:2000], line]
     reply["stdout"] = stdout.getvalue()[-20_000:]
     reply["stderr"] = stderr.getvalue()[-20_000:]
     reply["warnings"] = [[w.category.__name__, str(w.message)[:500]] for w in caught[:20]]
