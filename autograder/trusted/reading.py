@@ -1,5 +1,5 @@
 """A student's notebook read as data, once, for the checks' refusals: the same reading when
-grading (``grading/execute.py``) and when measuring (``mutation/analysis.py``).
+grading (``grading/execute.py``) and when measuring (``mutation/context.py``).
 
 ``uses.py``'s ``Reader`` over ``scopes.py``'s ``Program`` follows what each answer reaches.
 ``NotebookReading(cells, reference_cells, solution, flag)`` reads every code cell and calls

@@ -53,11 +53,6 @@ class TooDeep(Exception):
     answer's): the exercise is refused rather than read halfway."""
 
 
-def call_name(call: ast.Call) -> str | None:
-    func = call.func
-    return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
-
-
 class Program:
     """The notebook's code cells as one program.
 
