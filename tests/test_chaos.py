@@ -27,12 +27,9 @@ HOSTILE = {
     "exits": ("ex4_attention_weights", "\nimport os\nos._exit(1)"),
     "sleeps": ("ex2_score", "\nimport time\ntime.sleep(60)"),
 }
-HONEST = [
-    "copies_a_check_cell",
-    "copies_an_answer_and_keeps_the_wrong_variant",
-    "has_a_syntax_error_in_exercise_5",
-    "splits_a_check_cell",
-]
+# Two honest accidents: one that earns part of the points, one whose cell does not parse
+# (the others of tests/honest.py are graded in test_honest.py).
+HONEST = ["copies_an_answer_and_keeps_the_wrong_variant", "has_a_syntax_error_in_exercise_5"]
 
 
 def write_class(grading) -> None:

@@ -33,7 +33,7 @@ FULL = 10
 # CPU seconds per cell and notebook; the clock's backstops kept short, so that hostile
 # notebooks that sleep or block do not hold the run up.
 LIMITS = Limits(
-    cell_timeout=8, notebook_timeout=60, memory_bytes=3 << 30, cell_wall=12, notebook_wall=90
+    cell_timeout=8, notebook_timeout=60, memory_bytes=3 << 30, cell_wall=12, notebook_wall=60
 )
 HOSTILE = sorted(hostile.ATTACKS) + sorted(hostile.FORGERIES)
 # Honest students sort between the hostile ones: "<n>a_attack", then "<n>b_honest", after
