@@ -3,13 +3,17 @@ own (the kernel needs no network), with messages of bounded size and sends that 
 
 A client refuses any message over ``MAX_MESSAGE_BYTES`` before reading it (the connection
 is dropped, and the kernel, no longer answering, is replaced), so a kernel cannot make the
-grader hold a message of any size in memory.
+grader hold a message of any size in memory. It is ready once the kernel has answered on
+both channels (``ready``): not 0.2 s later, as jupyter_client's own wait would have it.
 """
 
 from __future__ import annotations
 
+import math
 import os
 import tempfile
+import time
+from queue import Empty
 
 import zmq
 import zmq.asyncio
@@ -35,7 +39,37 @@ def bound(km, ipc_root: str):
         context.setsockopt(zmq.SNDTIMEO, SEND_MILLISECONDS)
         client = make_client(context=context, **kwargs)
         client._created_context = True  # the client destroys it when it goes
+        client.wait_for_ready = lambda timeout=None: ready(client, timeout)
         return client
 
     km.client = bounded_client
     return km
+
+
+async def ready(client, timeout: float | None = None) -> None:
+    """Wait until the kernel answers ``kernel_info`` on the shell channel and a message
+    reaches us on IOPub (subscribed: a cell's output will not be lost).
+
+    jupyter_client's ``wait_for_ready`` does the same, then reads IOPub until it has been
+    silent for 0.2 s, to drop the start-up's own messages. nbclient and the checker read
+    only the replies to what they sent, so those can stay unread: every kernel start is
+    0.2 s shorter, a few per cent of a notebook's grading."""
+    deadline = time.monotonic() + (math.inf if timeout is None else timeout)
+    while True:
+        client.kernel_info()
+        try:
+            reply = await client.shell_channel.get_msg(timeout=1)
+        except Empty:
+            reply = None
+        if reply is not None and reply["msg_type"] == "kernel_info_reply":
+            try:
+                await client.iopub_channel.get_msg(timeout=0.2)
+            except Empty:
+                pass  # not subscribed yet: ask again
+            else:
+                client._handle_kernel_info_reply(reply)
+                return
+        if not await client._async_is_alive():
+            raise RuntimeError("Kernel died before replying to kernel_info")
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"Kernel didn't respond in {timeout:.0f} seconds")
