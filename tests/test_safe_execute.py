@@ -165,3 +165,85 @@ def test_a_replay_that_dies_or_hangs_ends_the_notebook_and_is_reported(monkeypat
     executor._fresh_kernel()
     assert executor._budget.why_spent() is not None  # nothing more runs
     assert events and "could not replay" in events[0], events
+
+
+class ScriptedClient:
+    """A kernel client whose channels give what ``iopub`` says, in turn (None: nothing yet)."""
+
+    def __init__(self, iopub: list):
+        self.asked, self.iopub_reads, self.handled = 0, 0, None
+        self._iopub = iopub
+        self.shell_channel = SimpleNamespace(get_msg=self._shell)
+        self.iopub_channel = SimpleNamespace(get_msg=self._iopub_msg)
+
+    def kernel_info(self):
+        self.asked += 1
+
+    async def _shell(self, timeout):
+        return {"msg_type": "kernel_info_reply", "content": {}}
+
+    async def _iopub_msg(self, timeout):
+        self.iopub_reads += 1
+        message = self._iopub.pop(0) if self._iopub else None
+        if message is None:
+            from queue import Empty
+
+            raise Empty
+        return message
+
+    def _handle_kernel_info_reply(self, msg):
+        self.handled = msg
+
+    async def _async_is_alive(self):
+        return True
+
+
+@pytest.mark.parametrize("silent_first", [0, 2])
+def test_a_kernel_is_ready_once_both_channels_answered_without_waiting_for_silence(
+    silent_first,
+):
+    """kernel_sockets.ready: asks again while IOPub says nothing (not yet subscribed), and
+    returns at the first IOPub message, leaving the start-up's other messages unread."""
+    import asyncio
+
+    from autograder.grading.kernel_sockets import ready
+
+    client = ScriptedClient([None] * silent_first + [{"msg_type": "status"}] * 3)
+    asyncio.run(ready(client, timeout=30))
+    assert client.asked == silent_first + 1
+    assert client.iopub_reads == silent_first + 1  # two status messages left unread
+    assert client.handled["msg_type"] == "kernel_info_reply"
+
+
+def test_quick_calls_read_the_kernels_cpu_seldom_and_count_all_of_it(monkeypatch):
+    """KernelForChecks.reply reads the process tree at most every READ_EVERY seconds for
+    calls that answer at once, and what it skipped is in the next reading (settle)."""
+    import os
+
+    from autograder.kernels import cpu
+
+    readings = []
+    tree_seconds = cpu.tree_seconds
+
+    def read(*args, **kwargs):
+        readings.append(1)
+        return tree_seconds(*args, **kwargs)
+
+    monkeypatch.setattr(cpu, "tree_seconds", read)
+
+    async def get_shell_msg(timeout):  # a reply at once, after 20 ms of work
+        end = time.process_time() + 0.02
+        while time.process_time() < end:
+            pass
+        return {"parent_header": {"msg_id": "m"}}
+
+    budget = NotebookBudget(60, 300, 300, 600, root=os.getpid)
+    for_checks = KernelForChecks(
+        SimpleNamespace(kc=SimpleNamespace(get_shell_msg=get_shell_msg)), budget
+    )
+    started = time.process_time()
+    for _ in range(10):
+        assert for_checks.reply("m", timeout=5) is not None
+    for_checks.settle()
+    assert len(readings) <= 4  # one before the first call and one after it, then settle's
+    assert budget.spent >= 0.8 * (time.process_time() - started)

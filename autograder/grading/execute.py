@@ -304,6 +304,7 @@ class SafeExecute(Execute):
         self._testing = (self._places.get(id(cell)), grade_id(cell) or "")
         before = {id(result) for result in selfcheck.results()}
         report, value, failure = self.checker.run(cell.source)
+        self.for_checks.settle()  # the checks' CPU, all of it in the budget before the next cell
         for result in selfcheck.results():  # what the checks found, as data for the report
             if id(result) not in before:
                 self._log.outcome(cell, result)
