@@ -13,6 +13,11 @@ instead, which changes four things and keeps the rest of nbgrader's page:
   ``Checks(...)`` line) instead of nbgrader's "Test cell";
 - an answer left as released gets no "Comment: No response." (its check cell says so).
 
+It also writes the page without nbconvert's last pass over it, which parses the whole page
+with BeautifulSoup and writes it out again (two thirds of the time a page takes) to give images
+a default alt text and the lab template's cells a ``tabindex``: this template has no such cells,
+and the alt text is added where html.parser finds an image without one (``described_images``).
+
 The template lives in ``autograder/grading/feedback_template/course_feedback/`` and extends
 nbgrader's own.
 """
@@ -24,13 +29,16 @@ import functools
 import html
 import logging
 import re
+from html.parser import HTMLParser
 from pathlib import Path
 from xml.etree import ElementTree
 
 import nbgrader
 from jinja2 import BytecodeCache, pass_context
-from nbconvert.exporters import HTMLExporter
+from nbconvert.exporters import HTMLExporter, TemplateExporter
+from nbconvert.filters.highlight import Highlight2HTML
 from nbconvert.filters.markdown_mistune import IPythonRenderer, MarkdownWithMath
+from nbconvert.filters.widgetsdatatypefilter import WidgetsDataTypeFilter
 from traitlets.config import Config
 
 from autograder.grading.safe_pages import clean_html
@@ -54,6 +62,9 @@ ARITY = {
 TEXT = re.compile(r"\\text\{[^{}]*\}")
 # What nbgrader's SaveAutoGrades writes as the comment of an answer cell left as released.
 NO_RESPONSE = "No response."
+
+# What nbconvert's HTMLExporter writes as the alt text of an image that has none.
+NO_ALT = "No description has been provided for this image"
 
 log = logging.getLogger(__name__)
 
@@ -166,6 +177,35 @@ _markdown_once = functools.lru_cache(maxsize=1024)(_markdown_html)
 KEPT_CHARS = 20_000
 
 
+class _ImagesWithoutAlt(HTMLParser):
+    """The (line, column) where each ``<img>`` without an ``alt`` attribute starts, read by
+    html.parser as nbconvert's own pass reads the page (a ``<style>``'s text is no tag)."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=False)
+        self.found: list[tuple[int, int]] = []
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        if tag == "img" and all(name != "alt" for name, _ in attrs):
+            self.found.append(self.getpos())
+
+
+def described_images(page: str) -> str:
+    """``page`` with nbconvert's default alt text on every image that has none."""
+    parser = _ImagesWithoutAlt()
+    parser.feed(page)
+    parser.close()
+    line_starts = [0, *(newline.end() for newline in re.finditer("\n", page))]
+    after_name = sorted(
+        line_starts[line - 1] + column + len("<img") for line, column in parser.found
+    )
+    pieces, last = [], 0
+    for at in after_name:
+        pieces += [page[last:at], f' alt="{NO_ALT}"']
+        last = at
+    return "".join([*pieces, page[last:]])
+
+
 class FeedbackExporter(HTMLExporter):
     """nbgrader's feedback exporter (an HTMLExporter with its ``feedback`` template), through
     the course's template ``course_feedback``, which extends nbgrader's."""
@@ -182,6 +222,22 @@ class FeedbackExporter(HTMLExporter):
         paths = config.HTMLExporter.get("extra_template_paths", [])
         config.FeedbackExporter.extra_template_paths = [*paths, str(NBGRADER_TEMPLATES)]
         super().__init__(config=config, **kwargs)
+
+    def from_notebook_node(self, nb, resources=None, **kw):
+        """HTMLExporter's page, without its BeautifulSoup pass (the module's docstring)."""
+        language = nb.metadata.get("language_info", {})
+        lexer = language.get("pygments_lexer", language.get("name", None))
+        highlight = self.filters.get(
+            "highlight_code", Highlight2HTML(pygments_lexer=lexer, parent=self)
+        )
+        resources = self._init_resources(resources)
+        widgets = WidgetsDataTypeFilter(
+            notebook_metadata=self._nb_metadata, parent=self, resources=resources
+        )
+        self.register_filter("highlight_code", highlight)
+        self.register_filter("filter_data_type", widgets)
+        page, resources = TemplateExporter.from_notebook_node(self, nb, resources, **kw)
+        return described_images(page), resources
 
     def _create_environment(self):
         environment = super()._create_environment()
