@@ -246,9 +246,10 @@ def test_text_a_page_cannot_render_is_shown_plain_and_the_page_is_written():
 
 
 def test_a_worker_writes_the_course_text_once_and_every_page_the_same():
-    """A worker renders each of the course's markdown cells and compiles each template once:
-    the second page of the same notebook is the first, word for word, and a cell too long to
-    keep, or one with attachments, is still rendered every time."""
+    """A worker renders each of the course's markdown cells, highlights each of its code cells
+    and compiles each template once: the second page of the same notebook is the first, word
+    for word, and a cell too long to keep, or one with attachments, is still rendered every
+    time."""
     import nbformat
     from nbgrader.converters import GenerateFeedback
 
@@ -261,12 +262,14 @@ def test_a_worker_writes_the_course_text_once_and_every_page_the_same():
     for cell in notebook.cells:  # the page of its text alone: no grades to show
         cell.metadata.pop("nbgrader", None)
     feedback_page._markdown_once.cache_clear()
+    feedback_page._code_once.cache_clear()
     first = page(notebook)
-    kept = feedback_page._markdown_once.cache_info()
-    assert kept.currsize > 10 and feedback_page.COMPILED_TEMPLATES.kept
+    kept, code = feedback_page._markdown_once.cache_info(), feedback_page._code_once.cache_info()
+    assert kept.currsize > 10 and code.currsize > 10 and feedback_page.COMPILED_TEMPLATES.kept
     second = page(notebook)
     assert second == first
     assert feedback_page._markdown_once.cache_info().hits >= kept.currsize
+    assert feedback_page._code_once.cache_info().hits >= code.currsize
 
     long = "*word* " * (feedback_page.KEPT_CHARS // 7 + 1)
     notebook.cells = [nbformat.v4.new_markdown_cell(long)]
@@ -292,7 +295,9 @@ def test_the_page_is_the_document_nbconvert_writes_without_parsing_it_again():
     for cell in notebook.cells:
         cell.metadata.pop("nbgrader", None)
     notebook.cells[:0] = [
-        nbformat.v4.new_markdown_cell(f'![a plot](data:image/png;base64,{pixel}) <img src="y.png">'),
+        nbformat.v4.new_markdown_cell(
+            f'![a plot](data:image/png;base64,{pixel}) <img src="y.png">'
+        ),
         nbformat.v4.new_markdown_cell("<style>p::after { content: '<img src=z.png>' }</style>"),
         nbformat.v4.new_code_cell("plot()", outputs=[plot, shown]),
     ]

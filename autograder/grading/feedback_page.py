@@ -177,6 +177,23 @@ _markdown_once = functools.lru_cache(maxsize=1024)(_markdown_html)
 KEPT_CHARS = 20_000
 
 
+def _code_html(source: str, lexer: str | None, language: str | None, magics: str | None) -> str:
+    """One code cell highlighted as nbconvert's ``highlight_code`` filter does."""
+    metadata = {"magics_language": magics} if magics else None
+    return Highlight2HTML(pygments_lexer=lexer)(source, language, metadata)
+
+
+_code_once = functools.lru_cache(maxsize=1024)(_code_html)
+
+
+def _highlighted(lexer: str | None, source: str, language=None, metadata=None) -> str:
+    """The ``highlight_code`` filter: the course's code cells, the same on every page, are
+    highlighted once a worker, as its markdown is rendered once."""
+    magics = (metadata or {}).get("magics_language")
+    highlight = _code_once if len(source) <= KEPT_CHARS else _code_html
+    return highlight(source, lexer, language, magics)
+
+
 class _ImagesWithoutAlt(HTMLParser):
     """The (line, column) where each ``<img>`` without an ``alt`` attribute starts, read by
     html.parser as nbconvert's own pass reads the page (a ``<style>``'s text is no tag)."""
@@ -227,9 +244,7 @@ class FeedbackExporter(HTMLExporter):
         """HTMLExporter's page, without its BeautifulSoup pass (the module's docstring)."""
         language = nb.metadata.get("language_info", {})
         lexer = language.get("pygments_lexer", language.get("name", None))
-        highlight = self.filters.get(
-            "highlight_code", Highlight2HTML(pygments_lexer=lexer, parent=self)
-        )
+        highlight = self.filters.get("highlight_code") or functools.partial(_highlighted, lexer)
         resources = self._init_resources(resources)
         widgets = WidgetsDataTypeFilter(
             notebook_metadata=self._nb_metadata, parent=self, resources=resources
