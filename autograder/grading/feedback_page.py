@@ -213,14 +213,11 @@ def described_images(page: str) -> str:
     parser.feed(page)
     parser.close()
     line_starts = [0, *(newline.end() for newline in re.finditer("\n", page))]
-    after_name = sorted(
-        line_starts[line - 1] + column + len("<img") for line, column in parser.found
+    # found in the page's order: the text between the images, joined by the alt text
+    cuts = [line_starts[line - 1] + column + len("<img") for line, column in parser.found]
+    return f' alt="{NO_ALT}"'.join(
+        page[start:end] for start, end in zip([0, *cuts], [*cuts, len(page)], strict=True)
     )
-    pieces, last = [], 0
-    for at in after_name:
-        pieces += [page[last:at], f' alt="{NO_ALT}"']
-        last = at
-    return "".join([*pieces, page[last:]])
 
 
 class FeedbackExporter(HTMLExporter):
