@@ -36,7 +36,7 @@ from nbclient.client import timestamp
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
 from nbgrader.preprocessors import Execute
 from nbgrader.utils import is_grade
-from traitlets import Float, Integer, Unicode
+from traitlets import Enum, Float, Integer, Unicode
 
 from autograder.cells import grade_id
 from autograder.grading import kernel_sockets
@@ -70,6 +70,10 @@ class SafeExecute(Execute):
         "kernel manager's own process.",
     ).tag(config=True)
     max_restarts = Integer(3, help="Fresh kernels a notebook may use.").tag(config=True)
+    # Every output has arrived when the last cell's reply has: nothing is left for a graceful
+    # shutdown to wait for (0.3 s a notebook, polling) or for a hung kernel to refuse. Killing
+    # the launcher closes its line to the fork's keeper, which kills the kernel's processes.
+    shutdown_kernel = Enum(["graceful", "immediate"], default_value="immediate").tag(config=True)
     max_output_chars = Integer(200_000, help="Output kept per cell while it runs.").tag(config=True)
     workdir = Unicode("", help="Folder the kernel runs in (empty: the notebook's).").tag(
         config=True

@@ -24,8 +24,9 @@ SEND_MILLISECONDS = 10_000  # how long a message to the kernel may wait to be ta
 
 def bound(km, ipc_root: str):
     """``km``, a jupyter_client kernel manager not yet started, set to put its kernel's
-    sockets in a new folder under ``ipc_root`` (empty: TCP on localhost) and to make
-    clients whose sockets refuse large messages and time out their sends."""
+    sockets in a new folder under ``ipc_root`` (empty: TCP on localhost), to make clients
+    whose sockets refuse large messages and time out their sends, and to see its kernel
+    gone as soon as it is."""
     if ipc_root:
         km.transport = "ipc"
         km.ip = os.path.join(tempfile.mkdtemp(prefix="k-", dir=ipc_root), "kernel")
@@ -43,6 +44,14 @@ def bound(km, ipc_root: str):
         return client
 
     km.client = bounded_client
+    wait = km._async_wait
+
+    async def promptly(pollinterval: float = 0.1) -> None:
+        # A killed kernel is gone in milliseconds: jupyter_client's 0.1 s polls cost each
+        # notebook's grading about 0.1 s of waiting.
+        await wait(pollinterval=min(pollinterval, 0.005))
+
+    km._async_wait = promptly
     return km
 
 
