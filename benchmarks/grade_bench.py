@@ -8,6 +8,10 @@ Both runs grade the same files and write feedback:
 - plain: ``nbgrader autograde A`` then ``nbgrader generate_feedback A``, one assignment after
   another, as an instructor would without the pipeline;
 - pipeline: ``python -m autograder.grading`` with one worker per core.
+The class is graded in two halves of its students, in the order pipeline, plain, plain,
+pipeline: a machine that slows down or speeds up during the run (a shared one drifts by a
+quarter within an hour) then weighs on both alike, where one run after the other would
+credit the drift to whichever ran second. Each total is the sum of its two halves.
 The floor of a notebook is what grading it cannot avoid: a kernel start plus the notebook's
 own run under NBGRADER_EXECUTION (nbclient, no sandbox, median of 3). The per-notebook cost
 of the pipeline is its wall time × workers / notebooks.
@@ -101,6 +105,29 @@ def plain_nbgrader(course: Path, submitted: Path, assignments: list[str]) -> flo
     return time.perf_counter() - started
 
 
+def pipeline_run(grading: Path, submitted: Path, assignments: list[str], workers: int) -> float:
+    """Seconds for ``make grade``'s pipeline on the class in ``submitted``."""
+    shutil.copytree(submitted, grading / "submitted")
+    course = pipeline.Course(COURSE, grading)
+    pipeline.prepare_gradebooks(course)  # the one-off release into the gradebook
+    started = time.perf_counter()
+    pipeline.grade_class(course, LocalPool(workers), assignments, progress=False)
+    return time.perf_counter() - started
+
+
+def halves(submitted: Path, into: Path) -> list[Path]:
+    """The class's students in two folders of submissions, the first half and the rest."""
+    students = sorted(p.name for p in submitted.iterdir())
+    middle = (len(students) + 1) // 2
+    folders = []
+    for name, part in (("first", students[:middle]), ("second", students[middle:])):
+        for student in part:
+            shutil.copytree(submitted / student, into / name / student)
+        if part:
+            folders.append(into / name)
+    return folders
+
+
 def plain_scores(course: Path) -> dict[tuple[str, str], dict[str, float]]:
     from nbgrader.api import Gradebook
 
@@ -139,21 +166,22 @@ def main() -> None:
         kernel_floor = course_execution.median_seconds(None, 3, grading=True)
         print("Floor per notebook (s):", {a: round(f, 2) for a, f in floors.items()})
 
-        grading = tmp / "pipeline" / "grading"
-        shutil.copytree(tmp / "submitted", grading / "submitted")
-        course = pipeline.Course(COURSE, grading)
-        pipeline.prepare_gradebooks(course)  # the one-off release into the gradebook
-        started = time.perf_counter()
-        pipeline.grade_class(course, LocalPool(args.workers), assignments, progress=False)
-        ours = time.perf_counter() - started
-        print(f"Pipeline: {ours:.1f} s")
-
-        plain = plain_nbgrader(tmp / "plain", tmp / "submitted", assignments)
-        print(f"Plain nbgrader: {plain:.1f} s")
-        reference = plain_scores(tmp / "plain")
+        # Pipeline, plain, plain, pipeline: each half of the class by both, drift shared.
+        ours = plain = 0.0
+        for half, folder in enumerate(halves(tmp / "submitted", tmp / "halves")):
+            for run in ("pipeline", "plain") if half == 0 else ("plain", "pipeline"):
+                if run == "pipeline":
+                    grading = tmp / f"pipeline{half}" / "grading"
+                    seconds = pipeline_run(grading, folder, assignments, args.workers)
+                    ours += seconds
+                else:
+                    seconds = plain_nbgrader(tmp / f"plain{half}", folder, assignments)
+                    plain += seconds
+                print(f"{run}, half {half + 1}: {seconds:.1f} s")
+        reference = {k: v for p in tmp.glob("plain*") for k, v in plain_scores(p).items()}
         results = {
             (p.parent.parent.name, p.parent.name): json.loads(p.read_text())
-            for p in grading.glob(f"autograded/*/*/{records.RESULT}")
+            for p in tmp.glob(f"pipeline*/grading/autograded/*/*/{records.RESULT}")
         }
 
         def identical(key) -> bool:
@@ -173,7 +201,9 @@ def main() -> None:
     table = "\n".join(
         [
             f"Measured by `make bench-grade` on {course_execution_machine()}: {args.students} "
-            f"students × {len(assignments)} notebooks = {n} submissions, autograde + feedback.",
+            f"students × {len(assignments)} notebooks = {n} submissions, autograde + feedback; "
+            "each half of the class graded by both, in the order pipeline, plain, plain, "
+            "pipeline.",
             "",
             "| | seconds | per notebook (s) | |",
             "| --- | ---: | ---: | --- |",

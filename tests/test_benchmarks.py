@@ -53,6 +53,21 @@ def test_the_synthetic_class_mixes_correct_partial_and_broken_submissions(tmp_pa
             assert json.loads(text)["cells"]
 
 
+def test_the_class_is_graded_in_two_halves_that_hold_every_student_once(tmp_path):
+    """make bench-grade's two halves (pipeline, plain, plain, pipeline): each student in
+    exactly one, the first half as large as the second or one larger."""
+    import grade_bench
+
+    kinds = grade_bench.build_class(tmp_path / "class", 5, ["01_vector_attention"])
+    first, second = grade_bench.halves(tmp_path / "class", tmp_path / "halves")
+    students = [sorted(p.name for p in half.iterdir()) for half in (first, second)]
+    assert [len(s) for s in students] == [3, 2]
+    assert sorted(students[0] + students[1]) == sorted(student for student, _ in kinds)
+    for student in students[1]:
+        path = f"{student}/01_vector_attention/01_vector_attention.ipynb"
+        assert (second / path).read_bytes() == (tmp_path / "class" / path).read_bytes()
+
+
 @pytest.mark.slow
 def test_the_long_language_model_run_stops_at_its_time_and_goes_on_exactly(tmp_path):
     """make lm-curve at a tiny size: stopped by its time limit, then resumed from its
