@@ -98,7 +98,7 @@ instructor: $(READY) $(LAB_SETTINGS)
 ## where none starts, rather than being skipped.
 TEST_WORKERS ?= auto
 test: $(DEV_READY) lint browser sandbox $(LAB_SETTINGS)
-	@echo "Running every test: about 27 minutes on 2 cores (2 workers; dots show progress)."
+	@echo "Running every test: about 20 to 28 minutes on 2 cores (2 workers; dots show progress)."
 	python -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder --durations=15
 
 ## The loop while you work: lint and every test not marked slow (-m "not slow": nothing that
