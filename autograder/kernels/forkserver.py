@@ -195,17 +195,7 @@ def _run_kernel(info: dict, env: dict, walled: bool) -> None:
     path.write_text(json.dumps(info))
     from ipykernel.kernelapp import IPKernelApp
 
-    # Without its half-millisecond sleep after each request (kept by ipykernel for clients
-    # that stop reading at the reply: nbclient waits for the idle status, which comes after
-    # every output, and the checks' calls bring their output in the reply): the checks' round
-    # trips take 2.2 ms instead of 2.75.
-    sys.argv = [
-        "ipykernel",
-        "-f",
-        str(path),
-        "--HistoryManager.hist_file=:memory:",
-        "--IPythonKernel._execute_sleep=0",
-    ]
+    sys.argv = ["ipykernel", "-f", str(path), *sandbox.KERNEL_OPTIONS]
     app = IPKernelApp.instance()
     app.initialize()
     app.start()

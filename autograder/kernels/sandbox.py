@@ -274,6 +274,13 @@ def bwrap_command(
     return wrapped + ["--"] + command
 
 
+# Every grading kernel's options, forked or started alone: its history in memory, and no
+# half-millisecond sleep after each request (ipykernel keeps it for clients that stop reading
+# at the reply; nbclient waits for the idle status, which comes after every output, and the
+# checks' calls bring their output in the reply): a round trip takes 2.2 ms instead of 2.75.
+KERNEL_OPTIONS = ["--HistoryManager.hist_file=:memory:", "--IPythonKernel._execute_sleep=0"]
+
+
 def main(argv: list[str]) -> None:
     connection_file = os.path.abspath(argv[argv.index("-f") + 1])
     workdir = os.getcwd()
@@ -283,7 +290,7 @@ def main(argv: list[str]) -> None:
         "ipykernel_launcher",
         "-f",
         connection_file,
-        "--HistoryManager.hist_file=:memory:",
+        *KERNEL_OPTIONS,
     ]
     info = json.loads(Path(connection_file).read_text())
     sockets = [os.path.dirname(info["ip"])] if info.get("transport") == "ipc" else []
